@@ -1,0 +1,3 @@
+from dractl.cli.main import main
+
+main()

@@ -1,0 +1,88 @@
+"""The root Typer app: global flags, and the registration of every command module."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from dractl.cli.context import AppContext
+from dractl.sources.base import SourceOptions
+
+HELP = (
+    "See and test Kubernetes Dynamic Resource Allocation (resource.k8s.io/v1): "
+    "devices, claims, CEL selectors and allocation.\n\n"
+    "Data comes from --from FILE (a snapshot), a kubeconfig (a live cluster), or the "
+    "embedded fake cluster (--fake; the default when no kubeconfig exists)."
+)
+
+app = typer.Typer(
+    name="dractl",
+    help=HELP,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    from_file: Optional[str] = typer.Option(
+        None, "--from", metavar="FILE", help="Read objects from a YAML/JSON snapshot (- for stdin)."
+    ),
+    fake: bool = typer.Option(False, "--fake", help="Use the embedded fake cluster."),
+    kubeconfig: Optional[str] = typer.Option(None, "--kubeconfig", help="Path to the kubeconfig file."),
+    context: Optional[str] = typer.Option(None, "--context", help="The kubeconfig context to use."),
+    namespace: Optional[str] = typer.Option(None, "--namespace", "-n", help="Namespace (default: default)."),
+    all_namespaces: bool = typer.Option(False, "--all-namespaces", "-A", help="List across all namespaces."),
+    output: str = typer.Option("table", "--output", "-o", help="Output format: table|wide|json|yaml|name."),
+    no_headers: bool = typer.Option(False, "--no-headers", help="Don't print table headers."),
+    feature_gates: Optional[str] = typer.Option(
+        None, "--feature-gates", metavar="NAME=BOOL,...", help="DRA feature gates (Kubernetes v1.37 defaults)."
+    ),
+    request_timeout: Optional[str] = typer.Option(
+        None, "--request-timeout", help="Timeout for a live cluster's requests (e.g. 5s)."
+    ),
+    state_dir: Optional[str] = typer.Option(
+        None, "--state-dir", help="Fake cluster state folder (default: $DRACTL_STATE or the XDG state dir)."
+    ),
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks for errors."),
+) -> None:
+    from dractl.render.printers import check_format
+
+    ctx.obj = AppContext(
+        source_options=SourceOptions(
+            from_file=from_file,
+            fake=fake,
+            kubeconfig=kubeconfig,
+            context=context,
+            state_dir=state_dir,
+            request_timeout=request_timeout,
+        ),
+        namespace=namespace,
+        all_namespaces=all_namespaces,
+        output=check_format(output),
+        no_headers=no_headers,
+        feature_gates_spec=feature_gates,
+        debug=debug,
+    )
+    if feature_gates:
+        ctx.obj.features  # noqa: B018 - validate the flag before any work
+
+
+def _register() -> None:
+    from dractl.cli import inventory, fakecmd, version
+
+    inventory.register(app)
+    app.add_typer(fakecmd.app, name="fake")
+    version.register(app)
+    try:  # commands whose modules land with later issues register themselves when present
+        from dractl.cli import extra
+
+        extra.register(app)
+    except ImportError:
+        pass
+
+
+_register()

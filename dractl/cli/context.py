@@ -1,0 +1,62 @@
+"""AppContext: what every command gets from the root callback (``ctx.obj``)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TextIO
+
+from dractl.sources.base import SourceOptions
+
+if TYPE_CHECKING:
+    from dractl.features import FeatureGates
+    from dractl.model.cluster import Cluster
+    from dractl.sources.base import Source
+
+
+@dataclass
+class AppContext:
+    source_options: SourceOptions = field(default_factory=SourceOptions)
+    namespace: str | None = None
+    all_namespaces: bool = False
+    output: str = "table"
+    no_headers: bool = False
+    feature_gates_spec: str | None = None
+    debug: bool = False
+    stdout: TextIO = field(default_factory=lambda: sys.stdout)
+    stderr: TextIO = field(default_factory=lambda: sys.stderr)
+    _source: "Source | None" = None
+    _features: "FeatureGates | None" = None
+
+    def warn(self, message: str) -> None:
+        self.stderr.write(f"dractl: {message}\n")
+
+    @property
+    def source(self) -> "Source":
+        if self._source is None:
+            from dractl.sources.base import open_source
+
+            self._source = open_source(self.source_options, self.warn)
+        return self._source
+
+    def cluster(self) -> "Cluster":
+        return self.source.load()
+
+    @property
+    def features(self) -> "FeatureGates":
+        if self._features is None:
+            from dractl.features import FeatureGates
+
+            self._features = FeatureGates.parse(self.feature_gates_spec)
+        return self._features
+
+    def namespace_filter(self) -> str | None:
+        """The namespace to list, or None for all (-A)."""
+        if self.all_namespaces:
+            return None
+        return self.namespace or "default"
+
+    def print(self, result, *, fmt: str | None = None) -> None:
+        from dractl.render.printers import print_result
+
+        print_result(result, fmt or self.output, no_headers=self.no_headers, out=self.stdout)

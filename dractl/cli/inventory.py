@@ -1,0 +1,225 @@
+"""`dractl devices`, `dractl slices`, `dractl classes`: what the ResourceSlices publish."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import typer
+
+# Attributes worth a column of their own in the narrow table, in this order of preference.
+_MAIN_ATTRIBUTES = ("model", "productName", "type", "index", "driverVersion", "partition", "ifName")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("devices")(devices)
+    app.command("slices")(slices)
+    app.command("classes")(classes)
+
+
+def devices(
+    ctx: typer.Context,
+    node: Optional[str] = typer.Option(None, "--node", help="Only devices usable from this node."),
+    driver: Optional[str] = typer.Option(None, "--driver", help="Only devices of this driver."),
+    pool: Optional[str] = typer.Option(None, "--pool", help="Only devices of this pool."),
+    available: bool = typer.Option(False, "--available", help="Only devices a new claim could get now."),
+    selector: Optional[str] = typer.Option(None, "--selector", "-l", help="Only devices this CEL selector matches."),
+    device_class: Optional[str] = typer.Option(None, "--class", help="Only devices this DeviceClass selects."),
+) -> None:
+    """List every device from the ResourceSlices, with attributes, capacity and who holds it."""
+    from dractl.model.views import device_views, visible_from
+    from dractl.render.printers import Result
+
+    app_ctx = ctx.obj
+    cluster = app_ctx.cluster()
+    views = device_views(cluster)
+    if node:
+        n = cluster.node(node)
+        labels = dict(n.labels) if n else {}
+        views = [v for v in views if visible_from(v.pd, node, labels)]
+    if driver:
+        views = [v for v in views if v.pd.driver == driver]
+    if pool:
+        views = [v for v in views if v.pd.pool == pool]
+    if available:
+        views = [v for v in views if v.available()]
+    if selector or device_class:
+        from dractl.cli.selectors import filter_views
+
+        views = filter_views(app_ctx, cluster, views, selector, device_class)
+
+    app_ctx.print(
+        Result(
+            table=lambda: _devices_table(views),
+            document=lambda: {"apiVersion": "dractl/v1", "kind": "DeviceList", "items": [_device_doc(v) for v in views]},
+            names=lambda: [f"device/{v.pd.driver}/{v.pd.pool}/{v.device.name}" for v in views],
+            empty_message="No devices found.",
+        )
+    )
+
+
+def _device_doc(v: Any) -> dict[str, Any]:
+    from dractl.model.views import qualified
+
+    pd = v.pd
+    d = pd.device
+    doc: dict[str, Any] = {
+        "node": pd.node,
+        "driver": pd.driver,
+        "pool": pd.pool,
+        "device": d.name,
+        "slice": pd.slice.name,
+        "attributes": {qualified(pd.driver, k): a.plain() for k, a in d.attributes.items()},
+        "capacity": {qualified(pd.driver, k): str(c.value) for k, c in d.capacity.items()},
+        "allowMultipleAllocations": d.allow_multiple_allocations,
+        "claims": sorted({h.claim for h in v.holders}),
+        "status": v.status(),
+        "available": v.available(),
+    }
+    if v.holders and d.allow_multiple_allocations:
+        doc["consumedCapacity"] = {qualified(pd.driver, k): str(q) for k, q in v.consumed().items()}
+        doc["shares"] = [
+            {"claim": h.claim, "request": h.request, "shareID": h.share_id, "consumedCapacity": {k: str(q) for k, q in h.consumed.items()}}
+            for h in v.holders
+        ]
+    if v.counters:
+        doc["consumesCounters"] = [
+            {"counterSet": cs, "counter": name, "consumes": str(need), "left": None if left is None else str(left)}
+            for cs, name, need, left in v.counters
+        ]
+    if v.effective_taints:
+        doc["taints"] = [
+            {"key": t.key, "value": t.value, "effect": t.effect} for t in v.effective_taints
+        ]
+    if pd.pool_incomplete:
+        doc["poolIncomplete"] = True
+    return doc
+
+
+def _main_attribute_names(views: list[Any]) -> list[str]:
+    present: set[str] = set()
+    for v in views:
+        present.update(k.rpartition("/")[2] for k in v.device.attributes)
+    return [a for a in _MAIN_ATTRIBUTES if a in present][:3]
+
+
+def _attr_short(v: Any, short: str) -> str:
+    d = v.device
+    for k, a in d.attributes.items():
+        if k == short or (k.rpartition("/")[2] == short and k.partition("/")[0] == v.pd.driver):
+            return str(a)
+    for k, a in d.attributes.items():
+        if k.rpartition("/")[2] == short:
+            return str(a)
+    return ""
+
+
+def _devices_table(views: list[Any]):
+    from dractl.model.views import node_text
+    from dractl.render.printers import Table
+
+    mains = _main_attribute_names(views)
+    has_counters = any(v.counters for v in views)
+    cols = ["NODE", "DRIVER", "POOL", "DEVICE", *[m.upper() for m in mains], "CAPACITY"]
+    if has_counters:
+        cols.append("COUNTERS")
+    cols += ["STATUS", "ATTRIBUTES", "TAINTS"]
+    rows = []
+    for v in views:
+        d = v.device
+        cap = " ".join(f"{k}={c.value}" for k, c in d.capacity.items())
+        row = [node_text(v.pd), v.pd.driver, v.pd.pool, d.name, *[_attr_short(v, m) for m in mains], cap or "<none>"]
+        if has_counters:
+            row.append(
+                " ".join(
+                    f"{cs}/{name}={need}" + (f" ({left} left)" if left is not None else " (unknown set)")
+                    for cs, name, need, left in v.counters
+                )
+                or "-"
+            )
+        row.append(v.status())
+        row.append(" ".join(f"{k}={a}" for k, a in d.attributes.items()) or "<none>")
+        row.append(",".join(str(t) for t in v.effective_taints) or "<none>")
+        rows.append(row)
+    return Table(cols, rows, wide={"ATTRIBUTES", "TAINTS"})
+
+
+def slices(ctx: typer.Context, driver: Optional[str] = typer.Option(None, "--driver")) -> None:
+    """List ResourceSlices with their pool, generation and completeness."""
+    from dractl.model.views import slice_node_text
+    from dractl.render.printers import Result, Table
+
+    cluster = ctx.obj.cluster()
+    pools = {(p.driver, p.name): p for p in cluster.pools}
+    items = [s for s in cluster.slices if not driver or s.driver == driver]
+
+    def state(s: Any) -> str:
+        p = pools[(s.driver, s.pool.name)]
+        if s.pool.generation < p.generation:
+            return f"stale (generation {p.generation} is current)"
+        if p.incomplete:
+            return f"incomplete ({len(p.slices)}/{p.resource_slice_count} slices)"
+        return "complete"
+
+    def table() -> Table:
+        rows = [
+            [
+                s.name,
+                s.driver,
+                s.pool.name,
+                str(s.pool.generation),
+                slice_node_text(s),
+                str(len(s.devices)),
+                str(len(s.shared_counters)),
+                state(s),
+            ]
+            for s in items
+        ]
+        return Table(["NAME", "DRIVER", "POOL", "GENERATION", "NODE", "DEVICES", "COUNTERSETS", "POOL STATUS"], rows)
+
+    ctx.obj.print(
+        Result(
+            table=table,
+            document=lambda: {"apiVersion": "v1", "kind": "List", "items": [dict(s.raw) for s in items]},
+            names=lambda: [f"resourceslice.resource.k8s.io/{s.name}" for s in items],
+        )
+    )
+
+
+def classes(ctx: typer.Context) -> None:
+    """List DeviceClasses, their selectors and how many devices each matches."""
+    from dractl.render.printers import Result, Table
+
+    app_ctx = ctx.obj
+    cluster = app_ctx.cluster()
+    items = list(cluster.classes)
+    counts: dict[str, str] = {}
+
+    def matched(name: str) -> str:
+        if name not in counts:
+            from dractl.cli.selectors import class_match_count
+
+            counts[name] = class_match_count(app_ctx, cluster, name)
+        return counts[name]
+
+    def table() -> Table:
+        rows = [
+            [
+                c.name,
+                str(len(c.selectors)) if len(c.selectors) != 1 else c.selectors[0],
+                matched(c.name),
+                c.extended_resource_name or "<none>",
+            ]
+            for c in items
+        ]
+        return Table(["NAME", "SELECTORS", "DEVICES", "EXTENDED RESOURCE"], rows)
+
+    def document() -> dict[str, Any]:
+        out = []
+        for c in items:
+            raw = dict(c.raw)
+            out.append({**raw, "status": {"matchingDevices": matched(c.name)}})
+        return {"apiVersion": "v1", "kind": "List", "items": out}
+
+    app_ctx.print(
+        Result(table=table, document=document, names=lambda: [f"deviceclass.resource.k8s.io/{c.name}" for c in items])
+    )

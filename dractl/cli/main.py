@@ -1,0 +1,77 @@
+"""Entry point: the single place that maps failures to messages and exit codes."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run dractl; never lets a traceback reach the user unless --debug is given."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args or bool(os.environ.get("DRACTL_DEBUG"))
+    code = _run(args, debug)
+    if argv is None:
+        sys.exit(code)
+    return code
+
+
+def _run(args: list[str], debug: bool) -> int:
+    from dractl.cli.globalopts import hoist
+    from dractl.errors import DractlError, ExitCode
+
+    try:
+        import click
+
+        from dractl.cli.app import app
+
+        try:
+            rv = app(args=hoist(args), prog_name=_prog_name(), standalone_mode=False)
+        except click.exceptions.Exit as e:
+            return e.exit_code
+        except click.exceptions.Abort:
+            sys.stderr.write("Aborted.\n")
+            return 130
+        except click.ClickException as e:
+            e.show()
+            return ExitCode.USAGE if isinstance(e, click.UsageError) else e.exit_code
+        return rv if isinstance(rv, int) else 0
+    except DractlError as e:
+        if debug:
+            import traceback
+
+            traceback.print_exc()
+        sys.stderr.write(f"error: {e}\n")
+        return int(e.exit_code)
+    except KeyboardInterrupt:
+        sys.stderr.write("Interrupted.\n")
+        return 130
+    except BrokenPipeError:
+        # The reader went away (dractl devices | head): not an error.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except OSError:
+            pass
+        return 0
+    except RecursionError:
+        if debug:
+            raise
+        sys.stderr.write("error: input nested too deeply\n")
+        return ExitCode.USAGE
+    except Exception as e:  # the last line of defence: one line, exit 1
+        if debug:
+            raise
+        sys.stderr.write(f"error: internal error: {type(e).__name__}: {e} (run with --debug for the traceback)\n")
+        return ExitCode.NEGATIVE
+
+
+def _prog_name() -> str:
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "dractl"
+    if name.startswith("kubectl-"):
+        return "kubectl " + name[len("kubectl-") :]
+    return "dractl" if name in ("", "-c", "__main__.py", "-m") else name
+
+
+if __name__ == "__main__":
+    main()

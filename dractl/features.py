@@ -1,0 +1,120 @@
+"""DRA feature gates and their Kubernetes v1.37 defaults.
+
+The table follows the 1.37 versioned feature list (pkg/features/kube_features.go);
+see the README for what each gate changes in dractl.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from dractl.errors import UsageError
+
+# name -> (default in v1.37, locked to the default)
+V1_37_DEFAULTS: dict[str, tuple[bool, bool]] = {
+    "DynamicResourceAllocation": (True, True),
+    "DRAAdminAccess": (True, True),
+    "DRAPrioritizedList": (True, True),
+    "DRAResourceClaimDeviceStatus": (True, True),
+    "DRAPartitionableDevices": (True, False),
+    "DRADeviceTaints": (True, True),
+    "DRADeviceTaintRules": (True, False),
+    "DRAConsumableCapacity": (True, False),
+    "DRADeviceBindingConditions": (True, False),
+    "DRAExtendedResource": (True, True),
+    "DRAListTypeAttributes": (False, False),
+    "DRANodeAllocatableResources": (False, False),
+    "DRAFractionalCapacityRange": (True, False),
+    "DRAOptionalNodeOperations": (False, False),
+    "DRAPartitionableDevicesType": (False, False),
+    "DRAWorkloadResourceClaims": (False, False),
+}
+
+GATE_NAMES: tuple[str, ...] = tuple(V1_37_DEFAULTS)
+
+
+@dataclass(frozen=True)
+class FeatureGates:
+    """An immutable set of gate values; unknown names are rejected when parsing."""
+
+    overrides: Mapping[str, bool] = field(default_factory=dict)
+
+    def enabled(self, name: str) -> bool:
+        if name in self.overrides:
+            return self.overrides[name]
+        return V1_37_DEFAULTS[name][0]
+
+    # Short accessors used by the CEL environment and the allocator.
+    @property
+    def admin_access(self) -> bool:
+        return self.enabled("DRAAdminAccess")
+
+    @property
+    def prioritized_list(self) -> bool:
+        return self.enabled("DRAPrioritizedList")
+
+    @property
+    def partitionable_devices(self) -> bool:
+        return self.enabled("DRAPartitionableDevices")
+
+    @property
+    def device_taints(self) -> bool:
+        return self.enabled("DRADeviceTaints")
+
+    @property
+    def device_taint_rules(self) -> bool:
+        return self.enabled("DRADeviceTaintRules")
+
+    @property
+    def consumable_capacity(self) -> bool:
+        return self.enabled("DRAConsumableCapacity")
+
+    @property
+    def binding_conditions(self) -> bool:
+        return self.enabled("DRADeviceBindingConditions") and self.enabled("DRAResourceClaimDeviceStatus")
+
+    @property
+    def list_type_attributes(self) -> bool:
+        return self.enabled("DRAListTypeAttributes")
+
+    @property
+    def fractional_capacity_range(self) -> bool:
+        return self.enabled("DRAFractionalCapacityRange")
+
+    @property
+    def extended_resource(self) -> bool:
+        return self.enabled("DRAExtendedResource")
+
+    def key(self) -> tuple[tuple[str, bool], ...]:
+        """A hashable identity (for caches)."""
+        return tuple(sorted((n, self.enabled(n)) for n in GATE_NAMES))
+
+    @classmethod
+    def parse(cls, spec: str | None) -> "FeatureGates":
+        """Parse ``Name=true,Other=false`` as kube-scheduler's ``--feature-gates`` does."""
+        if not spec:
+            return cls()
+        out: dict[str, bool] = {}
+        for part in spec.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            name, sep, val = part.partition("=")
+            name = name.strip()
+            if not sep:
+                raise UsageError(f"--feature-gates: missing '=true' or '=false' in {part!r}")
+            if name not in V1_37_DEFAULTS:
+                raise UsageError(
+                    f"--feature-gates: unrecognized feature gate {name!r} (known: {', '.join(GATE_NAMES)})"
+                )
+            low = val.strip().lower()
+            if low not in ("true", "false"):
+                raise UsageError(f"--feature-gates: invalid value {val!r} for {name}: use true or false")
+            # Gates locked in v1.37 may still be turned off: that is how a user
+            # reproduces an older cluster's scheduler (e.g. DRAPrioritizedList before 1.34).
+            out[name] = low == "true"
+        return cls(out)
+
+
+DEFAULT_GATES = FeatureGates()

@@ -1,0 +1,217 @@
+"""A consistent view of every DRA-relevant object a source holds.
+
+``Cluster`` is what sources return and what the CEL engine, the allocator and the
+printers consume. It is pure data plus derived indexes; it never does I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterator
+
+from dractl.model.objects import (
+    AllocatedDeviceStatus,
+    CounterSet,
+    Device,
+    DeviceClass,
+    DeviceRequestAllocationResult,
+    DeviceTaintRule,
+    Namespace,
+    Node,
+    Pod,
+    ResourceClaim,
+    ResourceClaimTemplate,
+    ResourceSlice,
+)
+from dractl.quantity import Quantity
+
+DeviceKey = tuple[str, str, str]  # (driver, pool, device)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolDevice:
+    """A device as dractl lists it: where it is published and by which slice."""
+
+    driver: str
+    pool: str
+    device: Device
+    slice: ResourceSlice
+    pool_incomplete: bool = False
+
+    @property
+    def key(self) -> DeviceKey:
+        return (self.driver, self.pool, self.device.name)
+
+    @property
+    def node(self) -> str | None:
+        """The node a node-local device lives on (slice or per-device nodeName), else None."""
+        return self.device.node_name or self.slice.node_name or None
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """All slices of one (driver, pool) at the pool's highest generation."""
+
+    driver: str
+    name: str
+    generation: int
+    slices: tuple[ResourceSlice, ...]
+    resource_slice_count: int
+
+    @property
+    def incomplete(self) -> bool:
+        return len(self.slices) < self.resource_slice_count
+
+    @property
+    def counter_sets(self) -> dict[str, CounterSet]:
+        return {cs.name: cs for s in self.slices for cs in s.shared_counters}
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """One claim's hold on a device (a device may have several when shared)."""
+
+    claim: str  # namespace/name
+    request: str
+    share_id: str = ""
+    consumed: dict[str, Quantity] = field(default_factory=dict)
+    admin_access: bool = False
+
+
+@dataclass
+class Cluster:
+    """Everything a source knows. Lists keep the source's order."""
+
+    classes: list[DeviceClass] = field(default_factory=list)
+    slices: list[ResourceSlice] = field(default_factory=list)
+    claims: list[ResourceClaim] = field(default_factory=list)
+    templates: list[ResourceClaimTemplate] = field(default_factory=list)
+    pods: list[Pod] = field(default_factory=list)
+    nodes: list[Node] = field(default_factory=list)
+    namespaces: list[Namespace] = field(default_factory=list)
+    taint_rules: list[DeviceTaintRule] = field(default_factory=list)
+
+    # -------------------------------------------------------------- lookups
+
+    def device_class(self, name: str) -> DeviceClass | None:
+        return self._classes_by_name.get(name)
+
+    @cached_property
+    def _classes_by_name(self) -> dict[str, DeviceClass]:
+        return {c.name: c for c in self.classes}
+
+    def claim(self, namespace: str, name: str) -> ResourceClaim | None:
+        return self._claims_by_key.get((namespace, name))
+
+    @cached_property
+    def _claims_by_key(self) -> dict[tuple[str, str], ResourceClaim]:
+        return {(c.namespace, c.name): c for c in self.claims}
+
+    def template(self, namespace: str, name: str) -> ResourceClaimTemplate | None:
+        for t in self.templates:
+            if t.namespace == namespace and t.name == name:
+                return t
+        return None
+
+    def node(self, name: str) -> Node | None:
+        for n in self.nodes:
+            if n.name == name:
+                return n
+        return None
+
+    def namespace_labels(self, name: str) -> dict[str, str]:
+        for ns in self.namespaces:
+            if ns.name == name:
+                return dict(ns.meta.labels)
+        return {}
+
+    # -------------------------------------------------------------- pools and devices
+
+    @cached_property
+    def pools(self) -> list[Pool]:
+        """Pools sorted by driver then name; only each pool's highest generation counts.
+
+        Rule from k8s.io/dynamic-resource-allocation structured/internal/*/pools_*.go
+        (GatherPools): slices of an older generation are ignored, and a pool is
+        incomplete while fewer than ``resourceSliceCount`` slices of its newest
+        generation are published.
+        """
+        groups: dict[tuple[str, str], list[ResourceSlice]] = {}
+        for s in self.slices:
+            groups.setdefault((s.driver, s.pool.name), []).append(s)
+        pools: list[Pool] = []
+        for (driver, name), slices in sorted(groups.items()):
+            gen = max(s.pool.generation for s in slices)
+            newest = sorted((s for s in slices if s.pool.generation == gen), key=lambda s: s.name)
+            count = max(s.pool.resource_slice_count for s in newest)
+            pools.append(Pool(driver, name, gen, tuple(newest), count))
+        return pools
+
+    def iter_devices(self) -> Iterator[PoolDevice]:
+        """Every device of every pool's newest generation, in upstream's search order."""
+        for pool in self.pools:
+            inc = pool.incomplete
+            for s in pool.slices:
+                for d in s.devices:
+                    yield PoolDevice(pool.driver, pool.name, d, s, inc)
+
+    @cached_property
+    def holders(self) -> dict[DeviceKey, list[Holder]]:
+        """Which claims hold which device, from every claim's status.allocation."""
+        out: dict[DeviceKey, list[Holder]] = {}
+        for c in self.claims:
+            if c.allocation is None:
+                continue
+            for r in c.allocation.results:
+                out.setdefault(r.device_id, []).append(_holder(c, r))
+        return out
+
+    def counters_left(self, pool: Pool) -> dict[str, dict[str, Quantity]]:
+        """Per counter set of ``pool``: what is left after every allocated device's consumption."""
+        left = {cs.name: dict(cs.counters) for cs in pool.counter_sets.values()}
+        if not left:
+            return left
+        by_name = {d.name: d for s in pool.slices for d in s.devices}
+        for (driver, pname, dname), holders in self.holders.items():
+            if driver != pool.driver or pname != pool.name or dname not in by_name:
+                continue
+            dev = by_name[dname]
+            # A device consumes its counters once, however many claims share it
+            # (upstream: allocatedDevices is a set of device IDs).
+            if all(h.admin_access for h in holders):
+                continue
+            for cc in dev.consumes_counters:
+                rest = left.get(cc.counter_set)
+                if rest is None:
+                    continue
+                for cname, q in cc.counters.items():
+                    if cname in rest:
+                        rest[cname] = rest[cname] - q
+        return left
+
+    def device_statuses(self) -> dict[DeviceKey, list[AllocatedDeviceStatus]]:
+        out: dict[DeviceKey, list[AllocatedDeviceStatus]] = {}
+        for c in self.claims:
+            for st in c.devices:
+                out.setdefault((st.driver, st.pool, st.device), []).append(st)
+        return out
+
+    @property
+    def node_names(self) -> list[str]:
+        """Node objects' names; where there are none, the nodes the slices name."""
+        if self.nodes:
+            return sorted(n.name for n in self.nodes)
+        names = {s.node_name for s in self.slices if s.node_name}
+        names |= {d.node_name for s in self.slices for d in s.devices if d.node_name}
+        return sorted(names)
+
+
+def _holder(claim: ResourceClaim, r: DeviceRequestAllocationResult) -> Holder:
+    return Holder(
+        claim=claim.key,
+        request=r.request,
+        share_id=r.share_id,
+        consumed=dict(r.consumed_capacity),
+        admin_access=bool(r.admin_access),
+    )

@@ -1,0 +1,504 @@
+"""dractl's own immutable model of the DRA objects (resource.k8s.io/v1 shapes).
+
+Objects are built by :mod:`dractl.model.parse` from API dictionaries (never from the
+kubernetes client's model classes). Every top-level object keeps its v1 dictionary in
+``raw`` so printers can emit it again unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from dractl.quantity import Quantity
+
+EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+# Attribute value kinds, as the v1 DeviceAttribute fields are named.
+SCALAR_KINDS = ("int", "bool", "string", "version")
+LIST_KINDS = ("ints", "bools", "strings", "versions")
+
+
+@dataclass(frozen=True, slots=True)
+class AttributeValue:
+    """One device attribute: ``kind`` is the v1 field name (int, bool, string, version or a list form)."""
+
+    kind: str
+    value: Any  # int | bool | str | tuple of those; versions are their string
+
+    @property
+    def is_list(self) -> bool:
+        return self.kind in LIST_KINDS
+
+    @property
+    def scalar_kind(self) -> str:
+        """The element type: ``ints`` -> ``int``."""
+        return self.kind[:-1] if self.is_list else self.kind
+
+    def plain(self) -> Any:
+        """The value as plain JSON (lists as lists, versions as strings)."""
+        return list(self.value) if self.is_list else self.value
+
+    def __str__(self) -> str:
+        if self.is_list:
+            return "[" + ", ".join(_scalar_text(v) for v in self.value) + "]"
+        return _scalar_text(self.value)
+
+
+def _scalar_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectMeta:
+    name: str = ""
+    namespace: str = ""
+    uid: str = ""
+    generate_name: str = ""
+    labels: Mapping[str, str] = field(default_factory=lambda: EMPTY)
+    annotations: Mapping[str, str] = field(default_factory=lambda: EMPTY)
+    creation_timestamp: str = ""
+    deletion_timestamp: str = ""
+    resource_version: str = ""
+    owner_references: tuple["OwnerReference", ...] = ()
+    finalizers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OwnerReference:
+    api_version: str
+    kind: str
+    name: str
+    uid: str = ""
+    controller: bool = False
+
+
+# ---------------------------------------------------------------- node selection
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSelectorRequirement:
+    key: str
+    operator: str  # In, NotIn, Exists, DoesNotExist, Gt, Lt
+    values: tuple[str, ...] = ()
+
+    def matches(self, value: str | None) -> bool:
+        """Match one label (or field) value, as core/v1 NodeSelectorRequirement does."""
+        op = self.operator
+        if op == "In":
+            return value is not None and value in self.values
+        if op == "NotIn":
+            return value is None or value not in self.values
+        if op == "Exists":
+            return value is not None
+        if op == "DoesNotExist":
+            return value is None
+        if op in ("Gt", "Lt"):
+            if value is None or len(self.values) != 1:
+                return False
+            try:
+                have, want = int(value), int(self.values[0])
+            except ValueError:
+                return False
+            return have > want if op == "Gt" else have < want
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSelectorTerm:
+    match_expressions: tuple[NodeSelectorRequirement, ...] = ()
+    match_fields: tuple[NodeSelectorRequirement, ...] = ()
+
+    def matches(self, node_name: str, labels: Mapping[str, str]) -> bool:
+        # An empty term matches nothing (k8s.io/component-helpers/scheduling/corev1/nodeaffinity).
+        if not self.match_expressions and not self.match_fields:
+            return False
+        for r in self.match_expressions:
+            if not r.matches(labels.get(r.key)):
+                return False
+        for r in self.match_fields:
+            if not r.matches(node_name if r.key == "metadata.name" else None):
+                return False
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSelector:
+    """core/v1 NodeSelector: the terms are ORed."""
+
+    terms: tuple[NodeSelectorTerm, ...] = ()
+
+    def matches(self, node_name: str, labels: Mapping[str, str]) -> bool:
+        return any(t.matches(node_name, labels) for t in self.terms)
+
+
+# ---------------------------------------------------------------- DeviceClass
+
+
+@dataclass(frozen=True, slots=True)
+class OpaqueConfig:
+    driver: str
+    parameters: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceClass:
+    meta: ObjectMeta
+    selectors: tuple[str, ...] = ()  # CEL expressions
+    config: tuple[OpaqueConfig, ...] = ()
+    extended_resource_name: str = ""
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        return self.meta.name
+
+
+# ---------------------------------------------------------------- ResourceSlice
+
+
+@dataclass(frozen=True, slots=True)
+class RequestPolicy:
+    default: Quantity | None = None
+    valid_values: tuple[Quantity, ...] = ()
+    valid_range_min: Quantity | None = None
+    valid_range_max: Quantity | None = None
+    valid_range_step: Quantity | None = None
+
+    @property
+    def has_range(self) -> bool:
+        return self.valid_range_min is not None
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceCapacity:
+    value: Quantity
+    request_policy: RequestPolicy | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CounterSet:
+    name: str
+    counters: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceCounterConsumption:
+    counter_set: str
+    counters: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceTaint:
+    key: str
+    value: str = ""
+    effect: str = ""  # None | NoSchedule | NoExecute (unknown effects behave like None)
+    time_added: str = ""
+
+    def __str__(self) -> str:
+        v = f"={self.value}" if self.value else ""
+        return f"{self.key}{v}:{self.effect}"
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    name: str
+    attributes: Mapping[str, AttributeValue] = field(default_factory=lambda: EMPTY)  # keys as published (bare or domain/name)
+    capacity: Mapping[str, DeviceCapacity] = field(default_factory=lambda: EMPTY)
+    allow_multiple_allocations: bool = False
+    consumes_counters: tuple[DeviceCounterConsumption, ...] = ()
+    node_name: str = ""
+    node_selector: NodeSelector | None = None
+    all_nodes: bool = False
+    taints: tuple[DeviceTaint, ...] = ()
+    binds_to_node: bool = False
+    binding_conditions: tuple[str, ...] = ()
+    binding_failure_conditions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ResourcePool:
+    name: str
+    generation: int = 0
+    resource_slice_count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceSlice:
+    meta: ObjectMeta
+    driver: str
+    pool: ResourcePool
+    node_name: str = ""
+    node_selector: NodeSelector | None = None
+    all_nodes: bool = False
+    per_device_node_selection: bool = False
+    shared_counters: tuple[CounterSet, ...] = ()
+    devices: tuple[Device, ...] = ()
+    partition_type_attribute: str = ""
+    skip_node_operations: tuple[str, ...] = ()
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        return self.meta.name
+
+
+# ---------------------------------------------------------------- ResourceClaim
+
+
+@dataclass(frozen=True, slots=True)
+class Toleration:
+    key: str = ""
+    operator: str = "Equal"  # Equal | Exists
+    value: str = ""
+    effect: str = ""
+    toleration_seconds: int | None = None
+
+    def tolerates(self, taint: DeviceTaint) -> bool:
+        """core/v1 Toleration.ToleratesTaint semantics, as used for device taints."""
+        if self.effect and self.effect != taint.effect:
+            return False
+        if self.key and self.key != taint.key:
+            return False
+        if self.operator == "Exists":
+            return True
+        if self.operator in ("Equal", ""):
+            return self.value == taint.value
+        return False
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {}
+        if self.key:
+            d["key"] = self.key
+        if self.operator:
+            d["operator"] = self.operator
+        if self.value:
+            d["value"] = self.value
+        if self.effect:
+            d["effect"] = self.effect
+        if self.toleration_seconds is not None:
+            d["tolerationSeconds"] = self.toleration_seconds
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceSubRequest:
+    """One alternative of ``firstAvailable`` (and the shape shared with ``exactly``)."""
+
+    name: str
+    device_class_name: str
+    selectors: tuple[str, ...] = ()
+    allocation_mode: str = "ExactCount"  # ExactCount | All
+    count: int = 1
+    tolerations: tuple[Toleration, ...] = ()
+    capacity_requests: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
+    admin_access: bool = False  # only ever set on ``exactly``
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceRequest:
+    name: str
+    exactly: DeviceSubRequest | None = None  # ``exactly.name`` equals the request's name
+    first_available: tuple[DeviceSubRequest, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceConstraint:
+    requests: tuple[str, ...] = ()
+    match_attribute: str = ""
+    distinct_attribute: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceClaimConfiguration:
+    requests: tuple[str, ...] = ()
+    opaque: OpaqueConfig | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceClaimSpec:
+    requests: tuple[DeviceRequest, ...] = ()
+    constraints: tuple[DeviceConstraint, ...] = ()
+    config: tuple[DeviceClaimConfiguration, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceRequestAllocationResult:
+    request: str
+    driver: str
+    pool: str
+    device: str
+    admin_access: bool | None = None
+    tolerations: tuple[Toleration, ...] = ()
+    binding_conditions: tuple[str, ...] = ()
+    binding_failure_conditions: tuple[str, ...] = ()
+    share_id: str = ""
+    consumed_capacity: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
+
+    @property
+    def device_id(self) -> tuple[str, str, str]:
+        return (self.driver, self.pool, self.device)
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceAllocationConfiguration:
+    source: str  # FromClass | FromClaim
+    requests: tuple[str, ...] = ()
+    opaque: OpaqueConfig | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AllocationResult:
+    results: tuple[DeviceRequestAllocationResult, ...] = ()
+    config: tuple[DeviceAllocationConfiguration, ...] = ()
+    node_selector: NodeSelector | None = None
+    allocation_timestamp: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ConsumerReference:
+    resource: str
+    name: str
+    uid: str = ""
+    api_group: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AllocatedDeviceStatus:
+    driver: str
+    pool: str
+    device: str
+    share_id: str = ""
+    conditions: tuple[Mapping[str, Any], ...] = ()
+    data: Any = None
+    network_data: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceClaim:
+    meta: ObjectMeta
+    spec: ResourceClaimSpec
+    allocation: AllocationResult | None = None
+    reserved_for: tuple[ConsumerReference, ...] = ()
+    devices: tuple[AllocatedDeviceStatus, ...] = ()
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        return self.meta.name
+
+    @property
+    def namespace(self) -> str:
+        return self.meta.namespace
+
+    @property
+    def key(self) -> str:
+        return f"{self.meta.namespace}/{self.meta.name}"
+
+    @property
+    def state(self) -> str:
+        """pending, allocated or reserved (as kubectl's STATE column words it)."""
+        if self.allocation is None:
+            return "pending"
+        return "reserved" if self.reserved_for else "allocated"
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceClaimTemplate:
+    meta: ObjectMeta
+    spec: ResourceClaimSpec
+    claim_labels: Mapping[str, str] = field(default_factory=lambda: EMPTY)
+    claim_annotations: Mapping[str, str] = field(default_factory=lambda: EMPTY)
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        return self.meta.name
+
+    @property
+    def namespace(self) -> str:
+        return self.meta.namespace
+
+
+# ---------------------------------------------------------------- core/v1 parts DRA needs
+
+
+@dataclass(frozen=True, slots=True)
+class PodResourceClaim:
+    name: str
+    resource_claim_name: str = ""
+    resource_claim_template_name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PodResourceClaimStatus:
+    name: str
+    resource_claim_name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ContainerClaim:
+    container: str
+    name: str
+    request: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Pod:
+    meta: ObjectMeta
+    node_name: str = ""
+    resource_claims: tuple[PodResourceClaim, ...] = ()
+    container_claims: tuple[ContainerClaim, ...] = ()
+    phase: str = "Pending"
+    claim_statuses: tuple[PodResourceClaimStatus, ...] = ()
+    node_selector: Mapping[str, str] = field(default_factory=lambda: EMPTY)
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        return self.meta.name
+
+    @property
+    def namespace(self) -> str:
+        return self.meta.namespace
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    meta: ObjectMeta
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        return self.meta.name
+
+    @property
+    def labels(self) -> Mapping[str, str]:
+        return self.meta.labels
+
+
+@dataclass(frozen=True, slots=True)
+class Namespace:
+    meta: ObjectMeta
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        return self.meta.name
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceTaintRule:
+    meta: ObjectMeta
+    driver: str = ""
+    pool: str = ""
+    device: str = ""
+    taint: DeviceTaint | None = None
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        return self.meta.name

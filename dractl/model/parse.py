@@ -1,0 +1,506 @@
+"""API dictionaries -> dractl's model. The only module that knows API shapes.
+
+``parse_object`` takes one object of any supported kind and version (older
+resource.k8s.io versions are converted to v1 first), validates it with upstream's
+rules and limits, and returns the model object. Errors are ``ValidationError``s that
+name the object and the field path; callers add the file name.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+from dractl.errors import ValidationError
+from dractl.model import objects as m
+from dractl.model.convert import RESOURCE_GROUP, api_version_of, to_v1
+from dractl.quantity import Quantity, QuantityError
+
+# kind -> (API group, namespaced)
+KINDS: dict[str, tuple[str, bool]] = {
+    "DeviceClass": (RESOURCE_GROUP, False),
+    "ResourceSlice": (RESOURCE_GROUP, False),
+    "ResourceClaim": (RESOURCE_GROUP, True),
+    "ResourceClaimTemplate": (RESOURCE_GROUP, True),
+    "DeviceTaintRule": (RESOURCE_GROUP, False),
+    "Pod": ("", True),
+    "Node": ("", False),
+    "Namespace": ("", False),
+}
+
+
+class UnknownKind(Exception):
+    """The object is a Kubernetes object of a kind dractl does not use."""
+
+
+def object_label(obj: Mapping[str, Any]) -> str:
+    """``Kind ns/name`` (or ``Kind name``) for messages."""
+    kind = obj.get("kind") if isinstance(obj.get("kind"), str) else "object"
+    md = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    name = md.get("name") or md.get("generateName") or "<unnamed>"
+    ns = md.get("namespace")
+    return f"{kind} {ns}/{name}" if ns and isinstance(ns, str) else f"{kind} {name}"
+
+
+def parse_object(obj: Any, *, validate: bool = True) -> Any:
+    """Parse one API object into the model; raises ValidationError or UnknownKind."""
+    if not isinstance(obj, dict):
+        raise ValidationError("", f"not a Kubernetes object (got {type(obj).__name__})")
+    kind = obj.get("kind")
+    if not isinstance(kind, str) or not kind or not isinstance(obj.get("apiVersion"), str):
+        raise ValidationError("", "not a Kubernetes object: apiVersion and kind are required")
+    group, _ = api_version_of(obj)
+    if kind not in KINDS or KINDS[kind][0] != group:
+        raise UnknownKind(f"{obj.get('apiVersion')}, Kind={kind}")
+    v1 = to_v1(obj)
+    label = object_label(v1)
+    if validate:
+        from dractl.model.validate import validate_object
+
+        try:
+            validate_object(v1)
+        except ValidationError as e:
+            raise e.located(obj=label) from None
+    try:
+        return _PARSERS[kind](v1)
+    except ValidationError as e:
+        raise e.located(obj=label) from None
+    except (TypeError, AttributeError, ValueError, KeyError) as e:  # shape the validator let through
+        raise ValidationError("", f"malformed object ({e})", obj=label) from None
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _d(v: Any) -> dict[str, Any]:
+    return v if isinstance(v, dict) else {}
+
+
+def _l(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []
+
+
+def _frozen(d: Any) -> Mapping[str, str]:
+    if not d:
+        return m.EMPTY
+    return MappingProxyType({str(k): str(v) for k, v in d.items()})
+
+
+@lru_cache(maxsize=4096)
+def quantity(text: Any, field: str = "") -> Quantity:
+    """Parse a quantity (cached: clusters repeat the same few values)."""
+    try:
+        return Quantity.parse(text if isinstance(text, (str, int)) and not isinstance(text, bool) else str(text))
+    except QuantityError as e:
+        raise ValidationError(field, f"Invalid value: {text!r}: {e}") from None
+
+
+def _meta(d: Any) -> m.ObjectMeta:
+    md = _d(d)
+    return m.ObjectMeta(
+        name=md.get("name") or "",
+        namespace=md.get("namespace") or "",
+        uid=md.get("uid") or "",
+        generate_name=md.get("generateName") or "",
+        labels=_frozen(md.get("labels")),
+        annotations=_frozen(md.get("annotations")),
+        creation_timestamp=str(md.get("creationTimestamp") or ""),
+        deletion_timestamp=str(md.get("deletionTimestamp") or ""),
+        resource_version=str(md.get("resourceVersion") or ""),
+        owner_references=tuple(
+            m.OwnerReference(
+                api_version=o.get("apiVersion", ""),
+                kind=o.get("kind", ""),
+                name=o.get("name", ""),
+                uid=o.get("uid", ""),
+                controller=bool(o.get("controller")),
+            )
+            for o in _l(md.get("ownerReferences"))
+            if isinstance(o, dict)
+        ),
+        finalizers=tuple(_l(md.get("finalizers"))),
+    )
+
+
+def node_selector(d: Any) -> m.NodeSelector | None:
+    if not isinstance(d, dict):
+        return None
+
+    def reqs(items: Any) -> tuple[m.NodeSelectorRequirement, ...]:
+        return tuple(
+            m.NodeSelectorRequirement(r.get("key", ""), r.get("operator", ""), tuple(_l(r.get("values"))))
+            for r in _l(items)
+            if isinstance(r, dict)
+        )
+
+    return m.NodeSelector(
+        tuple(
+            m.NodeSelectorTerm(reqs(t.get("matchExpressions")), reqs(t.get("matchFields")))
+            for t in _l(d.get("nodeSelectorTerms"))
+            if isinstance(t, dict)
+        )
+    )
+
+
+def _opaque(d: Any) -> m.OpaqueConfig | None:
+    if not isinstance(d, dict):
+        return None
+    return m.OpaqueConfig(driver=d.get("driver", ""), parameters=d.get("parameters"))
+
+
+# ------------------------------------------------------------------ DeviceClass
+
+
+def _device_class(o: dict[str, Any]) -> m.DeviceClass:
+    spec = _d(o.get("spec"))
+    return m.DeviceClass(
+        meta=_meta(o.get("metadata")),
+        selectors=_selectors(spec.get("selectors")),
+        config=tuple(c for c in (_opaque(_d(x).get("opaque")) for x in _l(spec.get("config"))) if c),
+        extended_resource_name=spec.get("extendedResourceName") or "",
+        raw=o,
+    )
+
+
+def _selectors(v: Any) -> tuple[str, ...]:
+    return tuple(_d(_d(s).get("cel")).get("expression", "") for s in _l(v))
+
+
+# ------------------------------------------------------------------ ResourceSlice
+
+_ATTR_KINDS = m.SCALAR_KINDS + m.LIST_KINDS
+
+
+@lru_cache(maxsize=65536)
+def _attr_cached(kind: str, value: Any) -> m.AttributeValue:
+    return m.AttributeValue(kind, value)
+
+
+def attribute(d: Any, field: str = "") -> m.AttributeValue:
+    """One v1 DeviceAttribute (exactly one of int/bool/string/version or the list forms)."""
+    d = _d(d)
+    for kind in _ATTR_KINDS:
+        if kind in d and d[kind] is not None:
+            v = d[kind]
+            if kind in m.LIST_KINDS:
+                return m.AttributeValue(kind, tuple(v))
+            return _attr_cached(kind, v)
+    raise ValidationError(field, "Required value: exactly one value must be specified")
+
+
+def _request_policy(d: Any, field: str) -> m.RequestPolicy | None:
+    if not isinstance(d, dict):
+        return None
+    rng = _d(d.get("validRange"))
+    return m.RequestPolicy(
+        default=quantity(d["default"], f"{field}.default") if d.get("default") is not None else None,
+        valid_values=tuple(quantity(v, f"{field}.validValues") for v in _l(d.get("validValues"))),
+        valid_range_min=quantity(rng["min"], f"{field}.validRange.min") if rng.get("min") is not None else None,
+        valid_range_max=quantity(rng["max"], f"{field}.validRange.max") if rng.get("max") is not None else None,
+        valid_range_step=quantity(rng["step"], f"{field}.validRange.step") if rng.get("step") is not None else None,
+    )
+
+
+def _counters(d: Any, field: str) -> Mapping[str, Quantity]:
+    return MappingProxyType(
+        {name: quantity(_d(c).get("value"), f"{field}[{name}].value") for name, c in _d(d).items()}
+    )
+
+
+def _taint(t: dict[str, Any]) -> m.DeviceTaint:
+    return m.DeviceTaint(
+        key=t.get("key", ""),
+        value=t.get("value") or "",
+        effect=t.get("effect") or "",
+        time_added=str(t.get("timeAdded") or ""),
+    )
+
+
+def _device(d: dict[str, Any], field: str) -> m.Device:
+    attrs = d.get("attributes")
+    caps = d.get("capacity")
+    capacity: Mapping[str, m.DeviceCapacity] = m.EMPTY
+    if caps:
+        capacity = MappingProxyType(
+            {
+                k: m.DeviceCapacity(
+                    quantity(_d(c).get("value"), f"{field}.capacity[{k}].value"),
+                    _request_policy(_d(c).get("requestPolicy"), f"{field}.capacity[{k}].requestPolicy"),
+                )
+                for k, c in caps.items()
+            }
+        )
+    return m.Device(
+        name=d.get("name", ""),
+        attributes=MappingProxyType({k: attribute(v, f"{field}.attributes[{k}]") for k, v in attrs.items()})
+        if attrs
+        else m.EMPTY,
+        capacity=capacity,
+        allow_multiple_allocations=bool(d.get("allowMultipleAllocations")),
+        consumes_counters=tuple(
+            m.DeviceCounterConsumption(
+                _d(c).get("counterSet", ""), _counters(_d(c).get("counters"), f"{field}.consumesCounters[{i}]")
+            )
+            for i, c in enumerate(_l(d.get("consumesCounters")))
+        ),
+        node_name=d.get("nodeName") or "",
+        node_selector=node_selector(d.get("nodeSelector")),
+        all_nodes=bool(d.get("allNodes")),
+        taints=tuple(_taint(t) for t in _l(d.get("taints")) if isinstance(t, dict)),
+        binds_to_node=bool(d.get("bindsToNode")),
+        binding_conditions=tuple(_l(d.get("bindingConditions"))),
+        binding_failure_conditions=tuple(_l(d.get("bindingFailureConditions"))),
+    )
+
+
+def _slice(o: dict[str, Any]) -> m.ResourceSlice:
+    spec = _d(o.get("spec"))
+    pool = _d(spec.get("pool"))
+    return m.ResourceSlice(
+        meta=_meta(o.get("metadata")),
+        driver=spec.get("driver", ""),
+        pool=m.ResourcePool(
+            name=pool.get("name", ""),
+            generation=int(pool.get("generation") or 0),
+            resource_slice_count=int(pool.get("resourceSliceCount") or 1),
+        ),
+        node_name=spec.get("nodeName") or "",
+        node_selector=node_selector(spec.get("nodeSelector")),
+        all_nodes=bool(spec.get("allNodes")),
+        per_device_node_selection=bool(spec.get("perDeviceNodeSelection")),
+        shared_counters=tuple(
+            m.CounterSet(_d(cs).get("name", ""), _counters(_d(cs).get("counters"), f"spec.sharedCounters[{i}].counters"))
+            for i, cs in enumerate(_l(spec.get("sharedCounters")))
+        ),
+        devices=tuple(_device(d, f"spec.devices[{i}]") for i, d in enumerate(_l(spec.get("devices")))),
+        partition_type_attribute=spec.get("partitionTypeAttribute") or "",
+        skip_node_operations=tuple(_l(spec.get("skipNodeOperations"))),
+        raw=o,
+    )
+
+
+# ------------------------------------------------------------------ ResourceClaim
+
+
+def _tolerations(v: Any) -> tuple[m.Toleration, ...]:
+    return tuple(
+        m.Toleration(
+            key=t.get("key") or "",
+            operator=t.get("operator") or "Equal",
+            value=t.get("value") or "",
+            effect=t.get("effect") or "",
+            toleration_seconds=t.get("tolerationSeconds"),
+        )
+        for t in _l(v)
+        if isinstance(t, dict)
+    )
+
+
+def _sub_request(d: dict[str, Any], name: str, field: str) -> m.DeviceSubRequest:
+    mode = d.get("allocationMode") or "ExactCount"
+    count = d.get("count")
+    caps = _d(_d(d.get("capacity")).get("requests"))
+    return m.DeviceSubRequest(
+        name=name,
+        device_class_name=d.get("deviceClassName") or "",
+        selectors=_selectors(d.get("selectors")),
+        allocation_mode=mode,
+        count=int(count) if count is not None else (1 if mode == "ExactCount" else 0),
+        tolerations=_tolerations(d.get("tolerations")),
+        capacity_requests=MappingProxyType(
+            {k: quantity(v, f"{field}.capacity.requests[{k}]") for k, v in caps.items()}
+        )
+        if caps
+        else m.EMPTY,
+        admin_access=bool(d.get("adminAccess")),
+    )
+
+
+def claim_spec(spec: Any, field: str = "spec") -> m.ResourceClaimSpec:
+    devices = _d(_d(spec).get("devices"))
+    requests = []
+    for i, r in enumerate(_l(devices.get("requests"))):
+        r = _d(r)
+        name = r.get("name", "")
+        exactly = r.get("exactly")
+        requests.append(
+            m.DeviceRequest(
+                name=name,
+                exactly=_sub_request(exactly, name, f"{field}.devices.requests[{i}].exactly")
+                if isinstance(exactly, dict)
+                else None,
+                first_available=tuple(
+                    _sub_request(_d(s), _d(s).get("name", ""), f"{field}.devices.requests[{i}].firstAvailable[{j}]")
+                    for j, s in enumerate(_l(r.get("firstAvailable")))
+                ),
+            )
+        )
+    return m.ResourceClaimSpec(
+        requests=tuple(requests),
+        constraints=tuple(
+            m.DeviceConstraint(
+                requests=tuple(_l(_d(c).get("requests"))),
+                match_attribute=_d(c).get("matchAttribute") or "",
+                distinct_attribute=_d(c).get("distinctAttribute") or "",
+            )
+            for c in _l(devices.get("constraints"))
+        ),
+        config=tuple(
+            m.DeviceClaimConfiguration(requests=tuple(_l(_d(c).get("requests"))), opaque=_opaque(_d(c).get("opaque")))
+            for c in _l(devices.get("config"))
+        ),
+    )
+
+
+def allocation_result(d: Any) -> m.AllocationResult | None:
+    if not isinstance(d, dict):
+        return None
+    devices = _d(d.get("devices"))
+    results = []
+    for i, r in enumerate(_l(devices.get("results"))):
+        r = _d(r)
+        cc = _d(r.get("consumedCapacity"))
+        results.append(
+            m.DeviceRequestAllocationResult(
+                request=r.get("request", ""),
+                driver=r.get("driver", ""),
+                pool=r.get("pool", ""),
+                device=r.get("device", ""),
+                admin_access=r.get("adminAccess"),
+                tolerations=_tolerations(r.get("tolerations")),
+                binding_conditions=tuple(_l(r.get("bindingConditions"))),
+                binding_failure_conditions=tuple(_l(r.get("bindingFailureConditions"))),
+                share_id=r.get("shareID") or "",
+                consumed_capacity=MappingProxyType(
+                    {k: quantity(v, f"status.allocation.devices.results[{i}].consumedCapacity[{k}]") for k, v in cc.items()}
+                )
+                if cc
+                else m.EMPTY,
+            )
+        )
+    return m.AllocationResult(
+        results=tuple(results),
+        config=tuple(
+            m.DeviceAllocationConfiguration(
+                source=_d(c).get("source", ""),
+                requests=tuple(_l(_d(c).get("requests"))),
+                opaque=_opaque(_d(c).get("opaque")),
+            )
+            for c in _l(devices.get("config"))
+        ),
+        node_selector=node_selector(d.get("nodeSelector")),
+        allocation_timestamp=str(d.get("allocationTimestamp") or ""),
+    )
+
+
+def _claim(o: dict[str, Any]) -> m.ResourceClaim:
+    status = _d(o.get("status"))
+    return m.ResourceClaim(
+        meta=_meta(o.get("metadata")),
+        spec=claim_spec(o.get("spec")),
+        allocation=allocation_result(status.get("allocation")),
+        reserved_for=tuple(
+            m.ConsumerReference(
+                resource=_d(r).get("resource", ""),
+                name=_d(r).get("name", ""),
+                uid=_d(r).get("uid", ""),
+                api_group=_d(r).get("apiGroup", ""),
+            )
+            for r in _l(status.get("reservedFor"))
+        ),
+        devices=tuple(
+            m.AllocatedDeviceStatus(
+                driver=_d(s).get("driver", ""),
+                pool=_d(s).get("pool", ""),
+                device=_d(s).get("device", ""),
+                share_id=_d(s).get("shareID") or "",
+                conditions=tuple(_l(_d(s).get("conditions"))),
+                data=_d(s).get("data"),
+                network_data=_d(s).get("networkData") or None,
+            )
+            for s in _l(status.get("devices"))
+        ),
+        raw=o,
+    )
+
+
+def _template(o: dict[str, Any]) -> m.ResourceClaimTemplate:
+    spec = _d(o.get("spec"))
+    md = _d(spec.get("metadata"))
+    return m.ResourceClaimTemplate(
+        meta=_meta(o.get("metadata")),
+        spec=claim_spec(spec.get("spec"), "spec.spec"),
+        claim_labels=_frozen(md.get("labels")),
+        claim_annotations=_frozen(md.get("annotations")),
+        raw=o,
+    )
+
+
+def _taint_rule(o: dict[str, Any]) -> m.DeviceTaintRule:
+    spec = _d(o.get("spec"))
+    sel = _d(spec.get("deviceSelector"))
+    taint = spec.get("taint")
+    return m.DeviceTaintRule(
+        meta=_meta(o.get("metadata")),
+        driver=sel.get("driver") or "",
+        pool=sel.get("pool") or "",
+        device=sel.get("device") or "",
+        taint=_taint(taint) if isinstance(taint, dict) else None,
+        raw=o,
+    )
+
+
+# ------------------------------------------------------------------ core/v1
+
+
+def _pod(o: dict[str, Any]) -> m.Pod:
+    spec = _d(o.get("spec"))
+    status = _d(o.get("status"))
+    containers = []
+    for key in ("initContainers", "containers"):
+        for c in _l(spec.get(key)):
+            c = _d(c)
+            for rc in _l(_d(c.get("resources")).get("claims")):
+                rc = _d(rc)
+                containers.append(m.ContainerClaim(c.get("name", ""), rc.get("name", ""), rc.get("request") or ""))
+    return m.Pod(
+        meta=_meta(o.get("metadata")),
+        node_name=spec.get("nodeName") or "",
+        resource_claims=tuple(
+            m.PodResourceClaim(
+                name=_d(c).get("name", ""),
+                resource_claim_name=_d(c).get("resourceClaimName") or "",
+                resource_claim_template_name=_d(c).get("resourceClaimTemplateName") or "",
+            )
+            for c in _l(spec.get("resourceClaims"))
+        ),
+        container_claims=tuple(containers),
+        phase=status.get("phase") or "Pending",
+        claim_statuses=tuple(
+            m.PodResourceClaimStatus(_d(s).get("name", ""), _d(s).get("resourceClaimName") or "")
+            for s in _l(status.get("resourceClaimStatuses"))
+        ),
+        node_selector=_frozen(spec.get("nodeSelector")),
+        raw=o,
+    )
+
+
+def _node(o: dict[str, Any]) -> m.Node:
+    return m.Node(meta=_meta(o.get("metadata")), raw=o)
+
+
+def _namespace(o: dict[str, Any]) -> m.Namespace:
+    return m.Namespace(meta=_meta(o.get("metadata")), raw=o)
+
+
+_PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "DeviceClass": _device_class,
+    "ResourceSlice": _slice,
+    "ResourceClaim": _claim,
+    "ResourceClaimTemplate": _template,
+    "DeviceTaintRule": _taint_rule,
+    "Pod": _pod,
+    "Node": _node,
+    "Namespace": _namespace,
+}

@@ -1,0 +1,126 @@
+"""Printers chosen by ``-o``: table, wide, json, yaml, name.
+
+Commands turn their results into a neutral ``Table`` (for table/wide) and a plain
+document (for json/yaml) and a list of names (for name); ``print_result`` picks the
+printer. Tables are drawn with rich on a terminal and as kubectl-style aligned
+plain text when piped or with NO_COLOR; rich is only imported for the former.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence, TextIO
+
+from dractl.errors import UsageError
+
+FORMATS = ("table", "wide", "json", "yaml", "name")
+
+
+@dataclass
+class Table:
+    """Columns and rows of strings; ``wide`` columns only appear with ``-o wide``."""
+
+    columns: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+    wide: set[str] = field(default_factory=set)
+
+    def visible(self, wide: bool) -> "Table":
+        if wide or not self.wide:
+            return self
+        keep = [i for i, c in enumerate(self.columns) if c not in self.wide]
+        return Table([self.columns[i] for i in keep], [[r[i] for i in keep] for r in self.rows])
+
+
+@dataclass
+class Result:
+    """What a listing command produces; each printer uses the part it needs."""
+
+    table: Callable[[], Table]
+    document: Callable[[], Any]
+    names: Callable[[], list[str]] = lambda: []
+    empty_message: str = "No resources found."
+
+
+def check_format(fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise UsageError(f"-o {fmt!r}: unknown output format (allowed: {', '.join(FORMATS)})")
+    return fmt
+
+
+def use_color(stream: TextIO) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def print_result(result: Result, fmt: str, *, no_headers: bool = False, out: TextIO | None = None) -> None:
+    out = out or sys.stdout
+    fmt = check_format(fmt)
+    if fmt == "json":
+        out.write(json.dumps(result.document(), indent=2, ensure_ascii=False) + "\n")
+    elif fmt == "yaml":
+        out.write(to_yaml(result.document()))
+    elif fmt == "name":
+        for n in result.names():
+            out.write(n + "\n")
+    else:
+        table = result.table().visible(fmt == "wide")
+        if not table.rows:
+            sys.stderr.write(result.empty_message + "\n")
+            return
+        print_table(table, no_headers=no_headers, out=out)
+
+
+def to_yaml(doc: Any) -> str:
+    import yaml
+
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(doc, Dumper=dumper, sort_keys=False, default_flow_style=False, allow_unicode=True)
+
+
+def print_table(table: Table, *, no_headers: bool = False, out: TextIO) -> None:
+    if use_color(out):
+        _rich_table(table, no_headers, out)
+    else:
+        out.write(plain_table(table, no_headers))
+
+
+def plain_table(table: Table, no_headers: bool = False) -> str:
+    """kubectl's layout: upper-case headers, columns separated by three spaces."""
+    rows: Sequence[Sequence[str]] = table.rows if no_headers else [table.columns, *table.rows]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(table.columns))]
+    lines = []
+    for r in rows:
+        cells = [c.ljust(w) for c, w in zip(r, widths)]
+        lines.append("   ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _rich_table(table: Table, no_headers: bool, out: TextIO) -> None:
+    from rich.console import Console
+    from rich.table import Table as RichTable
+    from rich import box
+
+    t = RichTable(box=box.SIMPLE_HEAD, show_header=not no_headers, pad_edge=False, header_style="bold")
+    for c in table.columns:
+        t.add_column(c, overflow="fold")
+    for r in table.rows:
+        t.add_row(*r, style=_row_style(r, table.columns))
+    Console(file=out, highlight=False, soft_wrap=False).print(t)
+
+
+def _row_style(row: Sequence[str], columns: Sequence[str]) -> str | None:
+    for name in ("STATUS", "STATE", "RESULT"):
+        if name in columns:
+            v = row[columns.index(name)]
+            if v in ("free", "true", "allocated", "reserved"):
+                return None
+            if v.startswith(("pending", "false", "error", "incomplete", "tainted")):
+                return "yellow" if not v.startswith("error") else "red"
+    return None

@@ -1,0 +1,242 @@
+"""Read Kubernetes objects from YAML or JSON bytes, defensively.
+
+Accepts what ``kubectl get -o yaml|json`` writes: single objects, multi-document
+YAML, and ``kind: List`` (or ``*List``) wrappers. Hostile input (alias bombs,
+absurd nesting, binary data) ends in an ``InputError`` quickly, never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from typing import Any, Iterable
+
+from dractl.errors import InputError, ValidationError
+from dractl.model.cluster import Cluster
+from dractl.model.parse import UnknownKind, object_label, parse_object
+
+MAX_BYTES = 256 * 1024 * 1024
+MAX_FLOW_DEPTH = 1000  # deeper [ / { nesting is refused before libyaml sees it (it is quadratic there)
+MAX_EXPANDED_NODES = 20_000_000  # after YAML aliases are expanded
+_BIG_STACK = 512 * 1024 * 1024  # libyaml's composer recurses in C: give it room instead of a segfault
+
+
+def read_bytes(path: str) -> bytes:
+    """Read ``path`` (``-`` for stdin) with clear errors for missing files and folders."""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    if os.path.isdir(path):
+        raise InputError(f"{path}: is a directory, not a file")
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_BYTES:
+            raise InputError(f"{path}: file too large ({size} bytes; the limit is {MAX_BYTES})")
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except PermissionError:
+        raise InputError(f"{path}: permission denied") from None
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
+
+
+def decode(data: bytes, origin: str) -> str:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{origin}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})") from None
+    if "\x00" in text:
+        raise InputError(f"{origin}: binary data (NUL byte), not YAML or JSON")
+    if not text.strip():
+        raise InputError(f"{origin}: empty file, no Kubernetes objects in it")
+    return text
+
+
+def parse_documents(text: str, origin: str) -> list[Any]:
+    """YAML or JSON text -> the documents it holds (None documents dropped)."""
+    stripped = text.lstrip()
+    if stripped[:1] in "{[":
+        try:
+            return [json.loads(text)]
+        except RecursionError:
+            raise InputError(f"{origin}: nesting too deep") from None
+        except json.JSONDecodeError as e:
+            json_error = e
+        # Flow-style YAML is not JSON: fall through, but keep JSON's message if YAML fails too.
+    else:
+        json_error = None
+    _check_flow_depth(text, origin)
+    docs = _load_yaml(text, origin, json_error)
+    if "*" in text:
+        _check_expansion(docs, origin)
+    return [d for d in docs if d is not None]
+
+
+def _check_flow_depth(text: str, origin: str) -> None:
+    brackets = text.translate(_KEEP_BRACKETS)
+    if len(brackets) < MAX_FLOW_DEPTH:
+        return
+    depth = 0
+    for ch in brackets:
+        if ch in "[{":
+            depth += 1
+            if depth > MAX_FLOW_DEPTH:
+                raise InputError(f"{origin}: nesting deeper than {MAX_FLOW_DEPTH} levels")
+        elif depth:
+            depth -= 1
+
+
+class _KeepBrackets(dict):
+    def __missing__(self, key: int) -> None:
+        return None
+
+
+_KEEP_BRACKETS = _KeepBrackets({ord(c): c for c in "[]{}"})
+
+
+def _load_yaml(text: str, origin: str, json_error: Exception | None) -> list[Any]:
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    result: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            result["docs"] = list(yaml.load_all(text, Loader=loader))
+        except BaseException as e:  # handed back to the caller's thread
+            result["error"] = e
+
+    old = threading.stack_size()
+    try:
+        threading.stack_size(_BIG_STACK)
+        t = threading.Thread(target=work, name="yaml-load")
+        t.start()
+    finally:
+        threading.stack_size(old)
+    t.join()
+    err = result.get("error")
+    if err is None:
+        return result["docs"]
+    if json_error is not None:
+        e = json_error
+        raise InputError(f"{origin}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}")  # type: ignore[attr-defined]
+    if isinstance(err, RecursionError):
+        raise InputError(f"{origin}: nesting too deep")
+    if isinstance(err, yaml.MarkedYAMLError):
+        mark = err.problem_mark or err.context_mark
+        where = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""
+        what = err.problem or err.context or "malformed"
+        raise InputError(f"{origin}: invalid YAML{where}: {what}")
+    if isinstance(err, yaml.YAMLError):
+        raise InputError(f"{origin}: invalid YAML: {str(err).splitlines()[0]}")
+    raise err
+
+
+def _check_expansion(docs: list[Any], origin: str) -> None:
+    """Refuse documents whose YAML aliases expand past MAX_EXPANDED_NODES (billion laughs)."""
+    sizes: dict[int, int] = {}
+    total = 0
+    for d in docs:
+        total += _expanded_size(d, sizes)
+        if total > MAX_EXPANDED_NODES:
+            raise InputError(f"{origin}: YAML aliases expand to more than {MAX_EXPANDED_NODES} values (alias bomb?)")
+
+
+def _expanded_size(root: Any, sizes: dict[int, int]) -> int:
+    # Iterative post-order walk; shared containers (aliases) are sized once and counted each time.
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if not isinstance(node, (dict, list)):
+            continue
+        key = id(node)
+        if key in sizes:
+            continue
+        children = list(node.values()) if isinstance(node, dict) else node
+        if not done:
+            stack.append((node, True))
+            stack.extend((c, False) for c in children if isinstance(c, (dict, list)) and id(c) not in sizes)
+            continue
+        n = 1 + len(children)
+        for c in children:
+            if isinstance(c, (dict, list)):
+                n += sizes.get(id(c), 0)
+        sizes[key] = min(n, MAX_EXPANDED_NODES + 1)
+    return sizes.get(id(root), 1)
+
+
+def iter_objects(docs: Iterable[Any], origin: str) -> Iterable[tuple[Any, str]]:
+    """Flatten ``List`` wrappers; yields (object, index label)."""
+    for i, d in enumerate(docs):
+        if isinstance(d, dict) and isinstance(d.get("kind"), str) and d["kind"].endswith("List") and "items" in d:
+            items = d.get("items")
+            if items is None:
+                continue
+            if not isinstance(items, list):
+                raise InputError(f"{origin}: document {i + 1}: {d['kind']}.items is not a list")
+            for j, item in enumerate(items):
+                yield item, f"document {i + 1} item {j + 1}"
+        else:
+            yield d, f"document {i + 1}"
+
+
+def load_cluster(data: bytes, origin: str, *, warn=None, validate: bool = True) -> Cluster:
+    """Parse every supported object in ``data`` into a Cluster; unknown kinds are skipped with a warning."""
+    objs = parse_objects(data, origin, warn=warn, validate=validate)
+    return cluster_from(objs)
+
+
+def parse_objects(data: bytes, origin: str, *, warn=None, validate: bool = True) -> list[Any]:
+    """Bytes of YAML or JSON -> model objects."""
+    text = decode(data, origin)
+    return objects_from_docs(parse_documents(text, origin), origin, warn=warn, validate=validate)
+
+
+def objects_from_docs(docs: list[Any], origin: str, *, warn=None, validate: bool = True) -> list[Any]:
+    """Already-decoded documents -> model objects (List wrappers flattened, unknown kinds skipped)."""
+    out: list[Any] = []
+    found_any = False
+    for obj, where in iter_objects(docs, origin):
+        found_any = True
+        if not isinstance(obj, dict):
+            raise InputError(f"{origin}: {where}: not a Kubernetes object (a {_yaml_type(obj)})")
+        try:
+            out.append(parse_object(obj, validate=validate))
+        except UnknownKind as e:
+            if warn:
+                warn(f"{origin}: skipping {object_label(obj)} ({e}): not a kind dractl uses")
+        except ValidationError as e:
+            if not e.obj:
+                e = e.located(obj=where)
+            raise e.located(origin=origin) from None
+        except RecursionError:
+            raise InputError(f"{origin}: {where}: nesting too deep") from None
+    if not found_any:
+        raise InputError(f"{origin}: no Kubernetes objects in it")
+    return out
+
+
+def _yaml_type(v: Any) -> str:
+    return {str: "string", int: "number", float: "number", bool: "boolean", list: "list"}.get(type(v), type(v).__name__)
+
+
+def cluster_from(objs: Iterable[Any]) -> Cluster:
+    from dractl.model import objects as m
+
+    c = Cluster()
+    buckets = {
+        m.DeviceClass: c.classes,
+        m.ResourceSlice: c.slices,
+        m.ResourceClaim: c.claims,
+        m.ResourceClaimTemplate: c.templates,
+        m.Pod: c.pods,
+        m.Node: c.nodes,
+        m.Namespace: c.namespaces,
+        m.DeviceTaintRule: c.taint_rules,
+    }
+    for o in objs:
+        buckets[type(o)].append(o)
+    return c

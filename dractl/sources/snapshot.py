@@ -1,0 +1,23 @@
+"""A read-only source backed by one YAML or JSON file (or stdin)."""
+
+from __future__ import annotations
+
+from dractl.model.cluster import Cluster
+from dractl.sources.base import Warn
+from dractl.sources.loader import load_cluster, read_bytes
+
+
+class SnapshotSource:
+    writable = False
+
+    def __init__(self, path: str, warn: Warn) -> None:
+        self.path = path
+        self.description = "stdin" if path == "-" else f"snapshot {path}"
+        self._warn = warn
+        self._cluster: Cluster | None = None
+
+    def load(self) -> Cluster:
+        if self._cluster is None:
+            origin = "<stdin>" if self.path == "-" else self.path
+            self._cluster = load_cluster(read_bytes(self.path), origin, warn=self._warn)
+        return self._cluster
