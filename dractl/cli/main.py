@@ -21,20 +21,26 @@ def _run(args: list[str], debug: bool) -> int:
     from dractl.errors import DractlError, ExitCode
 
     try:
-        import click
+        import typer.exceptions as tx
+
+        try:  # Typer >= 0.29 vendors click
+            from typer._click import exceptions as cx
+        except ImportError:  # pragma: no cover - older Typer
+            from click import exceptions as cx
 
         from dractl.cli.app import app
 
         try:
             rv = app(args=hoist(args), prog_name=_prog_name(), standalone_mode=False)
-        except click.exceptions.Exit as e:
+        except tx.Exit as e:
             return e.exit_code
-        except click.exceptions.Abort:
+        except tx.Abort:
             sys.stderr.write("Aborted.\n")
             return 130
-        except click.ClickException as e:
-            e.show()
-            return ExitCode.USAGE if isinstance(e, click.UsageError) else e.exit_code
+        except cx.ClickException as e:
+            hint = " (see 'dractl --help')" if isinstance(e, cx.UsageError) else ""
+            sys.stderr.write(f"error: {e.format_message()}{hint}\n")
+            return ExitCode.USAGE if isinstance(e, cx.UsageError) else e.exit_code
         return rv if isinstance(rv, int) else 0
     except DractlError as e:
         if debug:

@@ -84,7 +84,7 @@ def _check_flow_depth(text: str, origin: str) -> None:
         if ch in "[{":
             depth += 1
             if depth > MAX_FLOW_DEPTH:
-                raise InputError(f"{origin}: nesting deeper than {MAX_FLOW_DEPTH} levels")
+                raise InputError(f"{origin}: nesting too deep (more than {MAX_FLOW_DEPTH} levels)")
         elif depth:
             depth -= 1
 

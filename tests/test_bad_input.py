@@ -1,0 +1,122 @@
+"""Every class of bad input ends fast with one clear line and exit 2, and never changes the fake state."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+import yaml
+
+from conftest import fixture_path
+
+SLICE = fixture_path("dra-example-driver", "derived", "resourceslice-gpu-default.yaml")
+
+
+def _slice_with_devices(n: int) -> str:
+    base = yaml.safe_load(open(SLICE))
+    dev = base["spec"]["devices"][0]
+    base["spec"]["devices"] = [{**dev, "name": f"gpu-{i}"} for i in range(n)]
+    return yaml.safe_dump(base)
+
+
+ALIAS_BOMB = "\n".join(
+    ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    + [f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]" for i in range(8)]
+    + ["kind: ResourceSlice", "apiVersion: resource.k8s.io/v1"]
+)
+
+CASES = {
+    "malformed-yaml": ("a: [1, 2\nb: c\n", "invalid YAML at line"),
+    "malformed-json": ('{"kind": "ResourceSlice", ', "invalid JSON at line 1"),
+    "non-utf8": (b"kind: \xff\xfe ResourceSlice\n", "not UTF-8"),
+    "empty": ("", "empty file"),
+    "only-comments": ("# nothing\n---\n", "no Kubernetes objects"),
+    "binary": (b"\x00\x01\x02kind", "binary data"),
+    "alias-bomb": (ALIAS_BOMB, "alias bomb"),
+    "deep-flow-nesting": ("[" * 100000 + "]" * 100000, "nesting too deep"),
+    "deep-yaml-flow-nesting": ("a: " + "{b: " * 5000 + "1" + "}" * 5000, "nesting too deep"),
+    "deep-block-nesting": ("- " * 20000 + "x\n", "not a Kubernetes object"),
+    "deep-json-nesting": ('{"a":' * 50000 + "1" + "}" * 50000, "nesting too deep"),
+    "scalar-document": ("just a string\n", "not a Kubernetes object (a string)"),
+    "list-of-numbers": ("- 1\n- 2\n", "not a Kubernetes object"),
+    "no-kind": ("metadata: {name: x}\n", "apiVersion and kind are required"),
+    "too-many-devices": (_slice_with_devices(129), "spec.devices"),
+    "bad-quantity": (open(SLICE).read().replace("value: 80Gi", "value: 80 Gi", 1), "80 Gi"),
+    "two-value-types": (open(SLICE).read().replace("int: 0", "int: 0\n        string: zero", 1), "attributes"),
+    "items-not-a-list": ("apiVersion: v1\nkind: List\nitems: 5\n", "items is not a list"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_bad_snapshot(dractl_proc, tmp_path, name):
+    content, expected = CASES[name]
+    f = tmp_path / f"{name}.yaml"
+    f.write_bytes(content if isinstance(content, bytes) else content.encode())
+    start = time.monotonic()
+    r = dractl_proc("--from", str(f), "devices")
+    elapsed = time.monotonic() - start
+    assert r.code == 2, (r.code, r.err)
+    assert r.out == ""
+    assert expected in r.err, r.err
+    assert str(f) in r.err
+    assert len(r.err.strip().splitlines()) == 1, r.err
+    assert "Traceback" not in r.err
+    assert elapsed < 5  # whole process incl. start-up; the parse itself is far below a second
+
+
+def test_error_names_file_object_and_field(dractl, tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text(_slice_with_devices(129))
+    r = dractl("--from", str(f), "devices")
+    assert r.code == 2
+    assert f"{f}: ResourceSlice 00000-gpu.example.com-dra-example-driver-cluster-worker-xxxxx: spec.devices" in r.err
+
+
+@pytest.mark.parametrize(
+    "path,expected",
+    [("does-not-exist.yaml", "no such file"), (".", "is a directory")],
+)
+def test_missing_files_and_folders(dractl, tmp_path, path, expected):
+    r = dractl("--from", str(tmp_path / path), "devices")
+    assert r.code == 2 and expected in r.err
+
+
+def test_unknown_kinds_are_skipped_with_a_warning(dractl, tmp_path):
+    f = tmp_path / "mixed.yaml"
+    f.write_text(open(SLICE).read() + "\n---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: ds}\n")
+    r = dractl("--from", str(f), "devices", "-o", "json")
+    assert r.code == 0
+    assert "skipping DaemonSet ds" in r.err
+    assert len(r.json()["items"]) == 8
+
+
+def test_stdin_snapshot(dractl_proc):
+    r = dractl_proc("--from", "-", "devices", "-o", "name", input=open(SLICE, "rb").read())
+    assert r.code == 0 and len(r.out.splitlines()) == 8
+
+
+def _state_bytes():
+    p = os.path.join(os.environ["DRACTL_STATE"], "cluster.json")
+    return open(p, "rb").read()
+
+
+@pytest.mark.parametrize("name", ["malformed-yaml", "too-many-devices", "alias-bomb", "non-utf8", "bad-quantity"])
+@pytest.mark.parametrize("verb", [["fake", "apply", "-f"], ["fake", "load"], ["fake", "delete", "-f"]])
+def test_bad_input_never_changes_the_fake_state(dractl, tmp_path, name, verb):
+    assert dractl("fake", "reset", "--nodes", "2").code == 0
+    before = _state_bytes()
+    content, _ = CASES[name]
+    f = tmp_path / "bad.yaml"
+    f.write_bytes(content if isinstance(content, bytes) else content.encode())
+    r = dractl(*verb, str(f))
+    assert r.code == 2, r.err
+    assert _state_bytes() == before
+
+
+def test_usage_errors_exit_2(dractl):
+    assert dractl("devices", "-o", "xml").code == 2
+    assert dractl("nosuchcommand").code == 2
+    r = dractl("--feature-gates", "NoSuchGate=true", "devices")
+    assert r.code == 2 and "unrecognized feature gate" in r.err
+    assert dractl("fake", "reset", "--profile", "nope").code == 2
