@@ -107,7 +107,9 @@ class FakeSource:
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, self.path)
-        except BaseException:
+        except BaseException as e:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+            if isinstance(e, OSError):
+                raise SourceError(f"fake cluster state {self.path}: cannot write: {e.strerror or e}") from None
             raise

@@ -1,0 +1,103 @@
+"""The fake cluster's state: profiles, reset/load/apply/delete, atomic writes."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from conftest import fixture_path
+
+
+def _state():
+    return json.load(open(os.path.join(os.environ["DRACTL_STATE"], "cluster.json")))
+
+
+def test_reset_profiles(dractl):
+    assert dractl("fake", "reset", "--nodes", "2", "--devices-per-node", "4").code == 0
+    items = dractl("devices", "-o", "json").json()["items"]
+    assert [(i["node"], i["device"]) for i in items][:5] == [
+        ("dra-demo-worker", "gpu-0"),
+        ("dra-demo-worker", "gpu-1"),
+        ("dra-demo-worker", "gpu-2"),
+        ("dra-demo-worker", "gpu-3"),
+        ("dra-demo-worker2", "gpu-0"),
+    ]
+    assert dractl("fake", "reset", "--profile", "example-gpu-shared").code == 0
+    shared = dractl("devices", "-o", "json").json()["items"]
+    assert all(i["allowMultipleAllocations"] for i in shared)
+    raw = [o for o in _state()["items"] if o["kind"] == "ResourceSlice"][0]
+    policy = raw["spec"]["devices"][0]["capacity"]["memory"]["requestPolicy"]
+    assert policy == {"default": "80Gi", "validRange": {"max": "80Gi", "min": "1Gi", "step": "1Gi"}}
+    assert dractl("fake", "reset", "--profile", "example-gpu-partitions", "--devices-per-node", "2").code == 0
+    names = [i["device"] for i in dractl("devices", "-o", "json").json()["items"]]
+    assert names[:5] == ["gpu-0-partition-0", "gpu-0-partition-1", "gpu-0-partition-2", "gpu-0-partition-3", "gpu-0-full"]
+    slices = dractl("slices", "-o", "json").json()["items"]
+    assert [len(s["spec"].get("devices", [])) for s in slices] == [0, 10]
+    assert slices[0]["spec"]["sharedCounters"][0]["name"] == "gpu-0-counters"
+
+
+def test_partitions_profile_refuses_more_than_the_slice_limit(dractl):
+    r = dractl("fake", "reset", "--profile", "example-gpu-partitions", "--devices-per-node", "13")
+    assert r.code == 2 and "64" in r.err
+
+
+def test_many_devices_are_split_into_slices_of_128(dractl):
+    assert dractl("fake", "reset", "--devices-per-node", "300").code == 0
+    slices = dractl("slices", "-o", "json").json()["items"]
+    assert [len(s["spec"]["devices"]) for s in slices] == [128, 128, 44]
+    assert all(s["spec"]["pool"]["resourceSliceCount"] == 3 for s in slices)
+    assert len(dractl("devices", "--available", "-o", "name").out.splitlines()) == 300
+
+
+def test_load_replaces_and_apply_delete_edit(dractl, tmp_path):
+    eks = fixture_path("other-drivers", "dranet__aws_eks_examples__gpu-efa__resourceslice-gpu.yaml")
+    assert dractl("fake", "load", eks).code == 0
+    assert {i["driver"] for i in dractl("devices", "-o", "json").json()["items"]} == {"gpu.nvidia.com"}
+    cls = fixture_path("dra-example-driver", "derived", "deviceclass-gpu.example.com.rendered.yaml")
+    r = dractl("fake", "apply", "-f", cls)
+    assert r.code == 0 and "deviceclass.resource.k8s.io/gpu.example.com created" in r.out
+    assert "configured" in dractl("fake", "apply", "-f", cls).out
+    assert dractl("classes", "-o", "name").out.strip() == "deviceclass.resource.k8s.io/gpu.example.com"
+    r = dractl("fake", "delete", "-f", cls)
+    assert "deleted" in r.out
+    assert dractl("classes", "-o", "name").out == ""
+
+
+def test_state_is_written_atomically(dractl, monkeypatch):
+    """A failure while writing leaves the previous state intact and no temp files behind."""
+    assert dractl("fake", "reset", "--nodes", "2").code == 0
+    before = open(os.path.join(os.environ["DRACTL_STATE"], "cluster.json"), "rb").read()
+    import dractl.sources.fake as fake
+
+    def boom(*a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(fake.os, "fsync", boom)
+    r = dractl("fake", "reset", "--nodes", "5")
+    assert r.code == 1 and "cannot write: No space left on device" in r.err
+    assert open(os.path.join(os.environ["DRACTL_STATE"], "cluster.json"), "rb").read() == before
+    assert sorted(os.listdir(os.environ["DRACTL_STATE"])) == [".lock", "cluster.json"]
+
+
+def test_corrupt_state_is_reported_not_crashed(dractl):
+    assert dractl("fake", "reset").code == 0
+    open(os.path.join(os.environ["DRACTL_STATE"], "cluster.json"), "w").write("{not json")
+    r = dractl("devices")
+    assert r.code == 1 and "dractl fake reset" in r.err
+
+
+def test_state_dir_flag_and_xdg_default(dractl, tmp_path, monkeypatch):
+    monkeypatch.delenv("DRACTL_STATE")
+    assert dractl("fake", "reset", "--nodes", "2").code == 0
+    assert os.path.exists(os.path.join(os.environ["XDG_STATE_HOME"], "dractl", "cluster.json"))
+    other = tmp_path / "other"
+    assert dractl("--state-dir", str(other), "fake", "reset", "--nodes", "3").code == 0
+    assert len(dractl("--state-dir", str(other), "devices", "-o", "name").out.splitlines()) == 24
+    assert len(dractl("devices", "-o", "name").out.splitlines()) == 16
+
+
+def test_fake_refuses_from(dractl):
+    r = dractl("--from", "x.yaml", "fake", "reset")
+    assert r.code == 2
