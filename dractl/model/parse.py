@@ -217,11 +217,27 @@ def _taint(t: dict[str, Any]) -> m.DeviceTaint:
     )
 
 
+_CAPACITY_CACHE: dict[tuple[tuple[str, Any], ...], Mapping[str, m.DeviceCapacity]] = {}
+
+
+def _plain_capacity_key(caps: dict[str, Any]) -> tuple[tuple[str, Any], ...] | None:
+    """A key for capacities that are plain ``{value: q}`` (shared by identical devices)."""
+    key = []
+    for k, c in caps.items():
+        if type(c) is not dict or len(c) != 1 or type(c.get("value")) is not str:
+            return None
+        key.append((k, c["value"]))
+    return tuple(key)
+
+
 def _device(d: dict[str, Any], field: str) -> m.Device:
     attrs = d.get("attributes")
     caps = d.get("capacity")
     capacity: Mapping[str, m.DeviceCapacity] = m.EMPTY
-    if caps:
+    ckey = _plain_capacity_key(caps) if caps else None
+    if ckey is not None and ckey in _CAPACITY_CACHE:
+        capacity = _CAPACITY_CACHE[ckey]
+    elif caps:
         capacity = MappingProxyType(
             {
                 k: m.DeviceCapacity(
@@ -231,6 +247,8 @@ def _device(d: dict[str, Any], field: str) -> m.Device:
                 for k, c in caps.items()
             }
         )
+        if ckey is not None and len(_CAPACITY_CACHE) < 4096:
+            _CAPACITY_CACHE[ckey] = capacity
     return m.Device(
         name=d.get("name", ""),
         attributes=MappingProxyType({k: attribute(v, f"{field}.attributes[{k}]") for k, v in attrs.items()})
