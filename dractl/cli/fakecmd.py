@@ -99,21 +99,58 @@ def delete(ctx: typer.Context, filename: str = typer.Option(..., "-f", "--filena
     with src.transaction() as doc:
         for raw in raws:
             key = object_key(_defaulted(raw))
-            before = len(doc["items"])
+            found = [o for o in doc["items"] if object_key(o) == key]
+            if not found:
+                lines.append(f"{_kind_name(raw)} not found")
+                continue
+            in_use = (found[0].get("status") or {}).get("reservedFor") if key[0] == "ResourceClaim" else None
+            if in_use:
+                # delete-protection: the claim goes once its consumers are gone
+                found[0].setdefault("metadata", {}).setdefault("deletionTimestamp", _now())
+                users = ", ".join(r.get("name", "") for r in in_use)
+                lines.append(f"{_kind_name(raw)} marked for deletion (still in use by {users})")
+                continue
             doc["items"] = [o for o in doc["items"] if object_key(o) != key]
-            lines.append(f"{_kind_name(raw)} deleted" if len(doc["items"]) < before else f"{_kind_name(raw)} not found")
+            lines.append(f"{_kind_name(raw)} deleted")
         lines.extend(_reconcile(src, doc, app_ctx))
     for line in lines:
         app_ctx.stdout.write(line + "\n")
 
 
 def _reconcile(src: Any, doc: dict[str, Any], app_ctx: Any) -> list[str]:
-    """Run the simulated control plane (claim controller, scheduler) when it is available."""
-    try:
-        from dractl import sim
-    except ImportError:
-        return []
+    """Run the simulated control plane (claim controller, scheduler)."""
+    from dractl import sim
+
     return sim.reconcile(doc, features=app_ctx.features)
+
+
+def _now() -> str:
+    from dractl.sim import _now as now
+
+    return now()
+
+
+@app.command("env")
+def env(ctx: typer.Context, pod: str = typer.Argument(..., help="Pod name (namespace from -n).")) -> None:
+    """Show the environment the example driver would give POD's containers (GPU_DEVICE_*)."""
+    from dractl import sim
+
+    src, app_ctx = fake_source(ctx)
+    ns = app_ctx.namespace or "default"
+    doc = src.read_state()
+    per_container = sim.container_env(doc["items"], ns, pod)
+    if app_ctx.output in ("json", "yaml"):
+        from dractl.render.printers import to_json, to_yaml
+
+        app_ctx.stdout.write((to_json if app_ctx.output == "json" else to_yaml)(per_container))
+        return
+    if not per_container:
+        app_ctx.warn(f"pod {ns}/{pod} is not running with allocated devices")
+        raise typer.Exit(1)
+    multi = len(per_container) > 1
+    for container, variables in per_container.items():
+        for k, v in variables.items():
+            app_ctx.stdout.write((f"[{container}] " if multi else "") + f"{k}={v}\n")
 
 
 _NAMESPACED = {"ResourceClaim", "ResourceClaimTemplate", "Pod"}
