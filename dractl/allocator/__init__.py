@@ -1,0 +1,23 @@
+"""Offline structured allocation with upstream's semantics, plus explanations.
+
+Pure code: no I/O, no printing. See :class:`Allocator` (search), :mod:`.explain`
+(why a claim does not fit), :mod:`.serialize` (v1 JSON) and :func:`check` (what-if).
+"""
+
+from dractl.allocator.core import (
+    REASON_CANNOT_ALLOCATE,
+    REASON_INVALID_POOLS,
+    REASON_NOT_AVAILABLE,
+    AllocationError,
+    Allocator,
+    Outcome,
+)
+
+__all__ = [
+    "REASON_CANNOT_ALLOCATE",
+    "REASON_INVALID_POOLS",
+    "REASON_NOT_AVAILABLE",
+    "AllocationError",
+    "Allocator",
+    "Outcome",
+]

@@ -1,0 +1,168 @@
+"""Selector evaluation with upstream's error texts and a per-device result cache.
+
+A selector's result depends only on the expression and the (immutable) device, so
+results are cached for the lifetime of an :class:`~dractl.allocator.core.Allocator`
+(upstream caches per Allocate call; the answer is the same, only cheaper).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from dractl.features import FeatureGates
+from dractl.model.objects import Device
+
+NO_SUCH_KEY_HINT = (
+    ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has()"
+    " for optional fields"
+)
+
+
+class SelectorFailure(Exception):
+    """A compile or runtime error, without the "claim X: selector #i" prefix."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind  # "compile" | "runtime"
+        self.message = message
+
+
+def _enhance(msg: str) -> str:
+    """cel.EnhanceRuntimeError: add the has()/optional hint to "no such key" errors."""
+    if "no such key" in msg and "optional chaining" not in msg:
+        return msg + NO_SUCH_KEY_HINT
+    return msg
+
+
+_REF = re.compile(
+    r"device\.(?:(driver|allowMultipleAllocations)\b"
+    r"|(attributes|capacity)\[\s*(?:'([^'\\]*)'|\"([^\"\\]*)\")\s*\]"
+    r"(?:\.([A-Za-z_]\w*)\b(?!\s*\()|\[\s*(?:'([^'\\]*)'|\"([^\"\\]*)\")\s*\]))"
+)
+_DEVICE_WORD = re.compile(r"\bdevice\b")
+
+
+def _plan(expr: str) -> tuple[tuple[str, str, str], ...] | None:
+    """The device fields ``expr`` reads, if it reads nothing else; None otherwise.
+
+    An expression that only reads ``device.driver``, ``device.allowMultipleAllocations``
+    and plain ``device.attributes['dom'].name`` / ``device.capacity['dom'].name`` lookups
+    gives the same result for devices with the same values there, so results can be
+    shared between identical devices (e.g. the same GPU model on 500 nodes).
+    """
+    refs = []
+    for m in _REF.finditer(expr):
+        if m.group(1):
+            refs.append((m.group(1), "", ""))
+        else:
+            dom = m.group(3) if m.group(3) is not None else m.group(4)
+            name = m.group(5) or (m.group(6) if m.group(6) is not None else m.group(7))
+            if name is None:
+                return None
+            refs.append((m.group(2), dom, name))
+    if _DEVICE_WORD.search(_REF.sub("", expr)):
+        return None
+    return tuple(refs)
+
+
+def _values(plan: tuple[tuple[str, str, str], ...], driver: str, device: Device) -> tuple[Any, ...]:
+    out: list[Any] = [driver]
+    for what, dom, name in plan:
+        if what == "driver":
+            continue
+        if what == "allowMultipleAllocations":
+            out.append(device.allow_multiple_allocations)
+            continue
+        m = device.attributes if what == "attributes" else device.capacity
+        v = m.get(f"{dom}/{name}")
+        if v is None and dom == driver:
+            v = m.get(name)
+        if v is None:
+            out.append(None)
+        elif what == "attributes":
+            out.append((v.kind, v.value))
+        else:
+            out.append(v.value.value)
+    return tuple(out)
+
+
+class SelectorCache:
+    """Compiled selectors and per-(expression, device) results."""
+
+    def __init__(self, features: FeatureGates) -> None:
+        self.features = features
+        self._compiled: dict[str, Any] = {}
+        self._results: dict[tuple[str, int], bool | SelectorFailure] = {}
+        self._keep: dict[int, Device] = {}  # keeps ids stable
+        self._plans: dict[str, Any] = {}
+        self._by_values: dict[tuple[Any, ...], bool | SelectorFailure] = {}
+        self._explained: dict[tuple[Any, ...], str | None] = {}
+
+    def _value_key(self, expr: str, driver: str, device: Device) -> tuple[Any, ...] | None:
+        plan = self._plans.get(expr, False)
+        if plan is False:
+            plan = self._plans[expr] = _plan(expr)
+        if plan is None:
+            return None
+        try:
+            return (expr, *_values(plan, driver, device))
+        except TypeError:  # unhashable value
+            return None
+
+    def compiled(self, expr: str) -> Any:
+        """The compiled selector, or a :class:`SelectorFailure` for a compile error."""
+        sel = self._compiled.get(expr)
+        if sel is None:
+            from dractl.cel import CELCompileError, compile_selector
+
+            try:
+                sel = compile_selector(expr, self.features)
+            except CELCompileError as e:
+                sel = SelectorFailure("compile", str(e))
+            self._compiled[expr] = sel
+        return sel
+
+    def matches(self, expr: str, driver: str, device: Device) -> bool:
+        """Evaluate; raises :class:`SelectorFailure`."""
+        k = (expr, id(device))
+        r = self._results.get(k)
+        if r is None:
+            vk = self._value_key(expr, driver, device)
+            if vk is not None:
+                r = self._by_values.get(vk)
+                if r is None:
+                    r = self._by_values[vk] = self._evaluate(expr, driver, device)
+            else:
+                r = self._evaluate(expr, driver, device)
+            self._results[k] = r
+            self._keep[id(device)] = device
+        if r is True or r is False:
+            return r
+        raise r
+
+    def _evaluate(self, expr: str, driver: str, device: Device) -> bool | SelectorFailure:
+        sel = self.compiled(expr)
+        if isinstance(sel, SelectorFailure):
+            return sel
+        from dractl.cel import CELRuntimeError
+
+        try:
+            return bool(sel.matches(driver, device))
+        except CELRuntimeError as e:
+            return SelectorFailure("runtime", _enhance(str(e)))
+
+    def explain(self, expr: str, driver: str, device: Device) -> str | None:
+        vk = self._value_key(expr, driver, device)
+        if vk is not None and vk in self._explained:
+            return self._explained[vk]
+        sel = self.compiled(expr)
+        if isinstance(sel, SelectorFailure):
+            return None
+        try:
+            why = sel.explain(driver, device)
+        except Exception:  # explanations are best effort
+            why = None
+        if vk is not None:
+            self._explained[vk] = why
+        return why

@@ -1,0 +1,878 @@
+"""The structured allocator: upstream's "experimental" variant, first solution wins.
+
+Follows k8s.io/dynamic-resource-allocation ``structured/internal/experimental/
+allocator_experimental.go`` step by step, including its order of checks, its error
+texts and its quirks (they decide which device gets picked). Long-lived inputs live in
+:class:`Allocator`; each :meth:`Allocator.allocate` call works in a private
+:class:`_Attempt`, like upstream's ``allocator`` struct.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+
+from dractl.allocator import capacity as cap
+from dractl.allocator.celmatch import SelectorCache, SelectorFailure
+from dractl.allocator.constraints import DistinctAttribute, MatchAttribute
+from dractl.allocator.pools import Candidate, NodeView, gather_pools, node_matches
+from dractl.features import DEFAULT_GATES, FeatureGates
+from dractl.model.cluster import Cluster
+from dractl.model.objects import (
+    AllocationResult,
+    DeviceAllocationConfiguration,
+    DeviceClass,
+    DeviceRequestAllocationResult,
+    DeviceSubRequest,
+    DeviceTaint,
+    Node,
+    NodeSelector,
+    NodeSelectorRequirement,
+    NodeSelectorTerm,
+    ResourceClaim,
+    ResourceSlice,
+    Toleration,
+)
+
+if TYPE_CHECKING:
+    from dractl.allocator.explain import Explanation
+
+DeviceKey = tuple[str, str, str]
+
+ALLOCATION_RESULTS_MAX_SIZE = 32  # resourceapi.AllocationResultsMaxSize
+
+# The scheduler's words for a node that does not fit (DynamicResources Filter).
+REASON_CANNOT_ALLOCATE = "cannot allocate all claims"
+REASON_NOT_AVAILABLE = "resourceclaim not available on the node"
+REASON_INVALID_POOLS = "invalid resource pools were encountered"
+
+
+def kobj(claim: ResourceClaim) -> str:
+    """klog.KObj: ``namespace/name``, or ``name`` without a namespace."""
+    ns, name = claim.meta.namespace, claim.meta.name
+    return f"{ns}/{name}" if ns else name
+
+
+def _uuid4() -> str:
+    return str(uuid.uuid4())
+
+
+@dataclass
+class Outcome:
+    """What one allocation attempt on one node gave.
+
+    ``allocations`` has one entry per claim passed in (in order; an already allocated
+    claim keeps its allocation), or is None when the node does not fit or on error.
+    ``reason`` is the scheduler's unschedulable text for the node; ``error`` is
+    upstream's error text (CEL errors, bad claims...), which aborts scheduling.
+    """
+
+    allocations: list[AllocationResult] | None
+    node: str = ""
+    error: str | None = None
+    reason: str | None = None
+    explanation: "Explanation | None" = None
+    steps: int = 0  # allocateOne invocations (upstream's NumAllocateOneInvocations)
+
+    @property
+    def status(self) -> str:
+        if self.error is not None:
+            return "error"
+        return "allocated" if self.allocations is not None else "unschedulable"
+
+
+class AllocationError(Exception):
+    """An error that aborts Allocate (upstream returns it as ``err``)."""
+
+
+class _MaxSizeExceeded(Exception):
+    """errAllocationResultMaxSizeExceeded: backtrack further, try other subrequests."""
+
+
+_MAX_SIZE = _MaxSizeExceeded()
+
+
+class Allocator:
+    """Allocates claims on a node from a cluster's slices, classes and allocated devices.
+
+    Reusable across pods: :meth:`commit` and :meth:`release` update the allocated state
+    incrementally, and per-node pool views, CEL results and counters are cached.
+
+    Args:
+        cluster: slices, classes, nodes, taint rules and the claims already allocated.
+        features: feature gates (v1.37 defaults).
+        share_id: makes the shareID of a result on a device with allowMultipleAllocations
+            (upstream: a random UID).
+    """
+
+    def __init__(
+        self,
+        cluster: Cluster,
+        features: FeatureGates = DEFAULT_GATES,
+        *,
+        share_id: Callable[[], str] = _uuid4,
+    ) -> None:
+        self.cluster = cluster
+        self.features = features
+        self.share_id = share_id
+        f = features
+        self.f_admin = f.admin_access
+        self.f_prioritized = f.prioritized_list
+        self.f_partitionable = f.partitionable_devices
+        self.f_taints = f.device_taints
+        self.f_binding = f.binding_conditions
+        self.f_consumable = f.consumable_capacity
+        self.f_list_types = f.list_type_attributes
+        self.selectors = SelectorCache(features)
+        self.classes: dict[str, DeviceClass] = {c.name: c for c in cluster.classes}
+        self._node_labels: dict[str, Mapping[str, str]] = {n.name: n.labels for n in cluster.nodes}
+        self.all_slices: list[ResourceSlice] = list(cluster.slices)
+        self._slices_on_node: dict[str, list[ResourceSlice]] = {}
+        self._slices_shared: list[ResourceSlice] = []
+        for s in self.all_slices:
+            if s.node_name:
+                self._slices_on_node.setdefault(s.node_name, []).append(s)
+            else:
+                self._slices_shared.append(s)
+        self._views: dict[tuple[str, tuple[tuple[str, str], ...]], NodeView] = {}
+        self._rule_taints: dict[DeviceKey, tuple[DeviceTaint, ...]] | None = None
+        if f.device_taint_rules and cluster.taint_rules:
+            self._rule_taints = {}
+        # Allocated state (upstream AllocatedState): exclusive devices, shared devices
+        # with their consumed capacity, and per claim what it holds (for release).
+        self.allocated: set[DeviceKey] = set()
+        self._allocated_count: dict[DeviceKey, int] = {}
+        self._shared: dict[DeviceKey, int] = {}
+        self.aggregated: dict[DeviceKey, dict[str, Fraction]] = {}
+        self._held: dict[str, list[tuple[DeviceKey, bool, dict[str, Fraction] | None]]] = {}
+        self.holders: dict[DeviceKey, list[str]] = {}
+        # availableCounters: per *pool name* (as upstream), never recomputed until the
+        # allocated state changes.
+        self.available_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
+        self.num_allocate_one = 0
+        for c in cluster.claims:
+            if c.allocation is not None:
+                self.commit(c.key, c.allocation)
+
+    # ------------------------------------------------------------ allocated state
+
+    def commit(self, claim_key: str, allocation: AllocationResult) -> None:
+        """Record ``allocation`` of claim ``claim_key`` as allocated (idempotent per claim)."""
+        if claim_key in self._held:
+            self.release(claim_key)
+        held: list[tuple[DeviceKey, bool, dict[str, Fraction] | None]] = []
+        for r in allocation.results:
+            if r.admin_access:
+                continue
+            key = (r.driver, r.pool, r.device)
+            self.holders.setdefault(key, []).append(claim_key)
+            if self.f_consumable and r.share_id:
+                consumed = {k: q.value for k, q in r.consumed_capacity.items()} if r.consumed_capacity else None
+                self._shared[key] = self._shared.get(key, 0) + 1
+                if consumed is not None:
+                    agg = self.aggregated.setdefault(key, {})
+                    for k, v in consumed.items():
+                        agg[k] = agg.get(k, Fraction(0)) + v
+                held.append((key, True, consumed))
+            else:
+                self._allocated_count[key] = self._allocated_count.get(key, 0) + 1
+                self.allocated.add(key)
+                held.append((key, False, None))
+            self.available_counters.pop(r.pool, None)
+        self._held[claim_key] = held
+
+    def release(self, claim_key: str) -> None:
+        """Forget what :meth:`commit` recorded for ``claim_key``."""
+        for key, shared, consumed in self._held.pop(claim_key, ()):
+            hs = self.holders.get(key)
+            if hs and claim_key in hs:
+                hs.remove(claim_key)
+                if not hs:
+                    del self.holders[key]
+            if shared:
+                n = self._shared[key] - 1
+                if n:
+                    self._shared[key] = n
+                else:
+                    del self._shared[key]
+                if consumed is not None:
+                    agg = self.aggregated.get(key)
+                    if agg is not None:
+                        for k, v in consumed.items():
+                            agg[k] = agg.get(k, Fraction(0)) - v
+                        if n == 0:
+                            del self.aggregated[key]
+            else:
+                n = self._allocated_count[key] - 1
+                if n:
+                    self._allocated_count[key] = n
+                else:
+                    del self._allocated_count[key]
+                    self.allocated.discard(key)
+            self.available_counters.pop(key[1], None)
+
+    def is_device_allocated(self, key: DeviceKey) -> bool:
+        """internal.IsDeviceAllocated: exclusive, shared, or with consumed capacity."""
+        return key in self.allocated or key in self._shared or key in self.aggregated
+
+    # ------------------------------------------------------------ nodes and pools
+
+    def node_view(self, node: Node | str) -> NodeView:
+        """The pools and devices visible from ``node`` (cached)."""
+        if isinstance(node, str):
+            name = node
+            labels = self._node_labels.get(name, {})
+        else:
+            name, labels = node.name, node.labels
+        ck = (name, tuple(sorted(labels.items())))
+        view = self._views.get(ck)
+        if view is None:
+            slices = self._slices_on_node.get(name, []) + self._slices_shared
+            view = gather_pools(
+                name,
+                labels,
+                slices,
+                self.all_slices,
+                self.f_partitionable,
+                self._taints_for if self._rule_taints is not None else None,
+            )
+            self._views[ck] = view
+        return view
+
+    def _taints_for(self, key: DeviceKey) -> tuple[DeviceTaint, ...]:
+        cache = self._rule_taints
+        assert cache is not None
+        have = cache.get(key)
+        if have is None:
+            out = []
+            for rule in self.cluster.taint_rules:
+                if rule.taint is None:
+                    continue
+                if rule.driver and rule.driver != key[0]:
+                    continue
+                if rule.pool and rule.pool != key[1]:
+                    continue
+                if rule.device and rule.device != key[2]:
+                    continue
+                out.append(rule.taint)
+            have = cache[key] = tuple(out)
+        return have
+
+    # ------------------------------------------------------------ allocate
+
+    def allocate(
+        self, node: Node | str, claims: Sequence[ResourceClaim], *, explain: bool = True
+    ) -> Outcome:
+        """Allocate ``claims`` (one pod's) on ``node``; already allocated claims are only checked.
+
+        Nothing is committed: call :meth:`commit` for each result to keep it.
+        """
+        node_name = node if isinstance(node, str) else node.name
+        labels = self._node_labels.get(node_name, {}) if isinstance(node, str) else node.labels
+        unavailable = False
+        pending: list[ResourceClaim] = []
+        for c in claims:
+            if c.allocation is None:
+                pending.append(c)
+            elif c.allocation.node_selector is not None and not c.allocation.node_selector.matches(
+                node_name, labels
+            ):
+                unavailable = True
+        view = self.node_view(node)
+        results: list[AllocationResult] | None = []
+        steps_before = self.num_allocate_one
+        if pending:
+            attempt = _Attempt(self, view, pending)
+            try:
+                results = attempt.run()
+            except AllocationError as e:
+                out = Outcome(None, node_name, error=str(e), steps=self.num_allocate_one - steps_before)
+                if explain:
+                    from dractl.allocator.explain import explain_error
+
+                    out.explanation = explain_error(self, view, claims, str(e))
+                return out
+            steps = self.num_allocate_one - steps_before
+            if results is None:
+                reason = REASON_INVALID_POOLS if attempt.invalid_pools else REASON_CANNOT_ALLOCATE
+                out = Outcome(None, node_name, reason=reason, steps=steps)
+                if explain:
+                    from dractl.allocator.explain import Explanation, explain_node
+
+                    out.explanation = Explanation(nodes=[explain_node(self, view, claims, reason)])
+                return out
+        steps = self.num_allocate_one - steps_before
+        if unavailable:
+            out = Outcome(None, node_name, reason=REASON_NOT_AVAILABLE, steps=steps)
+            if explain:
+                from dractl.allocator.explain import Explanation, explain_node
+
+                out.explanation = Explanation(nodes=[explain_node(self, view, claims, REASON_NOT_AVAILABLE)])
+            return out
+        it = iter(results or [])
+        full = [c.allocation if c.allocation is not None else next(it) for c in claims]
+        return Outcome(full, node_name, steps=steps)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- per-call state
+
+
+class ReqData:
+    """requestData: one (sub)request to allocate."""
+
+    __slots__ = (
+        "ci",
+        "ri",
+        "si",
+        "name",
+        "parent",
+        "class_",
+        "selectors",
+        "mode",
+        "count",
+        "admin",
+        "tolerations",
+        "capacity",
+        "num_devices",
+        "all_devices",
+        "selected_sub",
+        "class_name",
+    )
+
+    def __init__(self, ci: int, ri: int, si: int, parent: str, sub: DeviceSubRequest) -> None:
+        self.ci, self.ri, self.si = ci, ri, si
+        self.name = sub.name
+        self.parent = parent
+        self.class_name = sub.device_class_name
+        self.class_: DeviceClass | None = None
+        self.selectors = sub.selectors
+        self.mode = sub.allocation_mode
+        self.count = sub.count
+        self.admin = bool(sub.admin_access) and not parent
+        self.tolerations: tuple[Toleration, ...] = sub.tolerations
+        self.capacity = sub.capacity_requests or None
+        self.num_devices = 0
+        self.all_devices: list[Candidate] = []
+        self.selected_sub = 0
+
+    @property
+    def request_name(self) -> str:
+        return f"{self.parent}/{self.name}" if self.parent else self.name
+
+    @property
+    def base_name(self) -> str:
+        return self.parent or self.name
+
+    @property
+    def sub_name(self) -> str:
+        return self.name if self.parent else ""
+
+
+class _DevResult:
+    __slots__ = ("rd", "cand", "share_id", "consumed", "admin")
+
+    def __init__(self, rd: ReqData, cand: Candidate, share_id: str, consumed: dict | None, admin: bool) -> None:
+        self.rd, self.cand, self.share_id, self.consumed, self.admin = rd, cand, share_id, consumed, admin
+
+
+def request_variants(claim: ResourceClaim) -> list[tuple[str, list[DeviceSubRequest]]]:
+    """Per request: (parent name or "", the (sub)requests to try)."""
+    out = []
+    for req in claim.spec.requests:
+        if req.first_available:
+            out.append((req.name, list(req.first_available)))
+        elif req.exactly is not None:
+            out.append(("", [req.exactly]))
+        else:
+            out.append(("", [DeviceSubRequest(name=req.name, device_class_name="")]))
+    return out
+
+
+class _Attempt:
+    """One Allocate call (upstream's private ``allocator``)."""
+
+    def __init__(self, a: Allocator, view: NodeView, claims: Sequence[ResourceClaim]) -> None:
+        self.a = a
+        self.view = view
+        self.node_name = view.node_name
+        self.labels = view.labels
+        self.claims = list(claims)
+        self.reqs: list[list[list[ReqData]]] = []
+        self.constraints: list[list] = []
+        self.match: dict[tuple[int, int, int, int], bool] = {}
+        self.allocating: dict[DeviceKey, set[int]] = {}
+        self.allocating_capacity: dict[DeviceKey, dict[str, Fraction]] = {}
+        self.consumed_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
+        self.result: list[list[_DevResult]] = [[] for _ in self.claims]
+        self.invalid_pools = False
+
+    # ------------------------------------------------------------ setup
+
+    def run(self) -> list[AllocationResult] | None:
+        a = self.a
+        for ci, claim in enumerate(self.claims):
+            min_claim = 0
+            per_claim: list[list[ReqData]] = []
+            for ri, (parent, subs) in enumerate(request_variants(claim)):
+                rname = claim.spec.requests[ri].name
+                if not a.f_prioritized and parent:
+                    raise AllocationError(
+                        f"claim {kobj(claim)}, request {rname}: has subrequests, but the DRAPrioritizedList feature is disabled"
+                    )
+                if not a.f_consumable:
+                    for sub in subs:
+                        if sub.capacity_requests:
+                            if parent:
+                                raise AllocationError(
+                                    f"claim {kobj(claim)}, subrequest {sub.name}: has capacity requests, but the DRAConsumableCapacity feature is disabled"
+                                )
+                            raise AllocationError(
+                                f"claim {kobj(claim)}, request {rname}: has capacity requests, but the DRAConsumableCapacity feature is disabled"
+                            )
+                datas = []
+                for si, sub in enumerate(subs):
+                    rd = ReqData(ci, ri, si, parent, sub)
+                    self._validate(claim, rd)
+                    datas.append(rd)
+                per_claim.append(datas)
+                min_claim += min(rd.num_devices for rd in datas)
+            self.reqs.append(per_claim)
+            if min_claim > ALLOCATION_RESULTS_MAX_SIZE:
+                raise AllocationError(
+                    f"claim {kobj(claim)}: number of requested devices {min_claim} exceeds the claim limit of {ALLOCATION_RESULTS_MAX_SIZE}"
+                )
+            cons = []
+            for i, c in enumerate(claim.spec.constraints):
+                if c.match_attribute:
+                    cons.append(MatchAttribute(i, c.requests, c.match_attribute, a.f_list_types))
+                elif c.distinct_attribute:
+                    cons.append(DistinctAttribute(i, c.requests, c.distinct_attribute, a.f_list_types))
+                else:
+                    raise AllocationError(
+                        f"claim {kobj(claim)}, constraint #{i}: empty constraint (unsupported constraint type?)"
+                    )
+            self.constraints.append(cons)
+
+        done = self.allocate_one(0, 0, 0, 0, False, 0)
+        if not done:
+            if any(p.invalid for p in self.view.pools):
+                self.invalid_pools = True
+            return None
+        return [self._build(ci) for ci in range(len(self.claims))]
+
+    def _validate(self, claim: ResourceClaim, rd: ReqData) -> None:
+        a = self.a
+        for i, sel in enumerate(rd.selectors):
+            if not sel:
+                raise AllocationError(
+                    f"claim {kobj(claim)}, request {rd.name}, selector #{i}: CEL expression empty (unsupported selector type?)"
+                )
+        if not a.f_admin and rd.admin:
+            raise AllocationError(
+                f"claim {kobj(claim)}, request {rd.name}: admin access is requested, but the feature is disabled"
+            )
+        if not rd.class_name:
+            raise AllocationError(
+                f"claim {kobj(claim)}, request {rd.name}: missing device class name (unsupported request type?)"
+            )
+        cls = a.classes.get(rd.class_name)
+        if cls is None:
+            raise AllocationError(
+                f"claim {kobj(claim)}, request {rd.name}: could not retrieve device class {rd.class_name}: "
+                f'deviceclass.resource.k8s.io "{rd.class_name}" not found'
+            )
+        rd.class_ = cls
+        if rd.mode == "ExactCount":
+            rd.num_devices = rd.count
+        elif rd.mode == "All":
+            for pool in self.view.pools:
+                if pool.incomplete:
+                    raise AllocationError(
+                        f"claim {kobj(claim)}, request {rd.name}: asks for all devices, but resource pool {pool.id} is currently being updated"
+                    )
+                if pool.invalid:
+                    raise AllocationError(
+                        f"claim {kobj(claim)}, request {rd.name}: asks for all devices, but resource pool {pool.id} is currently invalid"
+                    )
+            for cand in self.view.devices:
+                if self.is_selectable(rd, cand):
+                    if a.f_consumable and not cap.fits(
+                        a.aggregated.get(cand.key), rd.capacity, cand.device.capacity, self.allocating_capacity.get(cand.key)
+                    ):
+                        continue
+                    rd.all_devices.append(cand)
+            rd.num_devices = len(rd.all_devices)
+        else:
+            raise AllocationError(f"claim {kobj(claim)}, request {rd.name}: unsupported count mode {rd.mode}")
+
+    # ------------------------------------------------------------ search
+
+    def allocate_one(self, ci: int, ri: int, si: int, di: int, alloc_sub: bool, start: int) -> bool:
+        """allocateOne: True when everything from (ci, ri, si, di) on got allocated.
+
+        Raises _MaxSizeExceeded (upstream's errAllocationResultMaxSizeExceeded) and
+        AllocationError.
+        """
+        self.a.num_allocate_one += 1
+        if ci >= len(self.claims):
+            return True
+        reqs = self.reqs[ci]
+        if ri >= len(reqs):
+            try:
+                return self.allocate_one(ci + 1, 0, 0, 0, False, 0)
+            except _MaxSizeExceeded:
+                return False
+        variants = reqs[ri]
+        rd = variants[si]
+        if not alloc_sub and rd.parent:
+            all_exceeded = True
+            for sub_index in range(len(variants)):
+                try:
+                    ok = self.allocate_one(ci, ri, sub_index, di, True, 0)
+                except _MaxSizeExceeded:
+                    continue
+                all_exceeded = False
+                if ok:
+                    variants[0].selected_sub = sub_index
+                    return True
+            if all_exceeded:
+                raise _MAX_SIZE
+            return False
+
+        do_all = rd.mode == "All"
+        if do_all and not rd.all_devices:
+            return False
+        if di >= rd.num_devices:
+            return self.allocate_one(ci, ri + 1, 0, 0, False, 0)
+        if len(self.result[ci]) + rd.num_devices - di > ALLOCATION_RESULTS_MAX_SIZE:
+            raise _MAX_SIZE
+
+        if do_all:
+            cand = rd.all_devices[di]
+            undo = self.allocate_device(rd, cand, True)
+            if undo is None:
+                return False
+            try:
+                done = self.allocate_one(ci, ri, si, di + 1, alloc_sub, 0)
+            except BaseException:
+                undo()
+                raise
+            if not done:
+                undo()
+                return False
+            return True
+
+        a = self.a
+        allocated = a.allocated
+        allocating = self.allocating
+        admin = rd.admin
+        devices = self.view.devices
+        for pos in range(start, len(devices)):
+            cand = devices[pos]
+            key = cand.key
+            if admin:
+                users = allocating.get(key)
+                if users and ci in users:
+                    continue
+            elif key in allocated or allocating.get(key):
+                continue
+            if not self.is_selectable(rd, cand):
+                continue
+            if a.f_consumable and not cap.fits(
+                a.aggregated.get(key), rd.capacity, cand.device.capacity, self.allocating_capacity.get(key)
+            ):
+                continue
+            undo = self.allocate_device(rd, cand, False)
+            if undo is None:
+                continue
+            try:
+                done = self.allocate_one(ci, ri, si, di + 1, alloc_sub, pos + 1)
+            except BaseException:
+                undo()
+                raise
+            if done:
+                return True
+            undo()
+        return False
+
+    def is_selectable(self, rd: ReqData, cand: Candidate) -> bool:
+        """isSelectable: binding conditions, class and request selectors, per-device node selection."""
+        device = cand.device
+        if not self.a.f_binding and device.binding_conditions:
+            return False
+        mk = (cand.pos, rd.ci, rd.ri, rd.si)
+        hit = self.match.get(mk)
+        if hit is not None:
+            return hit
+        ok = self._selectors_match(rd, cand, rd.class_.selectors, True) if rd.class_ is not None else True
+        if ok:
+            ok = self._selectors_match(rd, cand, rd.selectors, False)
+        if ok and cand.per_device_node_selection:
+            ok = node_matches(self.node_name, self.labels, device.node_name, device.all_nodes, device.node_selector)
+        self.match[mk] = ok
+        return ok
+
+    def _selectors_match(self, rd: ReqData, cand: Candidate, selectors: Sequence[str], is_class: bool) -> bool:
+        cache = self.a.selectors
+        for i, expr in enumerate(selectors):
+            try:
+                if not cache.matches(expr, cand.key[0], cand.device):
+                    return False
+            except SelectorFailure as e:
+                who = f"class {rd.class_.name}" if is_class and rd.class_ else f"claim {kobj(self.claims[rd.ci])}"
+                if e.kind == "compile":
+                    raise AllocationError(f"{who}: selector #{i}: CEL compile error: {e.message}") from None
+                raise AllocationError(
+                    f"{who}: selector #{i} on device {cand.id}: CEL runtime error: {e.message}"
+                ) from None
+        return True
+
+    def allocate_device(self, rd: ReqData, cand: Candidate, must: bool) -> Callable[[], None] | None:
+        """allocateDevice: returns the rollback function, or None when the device cannot be used.
+
+        Upstream quirks kept on purpose (they influence later picks): counters taken by
+        a device that then fails the taint or constraint check are not given back, and
+        a device with allowMultipleAllocations keeps its counters on rollback.
+        """
+        a = self.a
+        ci = rd.ci
+        key = cand.key
+        device = cand.device
+        multi = a.f_consumable and device.allow_multiple_allocations
+        users = self.allocating.get(key)
+        if not multi and rd.admin and users and ci in users:
+            return None
+        if not rd.admin and (key in a.allocated or users):
+            return None
+        if not a.f_partitionable and device.consumes_counters:
+            return None
+        skip_counters = multi and (key in a.aggregated or key in self.allocating_capacity)
+        if not skip_counters and device.consumes_counters:
+            if not self.take_counters(cand):
+                return None
+        base, sub = rd.base_name, rd.sub_name
+        if a.f_taints and taint_prevents(cand.taints, rd.tolerations):
+            return None
+        cons = self.constraints[ci]
+        for i, c in enumerate(cons):
+            if not c.add(base, sub, device, key):
+                if must:
+                    raise AllocationError(
+                        f"claim {kobj(self.claims[ci])}, request {rd.name}: cannot add device {cand.id} because a claim constraint would not be satisfied"
+                    )
+                for e in range(i):
+                    cons[e].remove(base, sub, device, key)
+                return None
+        if users is None:
+            users = self.allocating[key] = set()
+        if not multi:
+            users.add(ci)
+        consumed: dict | None = None
+        share = ""
+        if a.f_consumable:
+            ok = cap.fits(a.aggregated.get(key), rd.capacity, device.capacity, self.allocating_capacity.get(key))
+            if not ok:
+                return None  # upstream leaves constraints and allocatingDevices as they are
+            if multi:
+                consumed = cap.consumed_from_request(rd.capacity, device.capacity)
+                share = a.share_id()
+                agg = self.allocating_capacity.setdefault(key, {})
+                for k, q in consumed.items():
+                    agg[k] = agg.get(k, Fraction(0)) + q.value
+        results = self.result[ci]
+        n_before = len(results)
+        results.append(_DevResult(rd, cand, share, consumed or None, rd.admin))
+
+        def undo() -> None:
+            for c in cons:
+                c.remove(base, sub, device, key)
+            users.discard(ci)
+            if multi:
+                if consumed:
+                    agg = self.allocating_capacity[key]
+                    for k, q in consumed.items():
+                        agg[k] -= q.value
+                    # ConsumedCapacityCollection.Remove drops entries that reach zero
+                    if all(v == 0 for v in agg.values()):
+                        del self.allocating_capacity[key]
+            elif a.f_partitionable and device.consumes_counters:
+                self.give_back_counters(cand)
+            del results[n_before:]
+
+        return undo
+
+    # ------------------------------------------------------------ counters
+
+    def available_for(self, cand: Candidate) -> dict[str, dict[str, Fraction]]:
+        a = self.a
+        pool = cand.pool
+        avail = a.available_counters.get(pool.name)
+        if avail is None:
+            avail = {n: dict(cs) for n, cs in pool.counter_sets.items()}
+            for group in (pool.slices, pool.other_slices):
+                for s in group:
+                    for d in s.devices:
+                        if not a.is_device_allocated((s.driver, s.pool.name, d.name)):
+                            continue
+                        for cc in d.consumes_counters:
+                            have = avail.get(cc.counter_set)
+                            if have is None:
+                                continue
+                            for name, q in cc.counters.items():
+                                if name in have:
+                                    have[name] -= q.value
+            a.available_counters[pool.name] = avail
+        return avail
+
+    def take_counters(self, cand: Candidate) -> bool:
+        """checkAvailableCounters: add the device's consumption; False (and undone) if anything goes short."""
+        avail = self.available_for(cand)
+        consumed = self.consumed_counters.setdefault(cand.pool.name, {})
+        for cc in cand.device.consumes_counters:
+            cs = consumed.setdefault(cc.counter_set, {})
+            for name, q in cc.counters.items():
+                cs[name] = cs.get(name, Fraction(0)) + q.value
+        zero = Fraction(0)
+        for set_name, counters in avail.items():
+            used = consumed.get(set_name, {})
+            for cname, value in counters.items():
+                if value < used.get(cname, zero):
+                    self.give_back_counters(cand)
+                    return False
+        return True
+
+    def give_back_counters(self, cand: Candidate) -> None:
+        consumed = self.consumed_counters.get(cand.pool.name, {})
+        for cc in cand.device.consumes_counters:
+            cs = consumed.setdefault(cc.counter_set, {})
+            for name, q in cc.counters.items():
+                cs[name] = cs.get(name, Fraction(0)) - q.value
+
+    # ------------------------------------------------------------ result
+
+    def _build(self, ci: int) -> AllocationResult:
+        claim = self.claims[ci]
+        a = self.a
+        results = []
+        for r in self.result[ci]:
+            rd, cand = r.rd, r.cand
+            d = cand.device
+            results.append(
+                DeviceRequestAllocationResult(
+                    request=rd.request_name,
+                    driver=cand.key[0],
+                    pool=cand.key[1],
+                    device=cand.key[2],
+                    admin_access=True if r.admin else None,
+                    tolerations=rd.tolerations,
+                    binding_conditions=d.binding_conditions if a.f_binding else (),
+                    binding_failure_conditions=d.binding_failure_conditions if a.f_binding else (),
+                    share_id=r.share_id,
+                    consumed_capacity=r.consumed or {},
+                )
+            )
+        return AllocationResult(
+            results=tuple(results),
+            config=tuple(self._configs(ci)),
+            node_selector=self._node_selector(ci),
+        )
+
+    def _chosen(self, ci: int, ri: int) -> ReqData:
+        variants = self.reqs[ci][ri]
+        return variants[variants[0].selected_sub] if variants[0].parent else variants[0]
+
+    def _configs(self, ci: int) -> list[DeviceAllocationConfiguration]:
+        claim = self.claims[ci]
+        configs: list[list] = []  # [source, requests list, opaque]
+        by_class: dict[str, tuple[int, int]] = {}
+        for ri in range(len(claim.spec.requests)):
+            rd = self._chosen(ci, ri)
+            cls = rd.class_
+            if cls is None:
+                continue
+            rng = by_class.get(cls.name)
+            if rng is not None:
+                for i in range(*rng):
+                    configs[i][1].append(rd.request_name)
+                continue
+            start = len(configs)
+            for opaque in cls.config:
+                configs.append(["FromClass", [rd.request_name], opaque])
+            by_class[cls.name] = (start, len(configs))
+        for cfg in claim.spec.config:
+            if not cfg.requests:
+                configs.append(["FromClaim", [], cfg.opaque])
+                continue
+            for ri, req in enumerate(claim.spec.requests):
+                if req.name in cfg.requests:
+                    configs.append(["FromClaim", list(cfg.requests), cfg.opaque])
+                    break
+                rd = self._chosen(ci, ri)
+                if not rd.parent:
+                    continue
+                if rd.request_name in cfg.requests:
+                    configs.append(["FromClaim", list(cfg.requests), cfg.opaque])
+                    break
+        for c in configs:
+            reqs = c[1]
+            if not reqs:
+                continue
+            applies = True
+            for ri, req in enumerate(claim.spec.requests):
+                if req.name in reqs:
+                    continue
+                rd = self._chosen(ci, ri)
+                if rd.parent and rd.request_name in reqs:
+                    continue
+                applies = False
+                break
+            if applies:
+                c[1] = []
+        return [DeviceAllocationConfiguration(source=s, requests=tuple(r), opaque=o) for s, r, o in configs]
+
+    def _node_selector(self, ci: int) -> NodeSelector | None:
+        fields: list[NodeSelectorRequirement] = []
+        exprs: list[NodeSelectorRequirement] = []
+        for r in self.result[ci]:
+            s, d = r.cand.slice, r.cand.device
+            if s.per_device_node_selection:
+                node_name, sel = d.node_name, d.node_selector
+            else:
+                node_name, sel = s.node_name, s.node_selector
+            if node_name or d.binds_to_node:
+                return NodeSelector(
+                    (
+                        NodeSelectorTerm(
+                            match_fields=(NodeSelectorRequirement("metadata.name", "In", (self.node_name,)),)
+                        ),
+                    )
+                )
+            if sel is not None:
+                if len(sel.terms) == 1:
+                    _add_requirements(sel.terms[0].match_fields, fields)
+                    _add_requirements(sel.terms[0].match_expressions, exprs)
+                elif len(sel.terms) > 1:
+                    raise AllocationError(
+                        f"create NodeSelector for claim {self.claims[ci].name}: unsupported ResourceSlice.NodeSelector with {len(sel.terms)} terms"
+                    )
+        if fields or exprs:
+            return NodeSelector((NodeSelectorTerm(match_expressions=tuple(exprs), match_fields=tuple(fields)),))
+        return None
+
+
+def _add_requirements(src: Sequence[NodeSelectorRequirement], dst: list[NodeSelectorRequirement]) -> None:
+    for req in src:
+        vals = set(req.values)
+        if not any(r.key == req.key and r.operator == req.operator and set(r.values) == vals for r in dst):
+            dst.append(req)
+
+
+def taint_prevents(taints: Sequence[DeviceTaint], tolerations: Sequence[Toleration]) -> bool:
+    """taintPreventsAllocation: a NoSchedule/NoExecute taint without a matching toleration."""
+    for t in taints:
+        if t.effect in ("NoSchedule", "NoExecute"):
+            if not any(tol.tolerates(t) for tol in tolerations):
+                return True
+    return False

@@ -1,0 +1,589 @@
+"""Why claims do not fit a node: per node, per request, grouped and counted.
+
+The explanation is computed apart from the search, only after it failed. Each
+candidate device is classified per (sub)request with the same checks, in the same
+order, as the allocator (in use, binding conditions, class selectors, request
+selectors, per-device node selection, capacity, counters, taints), against the
+cluster's allocated state. That gives the true reason for every device a request
+cannot use on its own. When every request has enough usable devices on its own, the
+explanation says so and looks at what joins them (constraints, shared devices),
+without inventing a per-device reason.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Sequence
+
+from dractl.allocator import capacity as cap
+from dractl.allocator.celmatch import SelectorFailure
+from dractl.allocator.constraints import lookup_attribute
+from dractl.allocator.core import (
+    ALLOCATION_RESULTS_MAX_SIZE,
+    REASON_INVALID_POOLS,
+    REASON_NOT_AVAILABLE,
+    ReqData,
+    kobj,
+    request_variants,
+    taint_prevents,
+)
+from dractl.allocator.pools import Candidate, NodeView, node_matches
+from dractl.model.objects import ResourceClaim
+from dractl.quantity import Quantity
+
+if TYPE_CHECKING:
+    from dractl.allocator.core import Allocator
+
+MAX_EXAMPLES = 3
+
+
+@dataclass
+class ReasonGroup:
+    """Devices a request cannot use for one and the same reason."""
+
+    kind: str  # in-use, binding-conditions, class-selector, selector, node-selection, capacity, counters, taint, cel-error, usable
+    reason: str
+    count: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "reason": self.reason, "count": self.count, "examples": list(self.examples)}
+
+
+@dataclass
+class RequestExplanation:
+    claim: str
+    request: str  # "gpu" or "gpu/sub"
+    device_class: str
+    needed: int | None  # None for allocationMode All
+    class_matches: int = 0
+    usable: int = 0
+    groups: list[ReasonGroup] = field(default_factory=list)  # devices of the class that cannot be used
+    other_class: list[ReasonGroup] = field(default_factory=list)  # devices the class selectors reject
+    notes: list[str] = field(default_factory=list)
+    problem: str = ""  # set when the request cannot be evaluated at all (unknown class...)
+
+    @property
+    def fits_alone(self) -> bool:
+        if self.problem:
+            return False
+        if self.needed is None:
+            return self.usable > 0 and self.usable == self.class_matches
+        return self.usable >= self.needed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "claim": self.claim,
+            "request": self.request,
+            "deviceClass": self.device_class,
+            "needed": self.needed if self.needed is not None else "All",
+            "classMatches": self.class_matches,
+            "usable": self.usable,
+            "reasons": [g.to_dict() for g in self.groups],
+            "notMatchingClass": [g.to_dict() for g in self.other_class],
+            "notes": list(self.notes),
+            "problem": self.problem,
+        }
+
+
+@dataclass
+class NodeExplanation:
+    node: str
+    reason: str  # the scheduler's text: cannot allocate all claims, ...
+    notes: list[str] = field(default_factory=list)  # node-level: no slices, pools, combination, constraints
+    requests: list[RequestExplanation] = field(default_factory=list)
+    multiple_claims: bool = False
+
+    def lines(self, where: str | None = None) -> list[str]:
+        where = where or f"node {self.node}"
+        out = [f"{where}: {n}" for n in self.notes]
+        for r in self.requests:
+            out.append(_request_line(r, where, self.multiple_claims))
+            out.extend(f"  hint: {n}" for n in r.notes)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "node": self.node,
+            "reason": self.reason,
+            "notes": list(self.notes),
+            "requests": [r.to_dict() for r in self.requests],
+        }
+
+
+@dataclass
+class Explanation:
+    """The explanation tree: node -> request -> reason groups."""
+
+    nodes: list[NodeExplanation] = field(default_factory=list)
+    error: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        """A few readable lines; nodes with the same story are told once."""
+        out: list[str] = []
+        if self.error:
+            out.append(f"error: {self.error}")
+        out.extend(self.notes)
+        groups: dict[tuple[str, ...], list[NodeExplanation]] = {}
+        for n in self.nodes:
+            sig = tuple(n.lines(where="\0"))
+            groups.setdefault(sig, []).append(n)
+        for sig, nodes in groups.items():
+            if len(nodes) == 1:
+                out.extend(nodes[0].lines())
+            else:
+                names = ", ".join(n.node for n in nodes[:MAX_EXAMPLES])
+                more = ", ..." if len(nodes) > MAX_EXAMPLES else ""
+                where = f"each of {len(nodes)} nodes ({names}{more})"
+                out.extend(line.replace("node \0", where).replace("\0", where) for line in sig)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"error": self.error, "notes": list(self.notes), "nodes": [n.to_dict() for n in self.nodes]}
+
+    def merge(self, other: "Explanation") -> None:
+        self.nodes.extend(other.nodes)
+        self.notes.extend(n for n in other.notes if n not in self.notes)
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def _examples(g: ReasonGroup) -> str:
+    if not g.examples:
+        return ""
+    more = ", ..." if g.count > len(g.examples) else ""
+    return f" ({', '.join(g.examples)}{more})"
+
+
+def _request_line(r: RequestExplanation, where: str, multiple_claims: bool) -> str:
+    who = f"claim {r.claim}, request {r.request}" if multiple_claims else f"request {r.request}"
+    if r.problem:
+        return f"{who}: {r.problem}"
+    on = "on " + where if not where.startswith("each of") else "on " + where
+    if where == "\0":
+        on = "on node \0"
+    n = r.class_matches
+    head = f"{who}: class {r.device_class} matches {n} device{'s' if n != 1 else ''} {on}"
+    if n == 0:
+        rej = sum(g.count for g in r.other_class)
+        if rej:
+            parts = "; ".join(f"{g.count} {g.reason}{_examples(g)}" for g in r.other_class)
+            return f"{head} ({rej} other device{'s' if rej != 1 else ''}: {parts})"
+        return head
+    parts = []
+    bad = sum(g.count for g in r.groups)
+    for g in r.groups:
+        if len(r.groups) == 1 and g.count == n and n > 1:
+            parts.append(f"all {g.count} {g.reason}")
+        else:
+            parts.append(f"{g.count} {g.reason}{_examples(g) if g.count < n or n == 1 else ''}")
+    need = "all" if r.needed is None else str(r.needed)
+    if bad and r.usable:
+        parts.append(f"{r.usable} usable, needs {need}")
+    elif not bad:
+        parts.append(f"{r.usable} usable, needs {need}")
+    return head + "; " + "; ".join(parts)
+
+
+# ---------------------------------------------------------------- classification
+
+
+def _q(v: Fraction) -> str:
+    try:
+        return str(Quantity.from_value(v, "BinarySI"))
+    except Exception:
+        return str(float(v))
+
+
+class _Classifier:
+    def __init__(self, a: "Allocator", view: NodeView, claims: Sequence[ResourceClaim]) -> None:
+        self.a = a
+        self.view = view
+        self.claims = list(claims)
+        self._counters: dict[str, dict[str, dict[str, Fraction]]] = {}
+
+    def classify(self, rd: ReqData, cand: Candidate, claim: ResourceClaim) -> tuple[str, str]:
+        """The first check that rules ``cand`` out for ``rd`` alone: (kind, reason)."""
+        a = self.a
+        key, d = cand.key, cand.device
+        multi = a.f_consumable and d.allow_multiple_allocations
+        if not rd.admin and key in a.allocated:
+            holders = a.holders.get(key, [])
+            return "in-use", "already allocated to " + (", ".join(sorted(set(holders))) or "another claim")
+        if not a.f_binding and d.binding_conditions:
+            return "binding-conditions", "have bindingConditions, but DRADeviceBindingConditions is off"
+        if rd.class_ is not None:
+            r = self._selectors(rd.class_.selectors, cand, "class selector")
+            if r is not None:
+                return ("class-selector",) + r[1:] if r[0] == "selector" else r
+        r = self._selectors(rd.selectors, cand, "selector")
+        if r is not None:
+            return r
+        if cand.per_device_node_selection and not node_matches(
+            self.view.node_name, self.view.labels, d.node_name, d.all_nodes, d.node_selector
+        ):
+            return "node-selection", "are not available on this node (per-device node selection)"
+        if a.f_consumable:
+            if not cap.fits(a.aggregated.get(key), rd.capacity, d.capacity, None):
+                why = cap.why_not(a.aggregated.get(key), rd.capacity, d.capacity)
+                return "capacity", f"capacity {why[1]}" if why else "capacity does not fit"
+        elif rd.capacity:
+            return "capacity", "capacity requests need DRAConsumableCapacity"
+        if d.consumes_counters:
+            if not a.f_partitionable:
+                return "counters", "consume counters, but DRAPartitionableDevices is off"
+            if not (multi and (key in a.aggregated)):
+                r2 = self._counter_shortage(cand)
+                if r2:
+                    return "counters", r2
+        if a.f_taints and taint_prevents(cand.taints, rd.tolerations):
+            bad = [
+                t
+                for t in cand.taints
+                if t.effect in ("NoSchedule", "NoExecute") and not any(tol.tolerates(t) for tol in rd.tolerations)
+            ]
+            return "taint", "taint " + ", ".join(str(t) for t in bad) + " not tolerated"
+        return "usable", "usable"
+
+    def _selectors(self, selectors: Sequence[str], cand: Candidate, label: str) -> tuple[str, str] | None:
+        cache = self.a.selectors
+        for i, expr in enumerate(selectors):
+            try:
+                ok = cache.matches(expr, cand.key[0], cand.device)
+            except SelectorFailure as e:
+                return "cel-error", f"{label} #{i} ({expr}) gives a CEL {e.kind} error: {e.message}"
+            if not ok:
+                why = cache.explain(expr, cand.key[0], cand.device)
+                text = f"fail {label} #{i} ({expr})"
+                if why:
+                    text += f": {why}"
+                return "selector", text
+        return None
+
+    def _counter_shortage(self, cand: Candidate) -> str | None:
+        pool = cand.pool
+        avail = self._counters.get(pool.id)
+        if avail is None:
+            avail = {n: dict(cs) for n, cs in pool.counter_sets.items()}
+            for group in (pool.slices, pool.other_slices):
+                for s in group:
+                    for d in s.devices:
+                        if not self.a.is_device_allocated((s.driver, s.pool.name, d.name)):
+                            continue
+                        for cc in d.consumes_counters:
+                            have = avail.get(cc.counter_set)
+                            if have is None:
+                                continue
+                            for name, q in cc.counters.items():
+                                if name in have:
+                                    have[name] -= q.value
+            self._counters[pool.id] = avail
+        for cc in cand.device.consumes_counters:
+            have = avail.get(cc.counter_set, {})
+            for name, q in cc.counters.items():
+                left = have.get(name, Fraction(0))
+                if left < q.value:
+                    return f"counter set {cc.counter_set}: {name} {_q(max(left, Fraction(0)))} left, needs {q}"
+        # another counter of the pool may already be overdrawn by allocated devices
+        for set_name, counters in avail.items():
+            for name, left in counters.items():
+                if left < 0:
+                    return f"counter set {set_name}: {name} is overcommitted by allocated devices"
+        return None
+
+
+_CAP_RE = re.compile(r"device\.capacity\[\s*['\"]([^'\"]+)['\"]\s*\]\.(\w+)")
+_ATTR_RE = re.compile(r"device\.attributes\[\s*['\"]([^'\"]+)['\"]\s*\]\.(\w+)")
+
+
+def _hints_for_selector(expr: str, cands: Sequence[Candidate]) -> list[str]:
+    """The nearest fix: the largest capacity on offer, the attribute that exists elsewhere."""
+    notes: list[str] = []
+    for dom, name in _CAP_RE.findall(expr):
+        best: Quantity | None = None
+        for c in cands:
+            for k, v in c.device.capacity.items():
+                kd, sep, kn = k.partition("/")
+                if not sep:
+                    kd, kn = c.key[0], k
+                if kd == dom and kn == name and (best is None or v.value.value > best.value):
+                    best = v.value
+        if best is not None:
+            notes.append(f"the largest {name} on offer is {best}")
+    for dom, name in _ATTR_RE.findall(expr):
+        notes.extend(_attribute_hints(dom, name, cands))
+    return notes
+
+
+def _attribute_hints(dom: str, name: str, cands: Sequence[Candidate]) -> list[str]:
+    have: dict[str, set[str]] = {}  # domain -> short names
+    for c in cands:
+        for k in c.device.attributes:
+            kd, sep, kn = k.partition("/")
+            if not sep:
+                kd, kn = c.key[0], k
+            have.setdefault(kd, set()).add(kn)
+    if name in have.get(dom, ()):
+        return []
+    notes = []
+    elsewhere = sorted(d for d, names in have.items() if name in names and d != dom)
+    if elsewhere:
+        notes.append(
+            f"no device publishes {dom}/{name}, but {', '.join(d + '/' + name for d in elsewhere)} exists"
+            f" (use device.attributes['{elsewhere[0]}'].{name})"
+        )
+    close = difflib.get_close_matches(name, sorted(have.get(dom, ())), n=2, cutoff=0.5)
+    if close:
+        notes.append(f"no device publishes {dom}/{name}; did you mean {' or '.join(dom + '/' + c for c in close)}?")
+    elif not elsewhere and have.get(dom):
+        notes.append(f"no device publishes {dom}/{name}; {dom} attributes are: {', '.join(sorted(have[dom]))}")
+    return notes
+
+
+def _add(groups: dict[tuple[str, str], ReasonGroup], kind: str, reason: str, device: str) -> None:
+    g = groups.get((kind, reason))
+    if g is None:
+        g = groups[(kind, reason)] = ReasonGroup(kind, reason)
+    g.count += 1
+    if len(g.examples) < MAX_EXAMPLES:
+        g.examples.append(device)
+
+
+def _merge_selector_groups(groups: list[ReasonGroup]) -> list[ReasonGroup]:
+    """Fold "fail selector #i (...): a" and ": b" into one group listing the values."""
+    out: list[ReasonGroup] = []
+    by_head: dict[str, list[ReasonGroup]] = {}
+    for g in groups:
+        if g.kind in ("selector", "class-selector") and ": " in g.reason and g.reason.startswith("fail "):
+            head = g.reason[: g.reason.index(")") + 1] if ")" in g.reason else g.reason
+            by_head.setdefault(head, []).append(g)
+        else:
+            out.append(g)
+    for head, gs in by_head.items():
+        if len(gs) == 1:
+            out.append(gs[0])
+            continue
+        total = sum(g.count for g in gs)
+        details = "; ".join(f"{g.reason[len(head) + 2:]} ({g.count})" for g in sorted(gs, key=lambda g: -g.count))
+        merged = ReasonGroup(gs[0].kind, f"{head}: {details}", total, [e for g in gs for e in g.examples][:MAX_EXAMPLES])
+        out.append(merged)
+    out.sort(key=lambda g: -g.count)
+    return out
+
+
+def explain_request(
+    cl: _Classifier, claim: ResourceClaim, rd: ReqData, multi_claims: bool
+) -> RequestExplanation:
+    a = cl.a
+    needed = rd.count if rd.mode == "ExactCount" else None
+    rx = RequestExplanation(kobj(claim), rd.request_name, rd.class_name, needed)
+    if not rd.class_name:
+        rx.problem = "no device class name"
+        return rx
+    rd.class_ = a.classes.get(rd.class_name)
+    if rd.class_ is None:
+        rx.problem = f"device class {rd.class_name} not found"
+        close = difflib.get_close_matches(rd.class_name, sorted(a.classes), n=1)
+        if close:
+            rx.notes.append(f"did you mean {close[0]}?")
+        return rx
+    if needed is not None and needed > ALLOCATION_RESULTS_MAX_SIZE:
+        rx.notes.append(f"asks for {needed} devices; a claim can get at most {ALLOCATION_RESULTS_MAX_SIZE}")
+    bad: dict[tuple[str, str], ReasonGroup] = {}
+    other: dict[tuple[str, str], ReasonGroup] = {}
+    matching: list[Candidate] = []
+    selector_failed: set[str] = set()
+    for cand in cl.view.devices:
+        kind, reason = cl.classify(rd, cand, claim)
+        name = cand.key[2] if len(cl.view.pools) <= 1 else cand.id
+        if kind == "class-selector":
+            _add(other, kind, reason, name)
+            continue
+        if kind == "cel-error" and reason.startswith("class selector"):
+            _add(other, kind, reason, name)
+            continue
+        rx.class_matches += 1
+        matching.append(cand)
+        if kind == "usable":
+            rx.usable += 1
+        else:
+            _add(bad, kind, reason, name)
+            if kind == "selector":
+                m = re.match(r"fail selector #\d+ \((.*)\)(: |$)", reason)
+                if m:
+                    selector_failed.add(m.group(1))
+    rx.groups = _merge_selector_groups(list(bad.values()))
+    rx.other_class = _merge_selector_groups(list(other.values()))
+    if not rx.fits_alone:
+        for expr in sorted(selector_failed):
+            rx.notes.extend(_hints_for_selector(expr, matching))
+        if rx.class_matches == 0 and not cl.view.devices:
+            pass
+        if needed is None and rx.class_matches and rx.usable < rx.class_matches:
+            rx.notes.append("allocationMode All needs every matching device to be usable")
+    if needed is not None and rx.usable < needed and rx.class_matches >= needed and rx.usable:
+        pass
+    return rx
+
+
+def explain_node(
+    a: "Allocator", view: NodeView, claims: Sequence[ResourceClaim], reason: str
+) -> NodeExplanation:
+    """Why ``claims`` (one pod's) cannot be allocated on the node of ``view``."""
+    nx = NodeExplanation(view.node_name, reason)
+    if reason == REASON_NOT_AVAILABLE:
+        for c in claims:
+            if c.allocation is not None and c.allocation.node_selector is not None:
+                if not c.allocation.node_selector.matches(view.node_name, view.labels):
+                    nx.notes.append(f"claim {kobj(c)} is already allocated, for other nodes")
+    pending = [c for c in claims if c.allocation is None]
+    nx.multiple_claims = len(pending) > 1
+    # Pools as the node sees them.
+    if not view.pools:
+        nx.notes.append("no slices (no ResourceSlice publishes devices for this node)")
+    for p in view.pools:
+        if p.incomplete:
+            gen_slices = [s for s in a.all_slices if s.driver == p.driver and s.pool.name == p.name]
+            if gen_slices:
+                gen = max(s.pool.generation for s in gen_slices)
+                have = [s for s in gen_slices if s.pool.generation == gen]
+                want = have[0].pool.resource_slice_count
+                nx.notes.append(
+                    f"pool {p.id} is incomplete ({len(have)} of {want} slices published); its devices are not used"
+                )
+            else:
+                nx.notes.append(f"pool {p.id} is incomplete; its devices are not used")
+        elif p.invalid:
+            nx.notes.append(f"pool {p.id} is invalid ({p.invalid_reason}); its devices are not used")
+    if reason == REASON_INVALID_POOLS and not any(p.invalid for p in view.pools):
+        nx.notes.append(REASON_INVALID_POOLS)
+    cl = _Classifier(a, view, pending)
+    per_request: list[list[RequestExplanation]] = []
+    for ci, claim in enumerate(pending):
+        for ri, (parent, subs) in enumerate(request_variants(claim)):
+            alts = []
+            for si, sub in enumerate(subs):
+                rd = ReqData(ci, ri, si, parent, sub)
+                rx = explain_request(cl, claim, rd, nx.multiple_claims)
+                alts.append(rx)
+                nx.requests.append(rx)
+            per_request.append(alts)
+    if not pending or reason == REASON_NOT_AVAILABLE:
+        return nx
+    alone = all(any(rx.fits_alone for rx in alts) for alts in per_request)
+    if alone:
+        nx.notes.extend(_combination_notes(a, cl, pending, per_request))
+    return nx
+
+
+def _combination_notes(
+    a: "Allocator", cl: _Classifier, claims: Sequence[ResourceClaim], per_request: list[list[RequestExplanation]]
+) -> list[str]:
+    """Every request can be satisfied alone; say what joins them, and only what is true."""
+    notes: list[str] = []
+    # Devices every request could use (first fitting alternative), and the demand.
+    usable_by: dict[str, set[tuple[str, str, str]]] = {}
+    demand = 0
+    view = cl.view
+    idx = 0
+    for ci, claim in enumerate(claims):
+        for ri, (parent, subs) in enumerate(request_variants(claim)):
+            alts = per_request[idx]
+            idx += 1
+            for si, sub in enumerate(subs):
+                if not alts[si].fits_alone:
+                    continue
+                rd = ReqData(ci, ri, si, parent, sub)
+                rd.class_ = a.classes.get(rd.class_name)
+                keys = {c.key for c in view.devices if cl.classify(rd, c, claim)[0] == "usable"}
+                usable_by[f"{kobj(claim)}/{rd.request_name}"] = keys
+                demand += rd.count if rd.mode == "ExactCount" else len(keys)
+                break
+    union: set = set().union(*usable_by.values()) if usable_by else set()
+    total = sum(len(claim.spec.requests) for claim in claims)
+    exclusive = not any(
+        c.device.allow_multiple_allocations and a.f_consumable for c in view.devices if c.key in union
+    )
+    if exclusive and demand > len(union) and total > 1:
+        notes.append(
+            f"each request can be satisfied on its own, but together they need {demand} devices"
+            f" and only {len(union)} distinct devices are usable"
+        )
+    for ci, claim in enumerate(claims):
+        for con in claim.spec.constraints:
+            note = _constraint_note(a, cl, ci, claim, con)
+            if note:
+                notes.append(note)
+    if not notes:
+        notes.append(
+            "each request can be satisfied on its own, but no combination satisfies all requests"
+            " and constraints together (shared counters, capacity or the 32-device limit)"
+        )
+    return notes
+
+
+def _constraint_note(a: "Allocator", cl: _Classifier, ci: int, claim: ResourceClaim, con: Any) -> str | None:
+    attr = con.match_attribute or con.distinct_attribute
+    kind = "matchAttribute" if con.match_attribute else "distinctAttribute"
+    names = set(con.requests)
+    need = 0
+    devices: dict[tuple[str, str, str], Any] = {}
+    for ri, (parent, subs) in enumerate(request_variants(claim)):
+        for si, sub in enumerate(subs):
+            rname = claim.spec.requests[ri].name
+            full = f"{parent}/{sub.name}" if parent else rname
+            if names and rname not in names and full not in names:
+                continue
+            rd = ReqData(ci, ri, si, parent, sub)
+            rd.class_ = a.classes.get(rd.class_name)
+            if rd.class_ is None:
+                continue
+            if si == 0:
+                need += rd.count if rd.mode == "ExactCount" else 0
+            for c in cl.view.devices:
+                if cl.classify(rd, c, claim)[0] == "usable":
+                    devices[c.key] = c
+    if need < 2 and kind == "matchAttribute":
+        return None
+    values: dict[str, int] = {}
+    lacking = 0
+    for key, c in devices.items():
+        v = lookup_attribute(c.device, key[0], attr)
+        if v is None:
+            lacking += 1
+        else:
+            values[str(v)] = values.get(str(v), 0) + 1
+    lack = f"; {lacking} lack the attribute" if lacking else ""
+    shown = ", ".join(f"{v} on {n}" for v, n in sorted(values.items(), key=lambda x: -x[1])[:4])
+    if kind == "matchAttribute":
+        best = max(values.values(), default=0)
+        if best < need:
+            return f"constraint matchAttribute {attr}: no {need} devices share a value (values: {shown or 'none'}{lack})"
+    else:
+        if len(values) < need:
+            return f"constraint distinctAttribute {attr}: only {len(values)} distinct values among usable devices, needs {need}{lack}"
+    return None
+
+
+def explain_error(a: "Allocator", view: NodeView | None, claims: Sequence[ResourceClaim], error: str) -> Explanation:
+    """An error aborts allocation; add the nearest fix where one is clear."""
+    ex = Explanation(error=error)
+    m = re.search(r"no such key: (\w+)", error)
+    if m and view is not None:
+        ex.notes.extend(_attribute_hints_from_error(error, m.group(1), view))
+    if "exceeds the claim limit" in error:
+        ex.notes.append(f"a claim can get at most {ALLOCATION_RESULTS_MAX_SIZE} devices; split the request over several claims")
+    return ex
+
+
+def _attribute_hints_from_error(error: str, name: str, view: NodeView) -> list[str]:
+    doms = {c.key[0] for c in view.devices}
+    out: list[str] = []
+    for dom in sorted(doms):
+        out.extend(_attribute_hints(dom, name, view.devices))
+    return out

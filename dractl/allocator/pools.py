@@ -1,0 +1,231 @@
+"""Which pools (and devices) a node can use: upstream's ``GatherPools``.
+
+Follows k8s.io/dynamic-resource-allocation ``structured/internal/experimental/pools_experimental.go``:
+slices are indexed by node name, only the newest generation of a pool counts, a pool
+missing slices is *incomplete*, and a pool with duplicate device names or broken
+counter references is *invalid*. Pools come back sorted by (driver, pool); pools with
+binding conditions go last.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Mapping, Sequence
+
+from dractl.model.objects import Device, DeviceTaint, NodeSelector, ResourceSlice
+
+DeviceKey = tuple[str, str, str]
+
+
+def node_matches(
+    node_name: str,
+    labels: Mapping[str, str],
+    name_to_match: str,
+    all_nodes: bool,
+    selector: NodeSelector | None,
+) -> bool:
+    """Upstream ``NodeMatches``: nodeName, then allNodes, then a node selector."""
+    if name_to_match:
+        return node_name == name_to_match
+    if all_nodes:
+        return True
+    if selector is not None:
+        return selector.matches(node_name, labels)
+    return False
+
+
+@dataclass(eq=False, slots=True)
+class PoolView:
+    """One pool as a node sees it (upstream ``Pool``)."""
+
+    driver: str
+    name: str
+    incomplete: bool = False
+    invalid: bool = False
+    invalid_reason: str = ""
+    slices: list[ResourceSlice] = field(default_factory=list)  # DeviceSlicesTargetingNode
+    other_slices: list[ResourceSlice] = field(default_factory=list)  # DeviceSlicesNotTargetingNode
+    # counter set name -> counter name -> value (only with partitionable devices)
+    counter_sets: dict[str, dict[str, Fraction]] = field(default_factory=dict)
+    has_binding_conditions: bool = False
+
+    @property
+    def id(self) -> str:
+        return f"{self.driver}/{self.name}"
+
+
+@dataclass(eq=False, slots=True)
+class Candidate:
+    """A device of a usable pool, in search order, with what the search needs at hand."""
+
+    pos: int  # index in NodeView.devices (the search order)
+    key: DeviceKey
+    device: Device
+    slice: ResourceSlice
+    pool: PoolView
+    taints: tuple[DeviceTaint, ...]
+    per_device_node_selection: bool
+
+    @property
+    def id(self) -> str:
+        return "/".join(self.key)
+
+
+@dataclass(eq=False, slots=True)
+class NodeView:
+    node_name: str
+    labels: Mapping[str, str]
+    pools: list[PoolView]
+    devices: list[Candidate]  # devices of complete, valid pools, in search order
+
+
+class PoolError(Exception):
+    """A node selector that cannot be evaluated (upstream: gather pool information)."""
+
+
+def gather_pools(
+    node_name: str,
+    labels: Mapping[str, str],
+    slices_for_node: Sequence[ResourceSlice],
+    all_slices: Sequence[ResourceSlice],
+    partitionable: bool,
+    taints_for: "callable | None" = None,
+) -> NodeView:
+    """Build the :class:`NodeView` for one node (upstream ``GatherPools`` + ``buildPool``)."""
+    pools: dict[tuple[str, str], list[ResourceSlice]] = {}
+    for s in slices_for_node:
+        if not partitionable and (s.per_device_node_selection or s.shared_counters):
+            continue
+        if s.node_name or s.all_nodes or s.node_selector is not None:
+            relevant = node_matches(node_name, labels, s.node_name, s.all_nodes, s.node_selector)
+        elif s.per_device_node_selection:
+            relevant = any(
+                node_matches(node_name, labels, d.node_name, d.all_nodes, d.node_selector) for d in s.devices
+            )
+        else:
+            continue  # some future, unknown node selection
+        if not relevant:
+            continue
+        pid = (s.driver, s.pool.name)
+        have = pools.get(pid)
+        if have is None:
+            pools[pid] = [s]
+        elif s.pool.generation < have[0].pool.generation:
+            continue
+        elif s.pool.generation > have[0].pool.generation:
+            pools[pid] = [s]
+        else:
+            have.append(s)
+
+    result: list[PoolView] = []
+    with_binding: list[PoolView] = []
+    for (driver, pname), pslices in pools.items():
+        count = pslices[0].pool.resource_slice_count
+        if len(pslices) == count:
+            pool = _build_pool(driver, pname, pslices, partitionable, None)
+        else:
+            obsolete, all_for_pool = _check_slices_in_pool(all_slices, driver, pname, pslices[0].pool.generation)
+            if obsolete:
+                continue
+            if len(all_for_pool) != count:
+                result.append(PoolView(driver, pname, incomplete=True))
+                continue
+            pool = _build_pool(driver, pname, pslices, partitionable, all_for_pool)
+        (with_binding if pool.has_binding_conditions else result).append(pool)
+    result.sort(key=lambda p: (p.driver, p.name))
+    with_binding.sort(key=lambda p: (p.driver, p.name))
+    result.extend(with_binding)
+
+    devices: list[Candidate] = []
+    for pool in result:
+        if pool.incomplete or pool.invalid:
+            continue
+        for s in pool.slices:
+            per_dev = s.per_device_node_selection
+            for d in s.devices:
+                key = (s.driver, s.pool.name, d.name)
+                taints = d.taints
+                if taints_for is not None:
+                    extra = taints_for(key)
+                    if extra:
+                        taints = taints + extra
+                devices.append(Candidate(len(devices), key, d, s, pool, taints, per_dev))
+    return NodeView(node_name, labels, result, devices)
+
+
+def _check_slices_in_pool(
+    all_slices: Sequence[ResourceSlice], driver: str, pool: str, generation: int
+) -> tuple[bool, list[ResourceSlice]]:
+    out: list[ResourceSlice] = []
+    for s in all_slices:
+        if s.driver != driver or s.pool.name != pool:
+            continue
+        if s.pool.generation == generation:
+            out.append(s)
+        elif s.pool.generation > generation:
+            return True, []
+    return False, out
+
+
+def _build_pool(
+    driver: str,
+    name: str,
+    slices: list[ResourceSlice],
+    partitionable: bool,
+    all_for_pool: list[ResourceSlice] | None,
+) -> PoolView:
+    slices = sorted(slices, key=lambda s: s.name)
+    device_slices: list[ResourceSlice] = []
+    counter_slices: list[ResourceSlice] = []
+    not_targeting: list[ResourceSlice] = []
+    for s in slices:
+        (counter_slices if partitionable and s.shared_counters else device_slices).append(s)
+    if all_for_pool is not None and len(slices) < len(all_for_pool):
+        names = {s.name for s in slices}
+        for s in all_for_pool:
+            if s.name in names:
+                continue
+            (counter_slices if partitionable and s.shared_counters else not_targeting).append(s)
+
+    has_bc = any(d.binding_conditions for s in device_slices for d in s.devices)
+    seen: set[str] = set()
+    for s in device_slices:
+        for d in s.devices:
+            if d.name in seen:
+                return PoolView(driver, name, invalid=True, invalid_reason=f"duplicate device name {d.name}")
+            seen.add(d.name)
+    if not partitionable:
+        return PoolView(driver, name, slices=device_slices, has_binding_conditions=has_bc)
+
+    counter_sets: dict[str, dict[str, Fraction]] = {}
+    for s in counter_slices:
+        for cs in s.shared_counters:
+            if cs.name in counter_sets:
+                return PoolView(driver, name, invalid=True, invalid_reason=f"duplicate counter set name {cs.name}")
+            counter_sets[cs.name] = {k: q.value for k, q in cs.counters.items()}
+    for group in (device_slices, not_targeting):
+        for s in group:
+            for d in s.devices:
+                for cc in d.consumes_counters:
+                    have = counter_sets.get(cc.counter_set)
+                    if have is None:
+                        return PoolView(
+                            driver, name, invalid=True, invalid_reason=f"counter set {cc.counter_set} not found"
+                        )
+                    for cname in cc.counters:
+                        if cname not in have:
+                            return PoolView(
+                                driver,
+                                name,
+                                invalid=True,
+                                invalid_reason=f"counter {cname} not found in counter set {cc.counter_set}",
+                            )
+    return PoolView(
+        driver,
+        name,
+        slices=device_slices,
+        other_slices=not_targeting,
+        counter_sets=counter_sets,
+        has_binding_conditions=has_bc,
+    )
