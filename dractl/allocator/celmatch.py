@@ -117,7 +117,9 @@ class SelectorCache:
             from dractl.cel import CELCompileError, compile_selector
 
             try:
-                sel = compile_selector(expr, self.features)
+                # kube-scheduler's CEL cache compiles in the StoredExpressions
+                # environment without cost estimation (dynamic-resource-allocation cel/cache.go).
+                sel = compile_selector(expr, self.features, stored=True)
             except CELCompileError as e:
                 sel = SelectorFailure("compile", str(e))
             self._compiled[expr] = sel

@@ -14,10 +14,12 @@ def class_selectors(cluster: Any, name: str) -> tuple[str, ...]:
     return c.selectors
 
 
-def _compile_all(app_ctx: Any, exprs: list[str]) -> list[Any]:
+def _compile_all(app_ctx: Any, exprs: list[str], *, stored: bool = True) -> list[Any]:
+    """Compile selectors; stored objects' selectors (classes) as the scheduler does, a user's
+    new expression as the apiserver would validate it (stored=False)."""
     from dractl.cel import compile_selector
 
-    return [compile_selector(e, app_ctx.features) for e in exprs]
+    return [compile_selector(e, app_ctx.features, stored=stored) for e in exprs]
 
 
 def filter_views(app_ctx: Any, cluster: Any, views: list[Any], selector: str | None, class_name: str | None) -> list[Any]:
@@ -27,9 +29,9 @@ def filter_views(app_ctx: Any, cluster: Any, views: list[Any], selector: str | N
     since the scheduler would abort on it rather than pick it.
     """
     exprs = list(class_selectors(cluster, class_name)) if class_name else []
-    if selector:
-        exprs.append(selector)
     compiled = _compile_all(app_ctx, exprs)
+    if selector:
+        compiled += _compile_all(app_ctx, [selector], stored=False)
     kept = []
     errors: dict[str, int] = {}
     for v in views:

@@ -1,0 +1,994 @@
+"""Type checker, function declarations and static cost estimator for DRA selectors.
+
+This follows cel-go's checker (checker/checker.go, checker/types.go) closely enough to
+reproduce the compile errors Kubernetes reports for device selectors, and cel-go's
+cost estimator (checker/cost.go) together with Kubernetes' library.CostEstimator and
+the DRA size estimator (dynamic-resource-allocation cel/compile.go) for the worst-case
+cost that validation compares against CELSelectorExpressionMaxCost.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from dractl.cel.syntax import ACCU, Node, UInt
+
+# ----------------------------------------------------------------------------- types
+
+DYN, ANY, ERROR = "dyn", "any", "error"
+BOOL, INT, UINT_T, DOUBLE, STRING, BYTES, NULL, TYPE = (
+    "bool", "int", "uint", "double", "string", "bytes", "null_type", "type")
+QUANTITY, SEMVER, DEVICE = "kubernetes.Quantity", "kubernetes.Semver", "kubernetes.DRADevice"
+TIMESTAMP, DURATION = "google.protobuf.Timestamp", "google.protobuf.Duration"
+
+
+def L(t: Any) -> tuple:
+    return ("list", t)
+
+
+def M(k: Any, v: Any) -> tuple:
+    return ("map", k, v)
+
+
+def O(t: Any) -> tuple:
+    return ("optional_type", t)
+
+
+A, B, K, V = ("param", "A"), ("param", "B"), ("param", "K"), ("param", "V")
+
+
+def fmt_type(t: Any) -> str:
+    if isinstance(t, tuple):
+        if t[0] == "param":
+            return t[1]
+        return f"{t[0]}(" + ", ".join(fmt_type(x) for x in t[1:]) + ")"
+    if t == ANY:
+        return "google.protobuf.Any"
+    return t
+
+
+def is_dyn(t: Any) -> bool:
+    return t == DYN or t == ANY or t == ERROR
+
+
+_NULLABLE = {QUANTITY, SEMVER, DEVICE, ANY, NULL, TIMESTAMP, DURATION}
+
+
+def assign(m: dict, p: Any, a: Any) -> bool:
+    """cel-go isAssignable(p <- a) with type-parameter substitution in ``m``."""
+    if isinstance(p, tuple) and p[0] == "param":
+        if p in m:
+            cur = m[p]
+            if assign(m, cur, a):
+                return True
+            if assign({}, a, cur):
+                m[p] = a
+                return True
+            return False
+        m[p] = a
+        return True
+    if isinstance(a, tuple) and a[0] == "param":
+        return True
+    if is_dyn(p) or is_dyn(a):
+        return True
+    if a == NULL:
+        return p in _NULLABLE
+    if isinstance(p, tuple) and isinstance(a, tuple):
+        return p[0] == a[0] and len(p) == len(a) and all(assign(m, x, y) for x, y in zip(p[1:], a[1:]))
+    return p == a
+
+
+def subst(m: dict, t: Any) -> Any:
+    if isinstance(t, tuple):
+        if t[0] == "param":
+            v = m.get(t)
+            return DYN if v is None else subst(m, v) if v != t else DYN
+        return (t[0],) + tuple(subst(m, x) for x in t[1:])
+    return t
+
+
+# ----------------------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class Overload:
+    id: str
+    member: bool
+    params: tuple
+    result: Any
+
+
+def _ov(oid: str, member: bool, params: list, result: Any) -> Overload:
+    return Overload(oid, member, tuple(params), result)
+
+
+def _std() -> dict[str, list[Overload]]:
+    d: dict[str, list[Overload]] = {}
+
+    def add(name: str, *ovs: Overload) -> None:
+        d.setdefault(name, []).extend(ovs)
+
+    add("!_", _ov("logical_not", False, [BOOL], BOOL))
+    add("-_", _ov("negate_int64", False, [INT], INT), _ov("negate_double", False, [DOUBLE], DOUBLE))
+    add("_&&_", _ov("logical_and", False, [BOOL, BOOL], BOOL))
+    add("_||_", _ov("logical_or", False, [BOOL, BOOL], BOOL))
+    add("_?_:_", _ov("conditional", False, [BOOL, A, A], A))
+    add("@not_strictly_false", _ov("not_strictly_false", False, [BOOL], BOOL))
+    add("_==_", _ov("equals", False, [A, A], BOOL))
+    add("_!=_", _ov("not_equals", False, [A, A], BOOL))
+    names = {INT: "int64", UINT_T: "uint64", DOUBLE: "double"}
+    for op, base in (("_<_", "less"), ("_<=_", "less_equals"), ("_>_", "greater"), ("_>=_", "greater_equals")):
+        for t, n in ((BOOL, "bool"), (INT, "int64"), (UINT_T, "uint64"), (DOUBLE, "double"),
+                     (STRING, "string"), (BYTES, "bytes"), (TIMESTAMP, "timestamp"), (DURATION, "duration")):
+            add(op, _ov(f"{base}_{n}", False, [t, t], BOOL))
+        # cel.CrossTypeNumericComparisons(true)
+        for t1 in (INT, UINT_T, DOUBLE):
+            for t2 in (INT, UINT_T, DOUBLE):
+                if t1 != t2:
+                    add(op, _ov(f"{base}_{names[t1]}_{names[t2]}", False, [t1, t2], BOOL))
+    for op, base, ts in (("_+_", "add", (INT, UINT_T, DOUBLE)), ("_-_", "subtract", (INT, UINT_T, DOUBLE)),
+                         ("_*_", "multiply", (INT, UINT_T, DOUBLE)), ("_/_", "divide", (INT, UINT_T, DOUBLE)),
+                         ("_%_", "modulo", (INT, UINT_T))):
+        for t in ts:
+            add(op, _ov(f"{base}_{names[t]}", False, [t, t], t))
+    add("_+_", _ov("add_string", False, [STRING, STRING], STRING),
+        _ov("add_bytes", False, [BYTES, BYTES], BYTES),
+        _ov("add_list", False, [L(A), L(A)], L(A)))
+    add("_[_]", _ov("index_list", False, [L(A), INT], A), _ov("index_map", False, [M(K, V), K], V),
+        _ov("optional_list_index_int", False, [O(L(V)), INT], O(V)),
+        _ov("optional_map_index_value", False, [O(M(K, V)), K], O(V)))
+    add("_[?_]", _ov("list_optindex_optional_int", False, [L(V), INT], O(V)),
+        _ov("optional_list_optindex_optional_int", False, [O(L(V)), INT], O(V)),
+        _ov("map_optindex_optional_value", False, [M(K, V), K], O(V)),
+        _ov("optional_map_optindex_optional_value", False, [O(M(K, V)), K], O(V)))
+    add("@in", _ov("in_list", False, [A, L(A)], BOOL), _ov("in_map", False, [A, M(A, B)], BOOL))
+    add("size", _ov("size_string", False, [STRING], INT), _ov("size_bytes", False, [BYTES], INT),
+        _ov("size_list", False, [L(A)], INT), _ov("size_map", False, [M(A, B)], INT),
+        _ov("string_size", True, [STRING], INT), _ov("bytes_size", True, [BYTES], INT),
+        _ov("list_size", True, [L(A)], INT), _ov("map_size", True, [M(A, B)], INT))
+    add("contains", _ov("contains_string", True, [STRING, STRING], BOOL))
+    add("startsWith", _ov("starts_with_string", True, [STRING, STRING], BOOL))
+    add("endsWith", _ov("ends_with_string", True, [STRING, STRING], BOOL))
+    add("matches", _ov("matches", False, [STRING, STRING], BOOL),
+        _ov("matches_string", True, [STRING, STRING], BOOL))
+    add("int", _ov("int64_to_int64", False, [INT], INT), _ov("uint64_to_int64", False, [UINT_T], INT),
+        _ov("double_to_int64", False, [DOUBLE], INT), _ov("string_to_int64", False, [STRING], INT))
+    add("uint", _ov("uint64_to_uint64", False, [UINT_T], UINT_T), _ov("int64_to_uint64", False, [INT], UINT_T),
+        _ov("double_to_uint64", False, [DOUBLE], UINT_T), _ov("string_to_uint64", False, [STRING], UINT_T))
+    add("double", _ov("double_to_double", False, [DOUBLE], DOUBLE), _ov("int64_to_double", False, [INT], DOUBLE),
+        _ov("uint64_to_double", False, [UINT_T], DOUBLE), _ov("string_to_double", False, [STRING], DOUBLE))
+    add("string", _ov("string_to_string", False, [STRING], STRING), _ov("int64_to_string", False, [INT], STRING),
+        _ov("uint64_to_string", False, [UINT_T], STRING), _ov("double_to_string", False, [DOUBLE], STRING),
+        _ov("bytes_to_string", False, [BYTES], STRING), _ov("bool_to_string", False, [BOOL], STRING))
+    add("bytes", _ov("bytes_to_bytes", False, [BYTES], BYTES), _ov("string_to_bytes", False, [STRING], BYTES))
+    add("bool", _ov("bool_to_bool", False, [BOOL], BOOL), _ov("string_to_bool", False, [STRING], BOOL))
+    add("dyn", _ov("to_dyn", False, [A], DYN))
+    add("type", _ov("type", False, [A], TYPE))
+    # ext.Strings(version 2)
+    add("charAt", _ov("string_char_at_int", True, [STRING, INT], STRING))
+    add("indexOf", _ov("string_index_of_string", True, [STRING, STRING], INT),
+        _ov("string_index_of_string_int", True, [STRING, STRING, INT], INT),
+        _ov("list_a_index_of_int", True, [L(A), A], INT))
+    add("lastIndexOf", _ov("string_last_index_of_string", True, [STRING, STRING], INT),
+        _ov("string_last_index_of_string_int", True, [STRING, STRING, INT], INT),
+        _ov("list_a_last_index_of_int", True, [L(A), A], INT))
+    add("lowerAscii", _ov("string_lower_ascii", True, [STRING], STRING))
+    add("upperAscii", _ov("string_upper_ascii", True, [STRING], STRING))
+    add("replace", _ov("string_replace_string_string", True, [STRING, STRING, STRING], STRING),
+        _ov("string_replace_string_string_int", True, [STRING, STRING, STRING, INT], STRING))
+    add("split", _ov("string_split_string", True, [STRING, STRING], L(STRING)),
+        _ov("string_split_string_int", True, [STRING, STRING, INT], L(STRING)))
+    add("substring", _ov("string_substring_int", True, [STRING, INT], STRING),
+        _ov("string_substring_int_int", True, [STRING, INT, INT], STRING))
+    add("trim", _ov("string_trim", True, [STRING], STRING))
+    add("join", _ov("list_join", True, [L(STRING)], STRING),
+        _ov("list_join_string", True, [L(STRING), STRING], STRING))
+    add("strings.quote", _ov("strings_quote", False, [STRING], STRING))
+    # Kubernetes regex library
+    add("find", _ov("string_find_string", True, [STRING, STRING], STRING))
+    add("findAll", _ov("string_find_all_string", True, [STRING, STRING], L(STRING)),
+        _ov("string_find_all_string_int", True, [STRING, STRING, INT], L(STRING)))
+    # Kubernetes list library
+    comparable = [("int", INT), ("uint", UINT_T), ("double", DOUBLE), ("bool", BOOL), ("string", STRING), ("bytes", BYTES)]
+    for n, t in comparable:
+        add("isSorted", _ov(f"list_{n}_is_sorted_bool", True, [L(t)], BOOL))
+        add("max", _ov(f"list_{n}_max_{n}", True, [L(t)], t))
+        add("min", _ov(f"list_{n}_min_{n}", True, [L(t)], t))
+    for n, t in [("int", INT), ("uint", UINT_T), ("double", DOUBLE)]:
+        add("sum", _ov(f"list_{n}_sum_{n}", True, [L(t)], t))
+    # ext.Sets
+    add("sets.contains", _ov("list_sets_contains_list", False, [L(A), L(A)], BOOL))
+    add("sets.equivalent", _ov("list_sets_equivalent_list", False, [L(A), L(A)], BOOL))
+    add("sets.intersects", _ov("list_sets_intersects_list", False, [L(A), L(A)], BOOL))
+    # ext.Lists (version 3, the subset dractl implements)
+    add("lists.range", _ov("lists_range", False, [INT], L(INT)))
+    add("distinct", _ov("list_distinct", True, [L(A)], L(A)))
+    add("flatten", _ov("list_flatten", True, [L(L(A))], L(A)), _ov("list_flatten_int", True, [L(DYN), INT], L(DYN)))
+    add("reverse", _ov("list_reverse", True, [L(A)], L(A)))
+    add("slice", _ov("list_slice", True, [L(A), INT, INT], L(A)))
+    add("sort", *[_ov(f"list_{n}_sort", True, [L(t)], L(t)) for n, t in comparable])
+    # Optional types
+    add("optional.of", _ov("optional_of", False, [A], O(A)))
+    add("optional.ofNonZeroValue", _ov("optional_ofNonZeroValue", False, [A], O(A)))
+    add("optional.none", _ov("optional_none", False, [], O(DYN)))
+    add("value", _ov("optional_value", True, [O(A)], A))
+    add("hasValue", _ov("optional_hasValue", True, [O(A)], BOOL))
+    add("or", _ov("optional_or_optional", True, [O(A), O(A)], O(A)))
+    add("orValue", _ov("optional_orValue_value", True, [O(A), A], A))
+    # Kubernetes quantity library
+    add("quantity", _ov("string_to_quantity", False, [STRING], QUANTITY))
+    add("isQuantity", _ov("is_quantity_string", False, [STRING], BOOL))
+    add("sign", _ov("quantity_sign", False, [QUANTITY], INT))
+    add("isGreaterThan", _ov("quantity_is_greater_than", True, [QUANTITY, QUANTITY], BOOL),
+        _ov("semver_is_greater_than", True, [SEMVER, SEMVER], BOOL))
+    add("isLessThan", _ov("quantity_is_less_than", True, [QUANTITY, QUANTITY], BOOL),
+        _ov("semver_is_less_than", True, [SEMVER, SEMVER], BOOL))
+    add("compareTo", _ov("quantity_compare_to", True, [QUANTITY, QUANTITY], INT),
+        _ov("semver_compare_to", True, [SEMVER, SEMVER], INT))
+    add("asApproximateFloat", _ov("quantity_get_float", True, [QUANTITY], DOUBLE))
+    add("asInteger", _ov("quantity_get_int", True, [QUANTITY], INT))
+    add("isInteger", _ov("quantity_is_integer", True, [QUANTITY], BOOL))
+    add("add", _ov("quantity_add", True, [QUANTITY, QUANTITY], QUANTITY),
+        _ov("quantity_add_int", True, [QUANTITY, INT], QUANTITY))
+    add("sub", _ov("quantity_sub", True, [QUANTITY, QUANTITY], QUANTITY),
+        _ov("quantity_sub_int", True, [QUANTITY, INT], QUANTITY))
+    # Kubernetes semver library (version 1)
+    add("semver", _ov("string_to_semver", False, [STRING], SEMVER),
+        _ov("string_bool_to_semver", False, [STRING, BOOL], SEMVER))
+    add("isSemver", _ov("is_semver_string", False, [STRING], BOOL),
+        _ov("is_semver_string_bool", False, [STRING, BOOL], BOOL))
+    add("major", _ov("semver_major", True, [SEMVER], INT))
+    add("minor", _ov("semver_minor", True, [SEMVER], INT))
+    add("patch", _ov("semver_patch", True, [SEMVER], INT))
+    return d
+
+
+STD = _std()
+INCLUDES = [_ov("dra_includes_dyn_dyn", True, [DYN, DYN], BOOL)]
+
+# Functions and variables that exist in the Kubernetes environment but that dractl
+# does not implement: referencing them is a compile error rather than a wrong answer.
+UNSUPPORTED = {
+    "timestamp", "duration", "getDate", "getDayOfMonth", "getDayOfWeek", "getDayOfYear",
+    "getFullYear", "getHours", "getMilliseconds", "getMinutes", "getMonth", "getSeconds",
+    "url", "isURL", "getScheme", "getHost", "getHostname", "getPort", "getEscapedPath", "getQuery",
+    "ip", "isIP", "cidr", "isCIDR", "ip.isCanonical", "containsIP", "containsCIDR", "masked",
+    "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast",
+    "isLinkLocalUnicast", "isGlobalUnicast", "format", "format.named", "validate",
+    "optMap", "optFlatMap", "first", "last", "strings.quote_", "math.greatest", "math.least",
+    "authorizer", "fieldSelector", "labelSelector", "base64.encode", "base64.decode",
+    "existsOne",
+}
+
+TYPE_IDENTS = {"int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "dyn"}
+
+
+# ----------------------------------------------------------------------------- environment
+
+
+@dataclass(frozen=True)
+class EnvConfig:
+    """Which declarations are visible (see compile.go's versioned options)."""
+
+    multi_alloc: bool  # device.allowMultipleAllocations declared
+    list_attrs: bool  # attribute values are dyn (1.36 list types) and includes() exists
+    stored: bool = False  # StoredExpressions: everything declared
+
+    @property
+    def attr_type(self) -> str:
+        return DYN if (self.list_attrs or self.stored) else ANY
+
+    @property
+    def has_includes(self) -> bool:
+        return self.list_attrs or self.stored
+
+    @property
+    def has_multi_alloc(self) -> bool:
+        return self.multi_alloc or self.stored
+
+    def device_fields(self) -> dict[str, Any]:
+        f = {
+            "driver": STRING,
+            "attributes": M(STRING, M(STRING, self.attr_type)),
+            "capacity": M(STRING, M(STRING, QUANTITY)),
+        }
+        if self.has_multi_alloc:
+            f["allowMultipleAllocations"] = BOOL
+        return f
+
+
+class CheckError(Exception):
+    def __init__(self, message: str, pos: int | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+
+
+class Unsupported(Exception):
+    def __init__(self, message: str, pos: int | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+
+
+class Checked:
+    """The result of type checking: node types, overloads, rewritten nodes."""
+
+    def __init__(self) -> None:
+        self.types: dict[int, Any] = {}
+        self.overloads: dict[int, list[Overload]] = {}
+
+
+def _qualified_name(e: Node) -> str | None:
+    parts = []
+    while e.kind == "select" and not e.test_only:
+        parts.append(e.name)
+        e = e.operand
+    if e.kind != "ident":
+        return None
+    parts.append(e.name)
+    return ".".join(reversed(parts))
+
+
+class Checker:
+    def __init__(self, cfg: EnvConfig) -> None:
+        self.cfg = cfg
+        self.out = Checked()
+        self.scopes: list[dict[str, Any]] = [{}]
+        self.device_fields = cfg.device_fields()
+
+    def lookup_var(self, name: str) -> Any:
+        for s in reversed(self.scopes):
+            if name in s:
+                return s[name]
+        if name == "device":
+            return DEVICE
+        if name in TYPE_IDENTS:
+            return TYPE
+        return None
+
+    def functions(self, name: str) -> list[Overload] | None:
+        if name == "includes":
+            if self.cfg.has_includes:
+                return INCLUDES
+            return None
+        return STD.get(name)
+
+    def check(self, e: Node) -> Any:
+        t = getattr(self, "c_" + e.kind)(e)
+        self.out.types[e.id] = t
+        return t
+
+    # -- nodes
+    def c_lit(self, e: Node) -> Any:
+        v = e.value
+        if v is None:
+            return NULL
+        if isinstance(v, bool):
+            return BOOL
+        if isinstance(v, UInt):
+            return UINT_T
+        if isinstance(v, int):
+            return INT
+        if isinstance(v, float):
+            return DOUBLE
+        if isinstance(v, str):
+            return STRING
+        return BYTES
+
+    def c_ident(self, e: Node) -> Any:
+        t = self.lookup_var(e.name)
+        if t is None:
+            if e.name in UNSUPPORTED:
+                raise Unsupported(f"{e.name} is not supported by dractl", e.pos)
+            raise CheckError(f"undeclared reference to '{e.name}' (in container '')", e.pos)
+        return t
+
+    def c_select(self, e: Node) -> Any:
+        if not e.test_only:
+            q = _qualified_name(e)
+            if q is not None and q.split(".")[0] not in ("device",) and self.lookup_var(q.split(".")[0]) is None:
+                if q in UNSUPPORTED:
+                    raise Unsupported(f"{q} is not supported by dractl", e.pos)
+        ot = self.check(e.operand)
+        rt = self.select_field(e, ot, e.name, False)
+        return BOOL if e.test_only else rt
+
+    def select_field(self, e: Node, ot: Any, field: str, optional: bool) -> Any:
+        is_opt = isinstance(ot, tuple) and ot[0] == "optional_type"
+        target = ot[1] if is_opt else ot
+        if isinstance(target, tuple) and target[0] == "map":
+            rt = target[2]
+        elif target == DEVICE:
+            if field not in self.device_fields:
+                raise CheckError(f"undefined field '{field}'", e.pos)
+            rt = self.device_fields[field]
+        elif is_dyn(target) or (isinstance(target, tuple) and target[0] == "param"):
+            rt = DYN
+        else:
+            raise CheckError(f"type '{fmt_type(target)}' does not support field selection", e.pos)
+        if is_opt or optional:
+            return O(rt)
+        return rt
+
+    def c_list(self, e: Node) -> Any:
+        et = None
+        for i, a in enumerate(e.args):
+            t = self.check(a)
+            if i in e.optional:
+                if isinstance(t, tuple) and t[0] == "optional_type":
+                    t = t[1]
+                elif not is_dyn(t):
+                    raise CheckError(f"expected type 'optional_type({fmt_type(t)})' but found '{fmt_type(t)}'", a.pos)
+            et = self._join(a, et, t)
+        return L(DYN if et is None else et)
+
+    def c_map(self, e: Node) -> Any:
+        kt = vt = None
+        for k, v, opt in e.entries:
+            tk = self.check(k)
+            tv = self.check(v)
+            if opt:
+                if isinstance(tv, tuple) and tv[0] == "optional_type":
+                    tv = tv[1]
+                elif not is_dyn(tv):
+                    raise CheckError(f"expected type 'optional_type({fmt_type(tv)})' but found '{fmt_type(tv)}'", v.pos)
+            kt = self._join(k, kt, tk)
+            vt = self._join(v, vt, tv)
+        return M(DYN if kt is None else kt, DYN if vt is None else vt)
+
+    def _join(self, e: Node, prev: Any, cur: Any) -> Any:
+        # cel.HomogeneousAggregateLiterals: all elements must have the same type.
+        if prev is None:
+            return cur
+        if prev == cur:
+            return prev
+        if is_dyn(prev) or is_dyn(cur):
+            return prev if is_dyn(cur) else cur
+        if assign({}, prev, cur):
+            return prev
+        raise CheckError(f"expected type '{fmt_type(prev)}' but found '{fmt_type(cur)}'", e.pos)
+
+    def c_comp(self, e: Node) -> Any:
+        rt = self.check(e.iter_range)
+        at = self.check(e.accu_init)
+        self.scopes.append({e.accu_var: at})
+        if isinstance(rt, tuple) and rt[0] == "list":
+            vt, vt2 = rt[1], None
+            if e.iter_var2:
+                vt, vt2 = INT, rt[1]
+        elif isinstance(rt, tuple) and rt[0] == "map":
+            vt, vt2 = rt[1], (rt[2] if e.iter_var2 else None)
+        elif rt in (DYN, ERROR) or (isinstance(rt, tuple) and rt[0] == "param"):
+            vt, vt2 = DYN, (DYN if e.iter_var2 else None)
+        else:
+            raise CheckError(
+                f"expression of type '{fmt_type(rt)}' cannot be range of a comprehension (must be list, map, or dynamic)",
+                e.iter_range.pos)
+        loop = {e.iter_var: vt}
+        if e.iter_var2:
+            loop[e.iter_var2] = vt2
+        self.scopes.append(loop)
+        ct = self.check(e.loop_cond)
+        if not assign({}, BOOL, ct):
+            raise CheckError(f"expected type 'bool' but found '{fmt_type(ct)}'", e.loop_cond.pos)
+        st = self.check(e.loop_step)
+        if e.macro == "map":
+            body_t = self.out.types[e.loop_step.args[-1].id] if e.loop_step.name == "_+_" else None
+            if e.loop_step.name == "_?_:_":
+                body_t = self.out.types[e.loop_step.args[1].args[1].args[0].id]
+            else:
+                body_t = self.out.types[e.loop_step.args[1].args[0].id]
+            self.scopes[-2][e.accu_var] = L(body_t)
+        elif e.macro == "filter":
+            self.scopes[-2][e.accu_var] = L(vt)
+        elif not assign({}, at, st) and not (isinstance(at, tuple) and at[0] == "list" and isinstance(st, tuple)):
+            raise CheckError(f"expected type '{fmt_type(at)}' but found '{fmt_type(st)}'", e.loop_step.pos)
+        self.scopes.pop()
+        res = self.check(e.result)
+        self.scopes.pop()
+        return res
+
+    def c_call(self, e: Node) -> Any:
+        fn = e.name
+        target = e.operand
+        # Qualified function names such as optional.of or sets.contains.
+        if target is not None:
+            q = _qualified_name(target)
+            if q is not None and self.lookup_var(q.split(".")[0]) is None:
+                full = q + "." + fn
+                if full in STD or full in UNSUPPORTED:
+                    if full in UNSUPPORTED:
+                        raise Unsupported(f"{full}() is not supported by dractl", e.pos)
+                    e.name = full
+                    e.operand = None
+                    fn, target = full, None
+        if fn == "_?._":
+            ot = self.check(e.args[0])
+            f = e.args[1]
+            return self.select_field(e, ot, f.value, True)
+        ovs = self.functions(fn)
+        if ovs is None:
+            if fn in UNSUPPORTED:
+                raise Unsupported(f"{fn}() is not supported by dractl", e.pos)
+            raise CheckError(f"undeclared reference to '{fn}' (in container '')", e.pos)
+        arg_types = []
+        if target is not None:
+            arg_types.append(self.check(target))
+        for a in e.args:
+            arg_types.append(self.check(a))
+        member = target is not None
+        matched: list[Overload] = []
+        result = None
+        for ov in ovs:
+            if ov.member != member or len(ov.params) != len(arg_types):
+                continue
+            m: dict = {}
+            if all(assign(m, p, a) for p, a in zip(ov.params, arg_types)):
+                matched.append(ov)
+                r = subst(m, ov.result)
+                if result is None:
+                    result = r
+                elif result != r and not is_dyn(result):
+                    result = DYN
+        if not matched:
+            if member:
+                sig = fmt_type(arg_types[0]) + ".(" + ", ".join(fmt_type(t) for t in arg_types[1:]) + ")"
+            else:
+                sig = "(" + ", ".join(fmt_type(t) for t in arg_types) + ")"
+            raise CheckError(f"found no matching overload for '{fn}' applied to '{sig}'", e.pos)
+        self.out.overloads[e.id] = matched
+        return result
+
+
+# ----------------------------------------------------------------------------- cost estimation
+
+U64 = (1 << 64) - 1
+STRING_TRAVERSAL = 0.1
+REGEX_LENGTH = 0.25
+
+# resourceapi limits (k8s.io/api/resource/v1)
+DRIVER_NAME_MAX = 63
+DOMAIN_MAX = 63
+ID_MAX = 32
+ATTRS_PER_DEVICE = 32
+ATTR_VALUE_MAX = 64  # max(DeviceAttributeMaxValueLength=64, ResourceSliceMaxAttributeValuesPerDevice=48)
+ATTR_VALUES_PER_DEVICE = 48
+
+# The DRA size estimator's view of the newest device type: name -> (max elements, children)
+_ATTR = ("attr", ATTR_VALUE_MAX)
+
+
+def _sadd(a: int, b: int) -> int:
+    return min(U64, a + b)
+
+
+def _smul(a: int, b: int) -> int:
+    return min(U64, a * b)
+
+
+def _factor(x: int, f: float) -> int:
+    if x >= U64:
+        return U64
+    r = math.ceil(x * f)
+    return U64 if r >= 2 ** 64 else int(r)
+
+
+class Est:
+    __slots__ = ("lo", "hi")
+
+    def __init__(self, lo: int, hi: int) -> None:
+        self.lo, self.hi = lo, hi
+
+    def add(self, o: "Est") -> "Est":
+        return Est(_sadd(self.lo, o.lo), _sadd(self.hi, o.hi))
+
+    def mul(self, o: "Est") -> "Est":
+        return Est(_smul(self.lo, o.lo), _smul(self.hi, o.hi))
+
+    def factor(self, f: float) -> "Est":
+        return Est(_factor(self.lo, f), _factor(self.hi, f))
+
+    def union(self, o: "Est") -> "Est":
+        return Est(min(self.lo, o.lo), max(self.hi, o.hi))
+
+
+UNKNOWN = Est(0, U64)
+
+
+def _size_for_path(path: list[str] | None) -> Est | None:
+    """dynamic-resource-allocation cel/compile.go sizeEstimator.EstimateSize."""
+    if not path or path[0] != "device":
+        return None
+    node: Any = "device"
+    for name in path[1:]:
+        if node == "device":
+            node = {"driver": ("str", DRIVER_NAME_MAX), "allowMultipleAllocations": ("bool", 1),
+                    "attributes": "outer_attr", "capacity": "outer_cap"}.get(name)
+            if node is None:
+                return None
+        elif node in ("outer_attr", "outer_cap"):
+            if name in ("@items", "@values"):
+                node = "inner_attr" if node == "outer_attr" else "inner_cap"
+            elif name == "@keys":
+                node = ("str", DOMAIN_MAX)
+            else:
+                return None
+        elif node in ("inner_attr", "inner_cap"):
+            if name in ("@items", "@values"):
+                node = _ATTR if node == "inner_attr" else ("quantity", 0)
+            elif name == "@keys":
+                node = ("str", ID_MAX)
+            elif node == "inner_attr":
+                node = _ATTR  # any attribute name: the attribute type
+            else:
+                return None
+        else:
+            return None  # scalars have no element types
+    if node == "device":
+        return Est(0, 0)
+    if node in ("outer_attr", "outer_cap", "inner_attr", "inner_cap"):
+        return Est(0, ATTRS_PER_DEVICE)
+    return Est(0, node[1])
+
+
+_STRING_COMPARE = {
+    "less_string", "greater_string", "less_equals_string", "greater_equals_string",
+    "less_bytes", "greater_bytes", "less_equals_bytes", "greater_equals_bytes", "equals", "not_equals",
+}
+
+
+class Coster:
+    """cel-go checker/cost.go over dractl's AST (PresenceTestHasCost(false))."""
+
+    def __init__(self, checked: Checked) -> None:
+        self.types = checked.types
+        self.overloads = checked.overloads
+        self.paths: dict[int, list[str]] = {}
+        self.sizes: dict[int, Est] = {}
+        self.entry_sizes: dict[int, tuple[str, Est, Est] | None] = {}
+        self.locals: dict[str, list[tuple[list[str] | None, Est | None, Any]]] = {}
+
+    # -- local variables
+    def push(self, name: str, path: list[str] | None, size: Est | None, entry: Any) -> None:
+        self.locals.setdefault(name, []).append((path, size, entry))
+
+    def pop(self, name: str) -> None:
+        self.locals[name].pop()
+
+    def peek(self, name: str) -> Any:
+        st = self.locals.get(name)
+        return st[-1] if st else None
+
+    def path(self, e: Node) -> list[str] | None:
+        if e.kind == "ident":
+            v = self.peek(e.name)
+            if v is not None:
+                return v[0]
+        return self.paths.get(e.id)
+
+    def type(self, e: Node) -> Any:
+        return self.types.get(e.id, DYN)
+
+    def size(self, e: Node) -> Est | None:
+        if e.id in self.sizes:
+            return self.sizes[e.id]
+        if e.kind == "lit":
+            v = e.value
+            if isinstance(v, str):
+                return Est(len(v), len(v))
+            if isinstance(v, bytes):
+                return Est(len(v), len(v))
+            return Est(1, 1)
+        if e.kind == "list":
+            return Est(len(e.args), len(e.args))
+        if e.kind == "map":
+            return Est(len(e.entries), len(e.entries))
+        p = self.path(e)
+        if p and p[0] in (ACCU, "__result__"):
+            p = None
+        s = _size_for_path(p)
+        if s is not None:
+            self.sizes[e.id] = s
+            return s
+        t = self.type(e)
+        if t in (BOOL, DOUBLE, INT, UINT_T, TIMESTAMP, DURATION) or (
+                isinstance(t, tuple) and t[0] == "optional_type" and t[1] in (BOOL, DOUBLE, INT, UINT_T)):
+            return Est(1, 1)
+        if e.kind == "ident":
+            v = self.peek(e.name)
+            if v is not None and v[1] is not None:
+                return v[1]
+        return None
+
+    def size_or_unknown(self, e: Node | None) -> Est:
+        if e is None:
+            return UNKNOWN
+        s = self.size(e)
+        return s if s is not None else UNKNOWN
+
+    def entry(self, e: Node) -> Any:
+        if e.id in self.entry_sizes:
+            return self.entry_sizes[e.id]
+        if e.kind == "ident":
+            v = self.peek(e.name)
+            if v is not None and v[2] is not None:
+                return v[2]
+        return None
+
+    # -- walk
+    def cost(self, e: Node) -> Est:
+        k = e.kind
+        if k == "lit":
+            return Est(0, 0)
+        if k == "ident":
+            v = self.peek(e.name)
+            self.paths[e.id] = v[0] if v is not None else [e.name]
+            return Est(1, 1)
+        if k == "select":
+            if e.test_only:
+                return Est(0, 0).add(self.cost(e.operand))
+            s = self.cost(e.operand)
+            ot = self.type(e.operand)
+            if (isinstance(ot, tuple) and ot[0] in ("map", "param")) or ot == DEVICE:
+                s = s.add(Est(1, 1))
+            p = self.path(e.operand)
+            self.paths[e.id] = (p or []) + [e.name]
+            return s
+        if k == "list":
+            s = Est(0, 0)
+            item = Est(U64, 0) if e.args else Est(0, 0)
+            for a in e.args:
+                s = s.add(self.cost(a))
+                item = item.union(self.size_or_unknown(a))
+            self.entry_sizes[e.id] = ("list", Est(1, 1), item)
+            return s.add(Est(10, 10))
+        if k == "map":
+            s = Est(0, 0)
+            ks = Est(U64, 0) if e.entries else Est(0, 0)
+            vs = Est(U64, 0) if e.entries else Est(0, 0)
+            for kk, vv, _ in e.entries:
+                s = s.add(self.cost(kk)).add(self.cost(vv))
+                ks = ks.union(self.size_or_unknown(kk))
+                vs = vs.union(self.size_or_unknown(vv))
+            self.entry_sizes[e.id] = ("map", ks, vs)
+            return s.add(Est(30, 30))
+        if k == "comp":
+            return self.cost_bind(e) if e.macro == "bind" else self.cost_comp(e)
+        return self.cost_call(e)
+
+    def cost_bind(self, e: Node) -> Est:
+        s = self.cost(e.iter_range).add(self.cost(e.accu_init))
+        self.push(e.accu_var, self.path(e.accu_init), self.size(e.accu_init), self.entry(e.accu_init))
+        s = s.add(self.cost(e.result))
+        self.pop(e.accu_var)
+        sz = self.size(e.result)
+        if sz is not None:
+            self.sizes[e.id] = sz
+        if self.entry(e.result) is not None:
+            self.entry_sizes[e.id] = self.entry(e.result)
+        return s
+
+    def cost_comp(self, e: Node) -> Est:
+        s = self.cost(e.iter_range).add(self.cost(e.accu_init))
+        self.push(e.accu_var, self.path(e.accu_init), self.size(e.accu_init), self.entry(e.accu_init))
+        rng = e.iter_range
+        ent = self.entry(rng)
+        container = ent[0] if ent else None
+        if container is None:
+            rt = self.type(rng)
+            container = rt[0] if isinstance(rt, tuple) and rt[0] in ("list", "map") else "unknown"
+        base = self.path(rng) or []
+        if e.iter_var2:
+            self.push(e.iter_var, base + ["@indices" if container == "list" else "@keys"], ent[1] if ent else None, None)
+            self.push(e.iter_var2, base + ["@items" if container == "list" else "@values"], ent[2] if ent else None, None)
+        else:
+            if container == "list":
+                self.push(e.iter_var, base + ["@items"], ent[2] if ent else None, None)
+            else:
+                self.push(e.iter_var, base + ["@keys"], ent[1] if ent else None, None)
+        loop = self.cost(e.loop_cond)
+        step = self.cost(e.loop_step)
+        self.pop(e.iter_var)
+        if e.iter_var2:
+            self.pop(e.iter_var2)
+        s = s.add(self.cost(e.result))
+        self.pop(e.accu_var)
+        cnt = self.size_or_unknown(rng)
+        s = s.add(cnt.mul(step.add(loop)))
+        if e.accu_init.kind == "lit":
+            sz = self.size(e.accu_init)
+            if sz is not None:
+                self.sizes[e.id] = sz
+        elif e.accu_init.kind in ("list", "map"):
+            self.sizes[e.id] = cnt
+            se = self.entry(e.loop_step)
+            if se is not None:
+                self.entry_sizes[e.id] = se
+        return s
+
+    def cost_call(self, e: Node) -> Est:
+        fn = e.name
+        if fn == "dyn" and e.operand is None and len(e.args) == 1:
+            c = self.cost(e.args[0])
+            sz = self.size(e.args[0])
+            if sz is not None:
+                self.sizes[e.id] = sz
+            if self.entry(e.args[0]) is not None:
+                self.entry_sizes[e.id] = self.entry(e.args[0])
+            return Est(1, 1).add(c)
+        if fn == "_?._":
+            # optional field selection: select cost on the operand
+            s = self.cost(e.args[0])
+            ot = self.type(e.args[0])
+            if isinstance(ot, tuple) and ot[0] == "optional_type":
+                ot = ot[1]
+            p = self.path(e.args[0])
+            self.paths[e.id] = (p or []) + [e.args[1].value]
+            return s.add(Est(1, 1))
+        args = list(e.args)
+        arg_costs = [self.cost(a) for a in args]
+        ovs = self.overloads.get(e.id) or []
+        if not ovs:
+            return Est(0, 0)
+        s = Est(0, 0)
+        target = e.operand
+        if target is not None:
+            s = s.add(self.cost(target))
+        fn_cost = Est(U64, 0)
+        result_size: Est | None = None
+        for ov in ovs:
+            est, rsize = self.function_cost(e, fn, ov.id, target, args, arg_costs)
+            fn_cost = fn_cost.union(est)
+            if rsize is not None:
+                result_size = rsize if result_size is None else result_size.union(rsize)
+            if ov.id in ("index_list", "index_map") and args:
+                ent = self.entry(args[0])
+                result_size = ent[2] if ent else None
+                p = self.path(args[0])
+                self.paths[e.id] = (p or []) + ["@items" if ov.id == "index_list" else "@values"]
+            if result_size is None:
+                result_size = self.size(e)
+        if result_size is not None:
+            self.sizes[e.id] = result_size
+        return s.add(fn_cost)
+
+    def _arg_sum(self, costs: list[Est]) -> Est:
+        s = Est(0, 0)
+        for c in costs:
+            s = s.add(c)
+        return s
+
+    def function_cost(self, e: Node, fn: str, oid: str, target: Node | None, args: list[Node],
+                      costs: list[Est]) -> tuple[Est, Est | None]:
+        argsum = self._arg_sum(costs)
+        k8s = self.k8s_call_cost(fn, oid, target, args)
+        if k8s is not None:
+            return k8s[0].add(argsum), k8s[1]
+        if oid == "string_to_bytes" and len(args) == 1:
+            sz = self.size_or_unknown(args[0])
+            return sz.factor(STRING_TRAVERSAL).add(argsum), Est(sz.lo, _smul(sz.hi, 4))
+        if oid == "bytes_to_string" and len(args) == 1:
+            sz = self.size_or_unknown(args[0])
+            return sz.factor(STRING_TRAVERSAL).add(argsum), Est(sz.lo // 4, sz.hi)
+        if oid == "strings_quote" and len(args) == 1:
+            sz = self.size_or_unknown(args[0])
+            return sz.factor(STRING_TRAVERSAL).add(argsum), Est(sz.lo + 2, _sadd(_smul(sz.hi, 2), 2))
+        if oid in ("starts_with_string", "ends_with_string") and len(args) == 1:
+            return self.size_or_unknown(args[0]).factor(STRING_TRAVERSAL).add(argsum), None
+        if oid == "in_list" and len(args) == 2:
+            return self.size_or_unknown(args[1]).factor(1).add(argsum), None
+        if oid == "matches_string" and target is not None and len(args) == 1:
+            sc = self.size_or_unknown(target).add(Est(1, 1)).factor(STRING_TRAVERSAL)
+            rc = self.size_or_unknown(args[0]).factor(REGEX_LENGTH)
+            return sc.mul(rc).add(argsum), None
+        if oid == "contains_string" and target is not None and len(args) == 1:
+            sc = self.size_or_unknown(target).factor(STRING_TRAVERSAL)
+            sub = self.size_or_unknown(args[0]).factor(STRING_TRAVERSAL)
+            return sc.mul(sub).add(argsum), None
+        if oid in ("logical_or", "logical_and"):
+            lhs, rhs = costs[0], costs[1]
+            return Est(lhs.lo, lhs.add(rhs).hi), None
+        if oid == "conditional":
+            size = self.size_or_unknown(args[1]).union(self.size_or_unknown(args[2]))
+            e1, e2 = self.entry(args[1]), self.entry(args[2])
+            if e1 is not None and e2 is not None:
+                self.entry_sizes[e.id] = (e1[0], e1[1].union(e2[1]), e1[2].union(e2[2]))
+            return costs[0].add(costs[1].union(costs[2])), size
+        if oid in ("add_string", "add_bytes", "add_list") and len(args) == 2:
+            rs = self.size_or_unknown(args[0]).add(self.size_or_unknown(args[1]))
+            e1, e2 = self.entry(args[0]), self.entry(args[1])
+            if e1 is not None and e2 is not None:
+                self.entry_sizes[e.id] = (e1[0], e1[1].union(e2[1]), e1[2].union(e2[2]))
+            if oid == "add_list":
+                return Est(1, 1).add(argsum), rs
+            return rs.factor(STRING_TRAVERSAL).add(argsum), rs
+        if oid in _STRING_COMPARE:
+            l, r = self.size_or_unknown(args[0]), self.size_or_unknown(args[1])
+            smallest = min(l.hi, r.hi)
+            return Est(1 if smallest > 0 else 0, smallest).factor(STRING_TRAVERSAL).add(argsum), None
+        return Est(1, 1).add(argsum), None
+
+    def list_elem_type(self, t: Any) -> Any:
+        if isinstance(t, tuple) and t[0] == "list":
+            return t[1]
+        return None
+
+    def k8s_call_cost(self, fn: str, oid: str, target: Node | None, args: list[Node]) -> tuple[Est, Est | None] | None:
+        """draCostEstimator + library.CostEstimator.EstimateCallCost."""
+        if fn == "includes" and oid == "dra_includes_dyn_dyn" and target is not None:
+            return Est(0, ATTR_VALUES_PER_DEVICE), None
+        if fn in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes") and target is not None:
+            et = self.list_elem_type(self.type(target))
+            if et is not None:
+                el = Est(1, 1)
+                if et in (STRING, BYTES):
+                    tp = self.path(target)
+                    esz = _size_for_path((tp + ["@items"]) if tp else None) or UNKNOWN
+                    el = el.add(esz.factor(STRING_TRAVERSAL))
+                return self.size_or_unknown(target).mul(el), None
+            if fn == "includes":
+                return self.size_or_unknown(target).mul(Est(1, 1)), None
+            return self.size_or_unknown(target).factor(STRING_TRAVERSAL), None
+        if fn in ("lowerAscii", "upperAscii", "substring", "trim") and target is not None:
+            sz = self.size_or_unknown(target)
+            return sz.factor(STRING_TRAVERSAL), sz
+        if fn == "replace" and target is not None and len(args) >= 2:
+            sz = self.size_or_unknown(target)
+            to = self.size_or_unknown(args[0])
+            rw = self.size_or_unknown(args[1])
+            rc_lo = rc_hi = ret_lo = ret_hi = 0
+            if to.lo == 0:
+                rc_hi = sz.hi + 1 if sz.hi < U64 else sz.hi
+                ret_hi = sz.hi
+            elif rw.hi <= to.lo:
+                rc_hi, ret_hi = 0, sz.hi
+            else:
+                rc_hi = math.ceil(sz.hi / to.lo) if sz.hi < U64 else U64
+            if to.hi == 0:
+                rc_lo = sz.lo + 1 if sz.lo < U64 else sz.lo
+                ret_lo = sz.lo
+            elif to.hi <= rw.lo:
+                rc_lo, ret_lo = 0, sz.lo
+            else:
+                rc_lo = math.ceil(sz.lo / to.hi)
+            size = Est(rc_lo, rc_hi).mul(rw).add(Est(ret_lo, ret_hi))
+            return sz.factor(2 * STRING_TRAVERSAL), size
+        if fn == "split" and target is not None:
+            sz = self.size_or_unknown(target)
+            mx = sz.hi
+            if len(args) > 1 and args[1].kind == "lit" and isinstance(args[1].value, int):
+                mx = args[1].value % (1 << 64)
+            return sz.factor(2 * STRING_TRAVERSAL), Est(0, mx)
+        if fn == "join" and target is not None:
+            ls = self.size_or_unknown(target)
+            sz = Est(0, 0)
+            if self.list_elem_type(self.type(target)) is not None:
+                tp = self.path(target)
+                es = _size_for_path((tp + ["@items"]) if tp else None) or UNKNOWN
+                sz = ls.mul(es)
+            if args:
+                sep = self.size_or_unknown(args[0])
+                sz = sz.add(sep.mul(Est(max(ls.lo - 1, 0), max(ls.hi - 1, 0) if ls.hi < U64 else U64 - 1)))
+            return sz.factor(STRING_TRAVERSAL), sz
+        if fn in ("find", "findAll") and target is not None and args:
+            sz = self.size_or_unknown(target)
+            sc = sz.add(Est(1, 1)).factor(STRING_TRAVERSAL)
+            rc = self.size_or_unknown(args[0]).factor(REGEX_LENGTH)
+            return sc.mul(rc), Est(0, sz.hi)
+        if fn in ("quantity", "isQuantity", "semver", "isSemver") and args:
+            return self.size_or_unknown(args[0]).factor(STRING_TRAVERSAL), None
+        if fn in ("sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan", "isLessThan",
+                  "compareTo", "add", "sub", "major", "minor", "patch"):
+            return Est(1, 1), None
+        if fn == "_==_" and len(args) == 2:
+            lt, rt = self.type(args[0]), self.type(args[1])
+            if lt == rt and lt in (QUANTITY, SEMVER):
+                return Est(1, 1), None
+        return None
+
+
+def estimate_cost(root: Node, checked: Checked) -> Est:
+    return Coster(checked).cost(root)

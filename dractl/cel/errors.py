@@ -1,0 +1,52 @@
+"""Errors raised by dractl's CEL environment (no heavy imports here)."""
+
+from __future__ import annotations
+
+from dractl.errors import DractlError, InputError
+
+NO_SUCH_KEY_HINT = (
+    ". consider using CEL optional chaining (.? followed by orValue()) "
+    "or guarding the check with has() for optional fields"
+)
+
+
+class CELCompileError(InputError):
+    """A selector that kube-apiserver / kube-scheduler would refuse to compile.
+
+    ``str(e)`` is one line; ``e.position`` is the 0-based column (or None);
+    ``e.caret()`` renders the expression with a ``^`` under that column.
+    """
+
+    def __init__(self, message: str, expression: str = "", position: int | None = None) -> None:
+        self.message = message
+        self.expression = expression
+        self.position = position
+        super().__init__(message)
+
+    def caret(self) -> str:
+        expr = self.expression
+        if self.position is None:
+            return expr.replace("\n", " ") + "\n"
+        # Show the line that holds the column, with the caret under it.
+        start = expr.rfind("\n", 0, self.position) + 1
+        end = expr.find("\n", self.position)
+        if end < 0:
+            end = len(expr)
+        line = expr[start:end]
+        col = self.position - start
+        pad = "".join("\t" if ch == "\t" else " " for ch in line[:col])
+        return f"{line}\n{pad}^"
+
+
+class CELRuntimeError(DractlError):
+    """An evaluation error; the text follows cel-go / Kubernetes where known."""
+
+    def __init__(self, message: str) -> None:
+        if "no such key:" in message and not message.endswith(NO_SUCH_KEY_HINT):
+            message = message + NO_SUCH_KEY_HINT
+        self.message = message
+        super().__init__(message)
+
+
+class CELUnsupported(Exception):
+    """Internal: a construct dractl cannot evaluate exactly (becomes a CELCompileError)."""

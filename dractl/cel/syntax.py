@@ -1,0 +1,655 @@
+"""CEL lexer, parser and macro expansion (cel-go's grammar, CEL.g4, and parser/macro.go).
+
+The parser is a small recursive-descent parser that produces the same AST shape as
+cel-go after macro expansion (comprehensions, ``@not_strictly_false``, ...), because
+the cost estimator and the evaluator both rely on that shape. It also implements
+cel-go's parser limits (per-rule recursion limit 250, reserved identifiers).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any
+
+MAX_RECURSION = 250  # cel-go parser default (parser.MaxRecursionDepth)
+ACCU = "@result"  # cel-go HiddenAccumulatorName
+
+RESERVED = {
+    "as", "break", "const", "continue", "else", "for", "function", "if", "import",
+    "let", "loop", "package", "namespace", "return", "var", "void", "while",
+}
+
+
+class ParseError(Exception):
+    def __init__(self, message: str, pos: int | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+
+
+class UInt(int):
+    """A CEL uint value (Python int subclass so arithmetic works)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"{int(self)}u"
+
+
+# ----------------------------------------------------------------------------- AST
+
+_next_id = 0
+
+
+class Node:
+    """One AST node. ``kind`` is lit, ident, select, call, list, map or comp."""
+
+    __slots__ = (
+        "kind", "pos", "end", "id",
+        "value",  # lit
+        "name",  # ident name, select field, call function
+        "operand",  # select operand / call target
+        "args",  # call args / list elements
+        "test_only",  # select: has()
+        "optional",  # select: .?  ; list: set of optional indices ; map: per-entry flags
+        "entries",  # map: list of (key, value, optional)
+        # comprehension
+        "iter_var", "iter_var2", "iter_range", "accu_var", "accu_init",
+        "loop_cond", "loop_step", "result", "macro",
+    )
+
+    def __init__(self, kind: str, pos: int, **kw: Any) -> None:
+        global _next_id
+        _next_id += 1
+        self.id = _next_id
+        self.kind = kind
+        self.pos = pos
+        self.end = pos
+        self.value = None
+        self.name = None
+        self.operand = None
+        self.args = ()
+        self.test_only = False
+        self.optional = False
+        self.entries = ()
+        self.iter_var = self.iter_var2 = self.accu_var = None
+        self.iter_range = self.accu_init = self.loop_cond = self.loop_step = self.result = None
+        self.macro = None
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+    @property
+    def is_member(self) -> bool:
+        return self.kind == "call" and self.operand is not None
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"<{self.kind} {self.name or self.value!r} @{self.pos}>"
+
+
+def lit(v: Any, pos: int) -> Node:
+    return Node("lit", pos, value=v)
+
+
+def ident(name: str, pos: int) -> Node:
+    return Node("ident", pos, name=name)
+
+
+def call(fn: str, args: list[Node], pos: int, target: Node | None = None) -> Node:
+    return Node("call", pos, name=fn, args=tuple(args), operand=target)
+
+
+# ----------------------------------------------------------------------------- lexer
+
+_TOKEN_RE = re.compile(
+    r"""
+    (?P<ws>[\t\n\f\r ]+|//[^\n]*)
+  | (?P<float>(?:[0-9]+\.[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+|\.[0-9]+(?:[eE][+-]?[0-9]+)?))
+  | (?P<uint>(?:0x[0-9a-fA-F]+|[0-9]+)[uU])
+  | (?P<int>0x[0-9a-fA-F]+|[0-9]+)
+  | (?P<string>(?:[rR][bB]?|[bB][rR]?)?(?:\"\"\"(?:\\.|[^\\])*?\"\"\"|'''(?:\\.|[^\\])*?'''|"(?:\\.|[^\\"\n\r])*"|'(?:\\.|[^\\'\n\r])*'))
+  | (?P<ident>[_a-zA-Z][_a-zA-Z0-9]*)
+  | (?P<op>==|!=|<=|>=|&&|\|\||[-<>!+*/%?:.,()\[\]{}])
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+class Tok:
+    __slots__ = ("kind", "text", "pos")
+
+    def __init__(self, kind: str, text: str, pos: int) -> None:
+        self.kind = kind
+        self.text = text
+        self.pos = pos
+
+    def __repr__(self) -> str:  # pragma: no cover
+        return f"Tok({self.kind},{self.text!r},{self.pos})"
+
+
+def tokenize(src: str) -> list[Tok]:
+    out: list[Tok] = []
+    i, n = 0, len(src)
+    while i < n:
+        m = _TOKEN_RE.match(src, i)
+        if not m:
+            raise ParseError(f"Syntax error: token recognition error at: '{src[i]}'", i)
+        kind = m.lastgroup
+        text = m.group()
+        if kind != "ws":
+            if kind == "ident" and text in ("true", "false", "null", "in"):
+                kind = text
+            out.append(Tok(kind, text, i))
+        i = m.end()
+    out.append(Tok("eof", "<EOF>", n))
+    return out
+
+
+_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
+            "\\": "\\", "'": "'", '"': '"', "`": "`", "?": "?"}
+
+
+def unquote(text: str, pos: int) -> str | bytes:
+    """Decode a CEL string or bytes literal (cel-go common/strings.go rules)."""
+    i = 0
+    raw = is_bytes = False
+    while text[i] in "rRbB":
+        if text[i] in "rR":
+            raw = True
+        else:
+            is_bytes = True
+        i += 1
+    body = text[i:]
+    q = 3 if body[:3] in ('"""', "'''") else 1
+    body = body[q:-q]
+    if raw:
+        return body.encode("utf-8") if is_bytes else body
+    out_chars: list[str] = []
+    out_bytes = bytearray()
+
+    def emit_char(c: str) -> None:
+        if is_bytes:
+            out_bytes.extend(c.encode("utf-8"))
+        else:
+            out_chars.append(c)
+
+    j, n = 0, len(body)
+    while j < n:
+        c = body[j]
+        if c != "\\":
+            emit_char(c)
+            j += 1
+            continue
+        if j + 1 >= n:
+            raise ParseError("Syntax error: unable to unquote string literal", pos)
+        e = body[j + 1]
+        if e in _ESCAPES:
+            emit_char(_ESCAPES[e])
+            j += 2
+        elif e in "xX":
+            h = body[j + 2:j + 4]
+            if len(h) != 2 or not all(ch in "0123456789abcdefABCDEF" for ch in h):
+                raise ParseError("Syntax error: invalid escape sequence in string literal", pos)
+            v = int(h, 16)
+            if is_bytes:
+                out_bytes.append(v)
+            else:
+                out_chars.append(chr(v))
+            j += 4
+        elif e in "uU":
+            if is_bytes:
+                raise ParseError("Syntax error: unicode escape in bytes literal", pos)
+            width = 4 if e == "u" else 8
+            h = body[j + 2:j + 2 + width]
+            if len(h) != width or not all(ch in "0123456789abcdefABCDEF" for ch in h):
+                raise ParseError("Syntax error: invalid unicode escape in string literal", pos)
+            v = int(h, 16)
+            if v > 0x10FFFF or 0xD800 <= v <= 0xDFFF:
+                raise ParseError("Syntax error: invalid unicode code point", pos)
+            out_chars.append(chr(v))
+            j += 2 + width
+        elif e in "0123":
+            o = body[j + 1:j + 4]
+            if len(o) != 3 or not all(ch in "01234567" for ch in o):
+                raise ParseError("Syntax error: invalid octal escape in string literal", pos)
+            v = int(o, 8)
+            if is_bytes:
+                out_bytes.append(v)
+            else:
+                out_chars.append(chr(v))
+            j += 4
+        else:
+            raise ParseError("Syntax error: invalid escape sequence in string literal", pos)
+    return bytes(out_bytes) if is_bytes else "".join(out_chars)
+
+
+# ----------------------------------------------------------------------------- parser
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+UINT64_MAX = (1 << 64) - 1
+
+
+class Parser:
+    def __init__(self, src: str, enable_macros: bool = True) -> None:
+        self.src = src
+        self.toks = tokenize(src)
+        self.i = 0
+        self.depth: dict[str, int] = {}
+
+    # -- helpers
+    @property
+    def tok(self) -> Tok:
+        return self.toks[self.i]
+
+    def peek(self, k: int = 1) -> Tok:
+        j = min(self.i + k, len(self.toks) - 1)
+        return self.toks[j]
+
+    def advance(self) -> Tok:
+        t = self.toks[self.i]
+        if t.kind != "eof":
+            self.i += 1
+        return t
+
+    def at(self, text: str) -> bool:
+        t = self.toks[self.i]
+        return t.kind in ("op", "in") and t.text == text
+
+    def expect(self, text: str) -> Tok:
+        if not self.at(text):
+            self.fail(f"expecting '{text}'")
+        return self.advance()
+
+    def fail(self, expecting: str = "") -> None:
+        t = self.tok
+        if t.kind == "eof":
+            msg = "Syntax error: mismatched input '<EOF>'"
+        else:
+            msg = f"Syntax error: mismatched input '{t.text}'"
+        if expecting:
+            msg += f" {expecting}"
+        raise ParseError(msg, t.pos)
+
+    def enter(self, rule: str) -> None:
+        d = self.depth.get(rule, 0) + 1
+        self.depth[rule] = d
+        if d > MAX_RECURSION:
+            raise ParseError(f"expression recursion limit exceeded: {MAX_RECURSION}", None)
+
+    def leave(self, rule: str, n: int = 1) -> None:
+        self.depth[rule] -= n
+
+    # -- grammar
+    def parse(self) -> Node:
+        e = self.expr()
+        if self.tok.kind != "eof":
+            self.fail("expecting <EOF>")
+        return e
+
+    def expr(self) -> Node:
+        self.enter("expr")
+        e = self.conditional_or()
+        if self.at("?"):
+            q = self.advance()
+            t = self.conditional_or()
+            self.expect(":")
+            f = self.expr()
+            e = call("_?_:_", [e, t, f], q.pos)
+        self.leave("expr")
+        return e
+
+    def conditional_or(self) -> Node:
+        self.enter("or")
+        e = self.conditional_and()
+        terms = [e]
+        ops = []
+        while self.at("||"):
+            ops.append(self.advance().pos)
+            terms.append(self.conditional_and())
+        self.leave("or")
+        return _balance("_||_", terms, ops) if ops else e
+
+    def conditional_and(self) -> Node:
+        self.enter("and")
+        e = self.relation()
+        terms = [e]
+        ops = []
+        while self.at("&&"):
+            ops.append(self.advance().pos)
+            terms.append(self.relation())
+        self.leave("and")
+        return _balance("_&&_", terms, ops) if ops else e
+
+    _REL = {"<": "_<_", "<=": "_<=_", ">": "_>_", ">=": "_>=_", "==": "_==_", "!=": "_!=_", "in": "@in"}
+
+    def relation(self) -> Node:
+        self.enter("relation")
+        e = self.calc(0)
+        n = 0
+        while self.tok.kind in ("op", "in") and self.tok.text in self._REL:
+            op = self.advance()
+            n += 1
+            self.enter("relation")
+            r = self.calc(0)
+            e = call(self._REL[op.text], [e, r], op.pos)
+        self.leave("relation", n + 1)
+        return e
+
+    _MUL = {"*": "_*_", "/": "_/_", "%": "_%_"}
+    _ADD = {"+": "_+_", "-": "_-_"}
+
+    def calc(self, _lvl: int) -> Node:
+        # calc: unary | calc (*|/|%) calc | calc (+|-) calc   (left-recursive in CEL.g4)
+        self.enter("calc")
+        n = 0
+        e = self.mul_chain()
+        while self.tok.kind == "op" and self.tok.text in self._ADD:
+            op = self.advance()
+            n += 1
+            self.enter("calc")
+            r = self.mul_chain()
+            e = call(self._ADD[op.text], [e, r], op.pos)
+        self.leave("calc", n + 1)
+        return e
+
+    def mul_chain(self) -> Node:
+        e = self.unary()
+        n = 0
+        while self.tok.kind == "op" and self.tok.text in self._MUL:
+            op = self.advance()
+            n += 1
+            self.enter("calc")
+            r = self.unary()
+            e = call(self._MUL[op.text], [e, r], op.pos)
+        self.leave("calc", n)
+        return e
+
+    def unary(self) -> Node:
+        t = self.tok
+        if t.kind == "op" and t.text == "!":
+            count = 0
+            while self.at("!"):
+                self.advance()
+                count += 1
+            m = self.member()
+            return m if count % 2 == 0 else call("!_", [m], t.pos)
+        if t.kind == "op" and t.text == "-":
+            # A single '-' directly before a number is part of the literal (CEL.g4 literal rule).
+            if self.peek().kind in ("int", "float"):
+                self.advance()
+                return self.member_suffix(self.primary(negate=t))
+            count = 0
+            while self.at("-"):
+                self.advance()
+                count += 1
+            m = self.member()
+            return m if count % 2 == 0 else call("-_", [m], t.pos)
+        return self.member()
+
+    def member(self) -> Node:
+        return self.member_suffix(self.primary())
+
+    def member_suffix(self, e: Node) -> Node:
+        n = 0
+        while True:
+            t = self.tok
+            if t.kind == "op" and t.text == ".":
+                self.advance()
+                n += 1
+                self.enter("member")
+                opt = False
+                if self.at("?"):
+                    self.advance()
+                    opt = True
+                idt = self.tok
+                if idt.kind != "ident":
+                    if idt.kind in ("true", "false", "null", "in"):
+                        raise ParseError(f"Syntax error: mismatched input '{idt.text}' expecting IDENTIFIER", idt.pos)
+                    self.fail("expecting IDENTIFIER")
+                self.advance()
+                if idt.text in RESERVED:
+                    raise ParseError(f"reserved identifier: {idt.text}", idt.pos)
+                if not opt and self.at("("):
+                    lp = self.advance()
+                    args = self.expr_list(")")
+                    self.expect(")")
+                    e = self.make_call(idt.text, args, lp.pos, target=e, name_pos=idt.pos)
+                elif opt:
+                    e = call("_?._", [e, lit(idt.text, idt.pos)], t.pos)
+                else:
+                    e = Node("select", t.pos, operand=e, name=idt.text)
+            elif t.kind == "op" and t.text == "[":
+                self.advance()
+                n += 1
+                self.enter("member")
+                opt = False
+                if self.at("?"):
+                    self.advance()
+                    opt = True
+                idx = self.expr()
+                self.expect("]")
+                e = call("_[?_]" if opt else "_[_]", [e, idx], t.pos)
+            elif t.kind == "op" and t.text == "{" and _is_qualified_name(e):
+                raise ParseError("message construction is not supported by dractl (no message types are declared)", t.pos)
+            else:
+                break
+        if n:
+            self.leave("member", n)
+        return e
+
+    def expr_list(self, close: str) -> list[Node]:
+        args: list[Node] = []
+        if self.at(close):
+            return args
+        args.append(self.expr())
+        while self.at(","):
+            self.advance()
+            args.append(self.expr())
+        return args
+
+    def primary(self, negate: Tok | None = None) -> Node:
+        t = self.tok
+        k = t.kind
+        if negate is not None or k in ("int", "uint", "float"):
+            return self.number(negate)
+        if k == "string":
+            self.advance()
+            return lit(unquote(t.text, t.pos), t.pos)
+        if k == "true" or k == "false":
+            self.advance()
+            return lit(k == "true", t.pos)
+        if k == "null":
+            self.advance()
+            return lit(None, t.pos)
+        if k == "ident" or (k == "op" and t.text == "."):
+            lead = ""
+            if k == "op":
+                self.advance()
+                lead = "."
+                t = self.tok
+                if t.kind != "ident":
+                    self.fail("expecting IDENTIFIER")
+            self.advance()
+            if t.text in RESERVED:
+                raise ParseError(f"reserved identifier: {t.text}", t.pos)
+            if self.at("("):
+                lp = self.advance()
+                args = self.expr_list(")")
+                self.expect(")")
+                return self.make_call(lead + t.text, args, lp.pos, target=None, name_pos=t.pos)
+            return ident(lead + t.text, t.pos)
+        if k == "op" and t.text == "(":
+            self.advance()
+            e = self.expr()
+            self.expect(")")
+            return e
+        if k == "op" and t.text == "[":
+            self.advance()
+            elems: list[Node] = []
+            opts: set[int] = set()
+            while not self.at("]"):
+                if self.at("?"):
+                    self.advance()
+                    opts.add(len(elems))
+                elems.append(self.expr())
+                if not self.at(","):
+                    break
+                self.advance()
+            self.expect("]")
+            return Node("list", t.pos, args=tuple(elems), optional=frozenset(opts))
+        if k == "op" and t.text == "{":
+            self.advance()
+            entries: list[tuple[Node, Node, bool]] = []
+            while not self.at("}"):
+                opt = False
+                if self.at("?"):
+                    self.advance()
+                    opt = True
+                key = self.expr()
+                self.expect(":")
+                val = self.expr()
+                entries.append((key, val, opt))
+                if not self.at(","):
+                    break
+                self.advance()
+            self.expect("}")
+            return Node("map", t.pos, entries=tuple(entries))
+        if k in ("ident",) and t.text in RESERVED:
+            raise ParseError(f"reserved identifier: {t.text}", t.pos)
+        if k == "eof":
+            self.fail()
+        raise ParseError(f"Syntax error: mismatched input '{t.text}' expecting <expression>", t.pos)
+
+    def number(self, negate: Tok | None) -> Node:
+        t = self.advance()
+        pos = negate.pos if negate is not None else t.pos
+        sign = -1 if negate is not None else 1
+        text = t.text
+        if t.kind == "float":
+            try:
+                v = float(text) * sign
+            except ValueError:
+                raise ParseError("invalid double literal", pos)
+            return lit(v, pos)
+        if t.kind == "uint":
+            if negate is not None:
+                self.i -= 1
+                raise ParseError(f"Syntax error: mismatched input '{text}'", t.pos)
+            body = text[:-1]
+            v = int(body, 16) if body.startswith("0x") else int(body)
+            if v > UINT64_MAX:
+                raise ParseError("invalid uint literal", pos)
+            return lit(UInt(v), pos)
+        v = int(text, 16) if text.startswith("0x") else int(text)
+        v *= sign
+        if not INT64_MIN <= v <= INT64_MAX:
+            raise ParseError("invalid int literal", pos)
+        return lit(v, pos)
+
+    # -- macros (cel-go parser/macro.go, ext/bindings.go, ext/comprehensions.go)
+    def make_call(self, fn: str, args: list[Node], pos: int, target: Node | None, name_pos: int) -> Node:
+        n = len(args)
+        if target is None:
+            if fn == "has" and n == 1:
+                a = args[0]
+                if a.kind != "select" or a.test_only:
+                    raise ParseError("invalid argument to has() macro", a.pos)
+                return Node("select", pos, operand=a.operand, name=a.name, test_only=True)
+            return call(fn, args, pos)
+        if fn in ("all", "exists", "exists_one", "existsOne", "map", "filter") and n in (2, 3):
+            if fn in ("filter",) and n == 3:
+                return call(fn, args, pos, target)
+            if fn in ("exists_one",) and n == 3:
+                return call(fn, args, pos, target)
+            return self.comprehension(fn, target, args, pos)
+        if fn in ("transformList", "transformMap", "transformMapEntry") and n in (3, 4):
+            raise ParseError(f"{fn}() is not supported by dractl", pos)
+        if fn == "sortBy" and n == 2:
+            raise ParseError("sortBy() is not supported by dractl", pos)
+        if fn == "bind" and n == 3 and target.kind == "ident" and target.name == "cel":
+            v = args[0]
+            if v.kind != "ident":
+                raise ParseError("cel.bind() variable names must be simple identifiers", v.pos)
+            return Node("comp", pos, iter_var="#unused", iter_var2=None,
+                        iter_range=Node("list", pos, args=(), optional=frozenset()),
+                        accu_var=v.name, accu_init=args[1], loop_cond=lit(False, pos),
+                        loop_step=ident(v.name, pos), result=args[2], macro="bind")
+        if fn == "block" and target.kind == "ident" and target.name == "cel":
+            raise ParseError("cel.block() is not supported by dractl", pos)
+        return call(fn, args, pos, target)
+
+    def comprehension(self, fn: str, target: Node, args: list[Node], pos: int) -> Node:
+        two = len(args) == 3 and fn not in ("map",)
+        if fn == "map" and len(args) == 3:
+            two = False
+        v = args[0]
+        if v.kind != "ident":
+            raise ParseError("argument must be a simple name", v.pos)
+        v2 = None
+        if two:
+            if fn not in ("all", "exists", "existsOne"):
+                raise ParseError(f"{fn}() with two variables is not supported", pos)
+            w = args[1]
+            if w.kind != "ident":
+                raise ParseError("argument must be a simple name", w.pos)
+            v2 = w.name
+            if v.name == v2:
+                raise ParseError(f"duplicate variable name: {v2}", w.pos)
+        if v.name == ACCU or v2 == ACCU:
+            raise ParseError("iteration variable overwrites accumulator variable", v.pos)
+        a = lambda: ident(ACCU, pos)  # noqa: E731
+        body = args[-1]
+        if fn == "all":
+            init, cond = lit(True, pos), call("@not_strictly_false", [a()], pos)
+            step, result = call("_&&_", [a(), body], pos), a()
+        elif fn == "exists":
+            init = lit(False, pos)
+            cond = call("@not_strictly_false", [call("!_", [a()], pos)], pos)
+            step, result = call("_||_", [a(), body], pos), a()
+        elif fn in ("exists_one", "existsOne"):
+            if fn == "existsOne" and not two:
+                return call(fn, args, pos, target)
+            init, cond = lit(0, pos), lit(True, pos)
+            step = call("_?_:_", [body, call("_+_", [a(), lit(1, pos)], pos), a()], pos)
+            result = call("_==_", [a(), lit(1, pos)], pos)
+        elif fn == "map":
+            init, cond = Node("list", pos, args=(), optional=frozenset()), lit(True, pos)
+            if len(args) == 2:
+                step = call("_+_", [a(), Node("list", pos, args=(args[1],), optional=frozenset())], pos)
+            else:
+                step = call("_?_:_", [args[1], call("_+_", [a(), Node("list", pos, args=(args[2],), optional=frozenset())], pos), a()], pos)
+            result = a()
+        elif fn == "filter":
+            init, cond = Node("list", pos, args=(), optional=frozenset()), lit(True, pos)
+            step = call("_?_:_", [body, call("_+_", [a(), Node("list", pos, args=(ident(v.name, pos),), optional=frozenset())], pos), a()], pos)
+            result = a()
+        else:  # pragma: no cover
+            raise ParseError(f"unknown macro {fn}", pos)
+        return Node("comp", pos, iter_var=v.name, iter_var2=v2, iter_range=target, accu_var=ACCU,
+                    accu_init=init, loop_cond=cond, loop_step=step, result=result, macro=fn)
+
+
+def _balance(fn: str, terms: list[Node], ops: list[int]) -> Node:
+    """cel-go builds balanced trees for chains of && and || (parser/helper.go balancer)."""
+    if len(terms) == 1:
+        return terms[0]
+    mid = len(ops) // 2
+    left = _balance(fn, terms[: mid + 1], ops[:mid])
+    right = _balance(fn, terms[mid + 1:], ops[mid + 1:])
+    return call(fn, [left, right], ops[mid])
+
+
+def _is_qualified_name(e: Node) -> bool:
+    while e.kind == "select":
+        e = e.operand
+    return e.kind == "ident"
+
+
+def parse(src: str) -> Node:
+    old = sys.getrecursionlimit()
+    if old < 20000:
+        sys.setrecursionlimit(20000)
+    try:
+        return Parser(src).parse()
+    except RecursionError:
+        raise ParseError(f"expression recursion limit exceeded: {MAX_RECURSION}", None)

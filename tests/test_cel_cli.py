@@ -1,0 +1,108 @@
+"""`dractl cel`, `devices --selector/--class` and `classes` on the fake cluster."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import fixture_path
+
+MODEL = "device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'"
+MEM40 = "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0"
+MEM100 = "device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0"
+EKS = fixture_path("other-drivers", "dranet__aws_eks_examples__gpu-efa__resourceslice-gpu.yaml")
+
+
+@pytest.mark.parametrize("expr,matches", [(MODEL, 8), (MEM40, 8), (MEM100, 0), ("device.driver == 'gpu.example.com'", 8)])
+def test_blog_selectors(dractl, expr, matches):
+    r = dractl("cel", expr, "-o", "json")
+    assert r.code == 0, r.err
+    doc = r.json()
+    assert doc["expression"] == expr and doc["error"] is None
+    assert len(doc["results"]) == 8
+    assert sum(1 for x in doc["results"] if x["matches"]) == matches
+    first = doc["results"][0]
+    assert {k: first[k] for k in ("driver", "pool", "device", "node", "error")} == {
+        "driver": "gpu.example.com",
+        "pool": "dra-demo-worker",
+        "device": "gpu-0",
+        "node": "dra-demo-worker",
+        "error": None,
+    }
+
+
+def test_summary_in_the_users_numbers(dractl):
+    r = dractl("cel", MEM100)
+    assert r.code == 0
+    assert r.out.splitlines()[-1] == "0 of 8 devices match; 8 fail: memory is 80Gi, needs >= 100Gi"
+    assert "false" in r.out.splitlines()[1]
+
+
+def test_runtime_error_per_device_and_exit_1(dractl):
+    r = dractl("cel", "device.attributes['gpu.example.com'].modle == 'x'", "-o", "json")
+    assert r.code == 1
+    res = r.json()["results"]
+    assert all(x["matches"] is None and x["error"].startswith("no such key: modle") for x in res)
+    assert "has()" in res[0]["error"]
+    assert "attribute gpu.example.com/modle exists on no device; did you mean device.attributes['gpu.example.com'].model?" in r.err
+
+
+def test_typo_hint_for_a_wrong_domain(dractl):
+    r = dractl("--from", EKS, "cel", "device.attributes['gpu.example.com'].productName == 'x'")
+    # unknown domain: an empty map, so the key lookup fails at run time
+    assert r.code == 1
+    assert "did you mean device.attributes['gpu.nvidia.com'].productName?" in r.err
+
+
+def test_compile_error_with_caret(dractl):
+    r = dractl("cel", "device.attributes['gpu.example.com'].model == ")
+    assert r.code == 1
+    lines = r.err.splitlines()
+    assert lines[0].startswith("error: compilation failed")
+    assert lines[-1].strip() == "^"
+    assert lines[-2] == "device.attributes['gpu.example.com'].model == "
+    j = dractl("cel", "1 +", "-o", "json")
+    assert j.code == 1 and j.json()["error"] and j.json()["results"] == []
+
+
+def test_non_bool_is_refused(dractl):
+    r = dractl("cel", "1 + 2")
+    assert r.code == 1 and "must evaluate to bool" in r.err
+    # attribute values are dynamically typed: the check happens per device, at run time
+    r = dractl("cel", "device.attributes['gpu.example.com'].index", "-o", "json")
+    assert r.code == 1
+    assert all("bool" in x["error"] for x in r.json()["results"])
+
+
+def test_too_long_is_refused(dractl):
+    r = dractl("cel", "true && " * 1300 + "true")
+    assert r.code == 1 and "10240" in r.err
+
+
+def test_class_and_filters(dractl):
+    assert dractl("fake", "reset", "--nodes", "2", "--devices-per-node", "2").code == 0
+    r = dractl("cel", MEM40, "--class", "gpu.example.com", "--node", "dra-demo-worker2", "-o", "json")
+    assert [x["device"] for x in r.json()["results"]] == ["gpu-0", "gpu-1"]
+    assert {x["node"] for x in r.json()["results"]} == {"dra-demo-worker2"}
+    assert dractl("cel", MEM40, "--driver", "other", "-o", "json").json()["results"] == []
+    r = dractl("cel", "true", "--class", "nope")
+    assert r.code == 1 and 'deviceclass "nope" not found' in r.err
+
+
+def test_devices_selector_and_class_filters(dractl):
+    r = dractl("devices", "--selector", "device.attributes['gpu.example.com'].index < 3", "-o", "name")
+    assert r.out.splitlines() == [f"device/gpu.example.com/dra-demo-worker/gpu-{i}" for i in range(3)]
+    assert len(dractl("devices", "--class", "gpu.example.com", "-o", "name").out.splitlines()) == 8
+
+
+def test_classes_count_matching_devices(dractl):
+    r = dractl("classes")
+    assert r.out.splitlines()[1].split()[:3] == ["gpu.example.com", "device.driver", "=="]
+    doc = dractl("classes", "-o", "json").json()
+    assert doc["items"][0]["status"]["matchingDevices"] == "8"
+
+
+def test_feature_gate_changes_the_environment(dractl):
+    expr = "device.allowMultipleAllocations == false"
+    assert dractl("cel", expr).code == 0
+    r = dractl("--feature-gates", "DRAConsumableCapacity=false", "cel", expr)
+    assert r.code == 1 and "allowMultipleAllocations" in r.err

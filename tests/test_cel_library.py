@@ -1,0 +1,284 @@
+"""Expression-level ports of k8s.io/apiserver pkg/cel/library quantity_test.go and semver_test.go,
+plus dractl-specific checks (blog selectors, limits, errors, memoised evaluation)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dractl.cel import CELCompileError, CELRuntimeError, compile_selector, evaluate_expression, evaluate_many
+from dractl.cel.runtime import CelQuantity
+from dractl.features import FeatureGates
+from dractl.model.objects import AttributeValue, Device, DeviceCapacity
+from dractl.quantity import Quantity
+
+try:
+    import dractl.semver  # noqa: F401
+
+    HAVE_SEMVER = True
+except ImportError:
+    HAVE_SEMVER = False
+needs_semver = pytest.mark.skipif(not HAVE_SEMVER, reason="dractl.semver not available yet")
+
+
+def _value(v):
+    if isinstance(v, CelQuantity):
+        return ("quantity", v.q.value)
+    return v
+
+
+# apiserver pkg/cel/library/quantity_test.go TestQuantity: (name, expr, value | None, runtime err, compile err)
+QUANTITY = [
+    ("parse", 'quantity("12Mi")', ("quantity", Quantity.parse("12Mi").value), None, None),
+    ("parseInvalidSuffix", 'quantity("10Mo")', None, "quantities must match the regular expression", None),
+    ("parseInvalidSuffixPassesRegex", 'quantity("10Mm")', None, "unable to parse quantity's suffix", None),
+    ("isQuantity", 'isQuantity("20")', True, None, None),
+    ("isQuantity_megabytes", 'isQuantity("20M")', True, None, None),
+    ("isQuantity_mebibytes", 'isQuantity("20Mi")', True, None, None),
+    ("isQuantity_invalidSuffix", 'isQuantity("20Mo")', False, None, None),
+    ("isQuantity_passingRegex", 'isQuantity("10Mm")', False, None, None),
+    ("isQuantity_noOverload", "isQuantity([1, 2, 3])", None, None, "found no matching overload for 'isQuantity' applied to"),
+    ("equality_reflexivity", 'quantity("200M") == quantity("200M")', True, None, None),
+    ("equality_symmetry", 'quantity("200M") == quantity("0.2G") && quantity("0.2G") == quantity("200M")', True, None, None),
+    ("equality_transitivity", 'quantity("2M") == quantity("0.002G") && quantity("2000k") == quantity("2M") && quantity("0.002G") == quantity("2000k")', True, None, None),
+    ("inequality", 'quantity("200M") == quantity("0.3G")', False, None, None),
+    ("quantity_less", 'quantity("50M").isLessThan(quantity("50Mi"))', True, None, None),
+    ("quantity_less_obvious", 'quantity("50M").isLessThan(quantity("100M"))', True, None, None),
+    ("quantity_less_false", 'quantity("100M").isLessThan(quantity("50M"))', False, None, None),
+    ("quantity_greater", 'quantity("50Mi").isGreaterThan(quantity("50M"))', True, None, None),
+    ("quantity_greater_obvious", 'quantity("150Mi").isGreaterThan(quantity("100Mi"))', True, None, None),
+    ("quantity_greater_false", 'quantity("50M").isGreaterThan(quantity("100M"))', False, None, None),
+    ("compare_equal", 'quantity("200M").compareTo(quantity("0.2G"))', 0, None, None),
+    ("compare_less", 'quantity("50M").compareTo(quantity("50Mi"))', -1, None, None),
+    ("compare_greater", 'quantity("50Mi").compareTo(quantity("50M"))', 1, None, None),
+    ("add_quantity", 'quantity("50k").add(quantity("20")) == quantity("50.02k")', True, None, None),
+    ("add_int", 'quantity("50k").add(20).isLessThan(quantity("50020"))', False, None, None),
+    ("sub_quantity", 'quantity("50k").sub(quantity("20")) == quantity("49.98k")', True, None, None),
+    ("sub_int", 'quantity("50k").sub(20) == quantity("49980")', True, None, None),
+    ("arith_chain_1", 'quantity("50k").add(20).sub(quantity("100k")).asInteger()', -49980, None, None),
+    ("arith_chain", 'quantity("50k").add(20).sub(quantity("100k")).sub(-50000).asInteger()', 20, None, None),
+    ("as_integer", 'quantity("50k").asInteger()', 50000, None, None),
+    ("as_integer_error", 'quantity("9999999999999999999999999999999999999G").asInteger()', None, "cannot convert value to integer", None),
+    ("is_integer", 'quantity("9999999999999999999999999999999999999G").isInteger()', False, None, None),
+    ("is_integer", 'quantity("50").isInteger()', True, None, None),
+    ("as_float", 'quantity("50.703k").asApproximateFloat()', 50703.0, None, None),
+    ("add_does_not_mutate_receiver", '[quantity("9999999999999999999999999999999999999")].all(x, x.add(quantity("1")).compareTo(x.add(quantity("2"))) == -1)', True, None, None),
+]
+
+# apiserver pkg/cel/library/semver_test.go TestSemver
+SEMVER = [
+    ("parseInvalidVersion", 'semver("v1.0")', None, "No Major.Minor.Patch elements found", None),
+    ("isSemver", 'isSemver("1.2.3-beta.1+build.1")', True, None, None),
+    ("isSemver_empty_false", 'isSemver("")', False, None, None),
+    ("isSemver_v_prefix_false", 'isSemver("v1.0.0")', False, None, None),
+    ("isSemver_v_leading_whitespace_false", 'isSemver(" 1.0.0")', False, None, None),
+    ("isSemver_v_contains_whitespace_false", 'isSemver("1. 0.0")', False, None, None),
+    ("isSemver_v_trailing_whitespace_false", 'isSemver("1.0.0 ")', False, None, None),
+    ("isSemver_leading_zeros_false", 'isSemver("01.01.01")', False, None, None),
+    ("isSemver_major_only_false", 'isSemver("1")', False, None, None),
+    ("isSemver_major_minor_only_false", 'isSemver("1.1")', False, None, None),
+    ("isSemver_empty_normalize_false", 'isSemver("", true)', False, None, None),
+    ("isSemver_v_leading_whitespace_normalize_false", 'isSemver(" 1.0.0", true)', False, None, None),
+    ("isSemver_v_contains_whitespace_normalize_false", 'isSemver("1. 0.0", true)', False, None, None),
+    ("isSemver_v_trailing_whitespace_normalize_false", 'isSemver("1.0.0 ", true)', False, None, None),
+    ("isSemver_v_prefix_normalize_true", 'isSemver("v1.0.0", true)', True, None, None),
+    ("isSemver_leading_zeros_normalize_true", 'isSemver("01.01.01", true)', True, None, None),
+    ("isSemver_major_only_normalize_true", 'isSemver("1", true)', True, None, None),
+    ("isSemver_major_minor_only_normalize_true", 'isSemver("1.1", true)', True, None, None),
+    ("isSemver_noOverload", "isSemver([1, 2, 3])", None, None, "found no matching overload for 'isSemver' applied to"),
+    ("equality_normalize", 'semver("v01.01", true) == semver("1.1.0")', True, None, None),
+    ("equality_reflexivity", 'semver("1.2.3") == semver("1.2.3")', True, None, None),
+    ("inequality", 'semver("1.2.3") == semver("1.0.0")', False, None, None),
+    ("semver_less", 'semver("1.0.0").isLessThan(semver("1.2.3"))', True, None, None),
+    ("semver_less_false", 'semver("1.0.0").isLessThan(semver("1.0.0"))', False, None, None),
+    ("semver_greater", 'semver("1.2.3").isGreaterThan(semver("1.0.0"))', True, None, None),
+    ("semver_greater_false", 'semver("1.0.0").isGreaterThan(semver("1.0.0"))', False, None, None),
+    ("compare_equal", 'semver("1.2.3").compareTo(semver("1.2.3"))', 0, None, None),
+    ("compare_less", 'semver("1.0.0").compareTo(semver("1.2.3"))', -1, None, None),
+    ("compare_greater", 'semver("1.2.3").compareTo(semver("1.0.0"))', 1, None, None),
+    ("major", 'semver("1.2.3").major()', 1, None, None),
+    ("minor", 'semver("1.2.3").minor()', 2, None, None),
+    ("patch", 'semver("1.2.3").patch()', 3, None, None),
+]
+
+
+def _check(expr, value, runtime_err, compile_err):
+    if compile_err:
+        with pytest.raises(CELCompileError, match=compile_err):
+            evaluate_expression(expr)
+        return
+    if runtime_err:
+        with pytest.raises(CELRuntimeError, match=runtime_err):
+            evaluate_expression(expr)
+        return
+    got = _value(evaluate_expression(expr))
+    assert got == value and type(got) is type(value)
+
+
+@pytest.mark.parametrize("name,expr,value,rt,ce", QUANTITY, ids=[f"{i}-{c[0]}" for i, c in enumerate(QUANTITY)])
+def test_quantity(name, expr, value, rt, ce):
+    _check(expr, value, rt, ce)
+
+
+@needs_semver
+@pytest.mark.parametrize("name,expr,value,rt,ce", SEMVER, ids=[c[0] for c in SEMVER])
+def test_semver(name, expr, value, rt, ce):
+    _check(expr, value, rt, ce)
+
+
+# -------------------------------------------------------------------- the blog's demo 3
+
+GPU_DRIVER = "gpu.example.com"
+
+
+def gpu(i: int = 0, memory: str = "80Gi") -> Device:
+    attrs = {"index": AttributeValue("int", i), "uuid": AttributeValue("string", f"gpu-18db0e85-99e9-c746-8531-ffeb86328b{i:02d}"),
+             "model": AttributeValue("string", "LATEST-GPU-MODEL")}
+    if HAVE_SEMVER:
+        attrs["driverVersion"] = AttributeValue("version", "1.0.0")
+    return Device(name=f"gpu-{i}", attributes=attrs,
+                  capacity={"memory": DeviceCapacity(Quantity.parse(memory)), "compute": DeviceCapacity(Quantity.parse("100"))})
+
+
+@pytest.mark.parametrize("expr,want", [
+    ("device.driver == 'gpu.example.com'", True),
+    ("device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'", True),
+    ("device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0", True),
+    ("device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0", False),
+])
+def test_blog_selectors(expr, want):
+    assert compile_selector(expr).matches(GPU_DRIVER, gpu()) is want
+
+
+def test_blog_explain():
+    sel = compile_selector("device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0")
+    assert sel.explain(GPU_DRIVER, gpu()) == "memory is 80Gi, needs >= 100Gi"
+    sel = compile_selector("device.attributes['gpu.example.com'].model == 'OTHER' && device.driver != ''")
+    assert sel.explain(GPU_DRIVER, gpu()) == "model is 'LATEST-GPU-MODEL', needs 'OTHER'"
+    assert sel.references() == {("attributes", "gpu.example.com", "model")}
+
+
+@needs_semver
+def test_blog_version():
+    sel = compile_selector("device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('0.9.0'))")
+    assert sel.matches(GPU_DRIVER, gpu()) is True
+
+
+# -------------------------------------------------------------------- errors and limits
+
+def test_missing_key_hint():
+    with pytest.raises(CELRuntimeError) as ei:
+        compile_selector("device.attributes['gpu.example.com'].nosuch == 'x'").matches(GPU_DRIVER, gpu())
+    assert str(ei.value) == ("no such key: nosuch. consider using CEL optional chaining (.? followed by orValue()) "
+                             "or guarding the check with has() for optional fields")
+
+
+def test_safe_forms():
+    d = gpu()
+    assert compile_selector("has(device.attributes['gpu.example.com'].x) && device.attributes['gpu.example.com'].x == 'y'").matches(GPU_DRIVER, d) is False
+    assert compile_selector("device.attributes['gpu.example.com'].?x.orValue('') == ''").matches(GPU_DRIVER, d) is True
+    assert compile_selector("device.attributes['other.example.com'].?x.hasValue()").matches(GPU_DRIVER, d) is False
+    assert compile_selector("device.attributes['unknown'].size() == 0").matches(GPU_DRIVER, d) is True
+
+
+def test_compile_error_position_and_caret():
+    with pytest.raises(CELCompileError) as ei:
+        compile_selector("device.driver == nosuch")
+    e = ei.value
+    assert e.position == 17
+    assert "undeclared reference to 'nosuch'" in str(e) and "\n" not in str(e)
+    assert e.caret() == "device.driver == nosuch\n                 ^"
+
+
+def test_too_long():
+    expr = 'device.driver == "' + "x" * 10240 + '"'
+    with pytest.raises(CELCompileError, match="Too long: may not be more than 10240 bytes"):
+        compile_selector(expr)
+
+
+@pytest.mark.parametrize("expr", ["(" * 5000 + "true" + ")" * 5000, "!" * 100000 + "true",
+                                  "1 + " * 2000 + "1 > 0", "a." * 3000 + "b", "[" * 4000 + "]" * 4000,
+                                  "(" * 251 + "true" + ")" * 251])
+def test_deep_nesting_is_a_clean_error(expr):
+    with pytest.raises(CELCompileError):
+        compile_selector(expr)
+
+
+def test_nesting_limits_like_cel_go():
+    # cel-go: per-rule recursion limit 250; runs of '!' / '-' collapse in pairs.
+    assert compile_selector("(" * 249 + "true" + ")" * 249).matches(GPU_DRIVER, gpu()) is True
+    assert compile_selector("!" * 10000 + "true").matches(GPU_DRIVER, gpu()) is True
+    assert compile_selector("-" * 9000 + "1 > 0").matches(GPU_DRIVER, gpu()) is True
+
+
+def test_non_bool_result_and_cross_type():
+    assert evaluate_expression("1 < 2.5") is True
+    assert evaluate_expression("dyn(4) == 4u") is True
+    with pytest.raises(CELCompileError, match="found no matching overload for '_==_'"):
+        compile_selector("4 == 4u")  # cel-go: equality operands must have the same static type
+    with pytest.raises(CELCompileError, match="must evaluate to bool"):
+        compile_selector("'x'")
+
+
+def test_runtime_cost_limit_stops_evaluation():
+    expr = "lists.range(200).all(a, lists.range(200).all(b, lists.range(200).all(c, a + b + c >= 0)))"
+    with pytest.raises(CELCompileError, match="too complex"):
+        compile_selector(expr)
+    sel = compile_selector(expr, stored=True)
+    with pytest.raises(CELRuntimeError, match="actual cost limit exceeded"):
+        sel.matches(GPU_DRIVER, gpu())
+
+
+@pytest.mark.parametrize("expr,want", [
+    ("'abc'.charAt(1) == 'b'", True), ("'hello'.indexOf('l') == 2", True), ("'hello'.lastIndexOf('l') == 3", True),
+    ("'ABc'.lowerAscii() == 'abc'", True), ("'a-b-c'.replace('-', '_') == 'a_b_c'", True),
+    ("'a,b'.split(',') == ['a', 'b']", True), ("'hello'.substring(1, 3) == 'el'", True), ("'  x '.trim() == 'x'", True),
+    ("['a', 'b'].join('/') == 'a/b'", True), ("[3, 1, 2].max() == 3", True), ("[1, 2, 3].sum() == 6", True),
+    ("[1, 2, 3].isSorted()", True), ("[1, 2, 1].lastIndexOf(1) == 2", True), ("'abc123'.find('[0-9]+') == '123'", True),
+    ("'abc'.matches('^a')", True), ("cel.bind(x, 2, x * x) == 4", True), ("optional.of(1).orValue(2) == 1", True),
+    ("optional.none().orValue(2) == 2", True), ("{'a': 1}[?'b'].hasValue() == false", True),
+    ("[1, 2].exists_one(x, x > 1)", True), ("[1, 2].map(x, x * 2) == [2, 4]", True),
+    ("[1, 2, 3].filter(x, x > 1).size() == 2", True), ("int('12') + 1 == 13", True), ("string(1.5) == '1.5'", True),
+    ("1 / 0 == 0 || true", True), ("false && (1 / 0 == 0)", False), ("(1 / 0 == 0) && false", False),
+])
+def test_library_functions(expr, want):
+    assert compile_selector(expr, stored=True).matches(GPU_DRIVER, gpu()) is want
+
+
+def test_join_on_unsized_list_is_too_complex():
+    # library.CostEstimator: join costs listSize * elementSize; element sizes of a list
+    # literal are unknown to the DRA size estimator, so the estimate saturates.
+    with pytest.raises(CELCompileError, match="too complex"):
+        compile_selector("['a', 'b'].join('/') == 'a/b'")
+
+
+def test_unsupported_is_a_compile_error():
+    with pytest.raises(CELCompileError, match="not supported by dractl"):
+        compile_selector("timestamp('2024-01-01T00:00:00Z') > timestamp('2023-01-01T00:00:00Z')")
+
+
+def test_quantity_pointer_equality_quirk():
+    # apiservercel.Quantity.Equal accepts only the value form; add()/sub() return *Quantity.
+    with pytest.raises(CELRuntimeError, match="no such overload"):
+        evaluate_expression('quantity("2") == quantity("1").add(1)')
+    assert evaluate_expression('quantity("1").add(1) == quantity("2")') is True
+
+
+# -------------------------------------------------------------------- memoised evaluation
+
+def test_evaluate_many_matches_naive():
+    devices = [(GPU_DRIVER, gpu(i, memory=("80Gi" if i % 3 else "20Gi"))) for i in range(50)]
+    devices.append(("other.example.com", gpu(99)))
+    for expr in ["device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0",
+                 "device.attributes['gpu.example.com'].index % 2 == 0",
+                 "device.attributes['gpu.example.com'].size() > 2",  # whole-map use: not memoisable
+                 "device.attributes['gpu.example.com'].nosuch == 1",
+                 "cel.bind(g, device.attributes['gpu.example.com'], g.index < 10 && g.model != '')"]:
+        sel = compile_selector(expr)
+        naive = []
+        for drv, d in devices:
+            try:
+                naive.append(sel.matches(drv, d))
+            except CELRuntimeError as ex:
+                naive.append(str(ex))
+        many = [r if isinstance(r, bool) else str(r) for r in evaluate_many(sel, devices)]
+        assert many == naive, expr
