@@ -120,3 +120,21 @@ def test_usage_errors_exit_2(dractl):
     r = dractl("--feature-gates", "NoSuchGate=true", "devices")
     assert r.code == 2 and "unrecognized feature gate" in r.err
     assert dractl("fake", "reset", "--profile", "nope").code == 2
+
+
+@pytest.mark.parametrize(
+    "args,expected",
+    [
+        (["devices", "--from"], "option --from requires a value"),
+        (["devices", "-o"], "option -o requires a value"),
+        (["fake", "reset", "--nodes", "abc"], "--nodes"),
+        (["devices", "extra"], "unexpected extra argument"),
+        (["fake", "apply"], "Missing option '-f'"),
+        (["--feature-gates", "DRAAdminAccess=maybe", "devices"], "invalid value 'maybe'"),
+    ],
+)
+def test_bad_flags_are_one_line_usage_errors(dractl, args, expected):
+    r = dractl(*args)
+    assert r.code == 2
+    assert expected in r.err
+    assert len(r.err.strip().splitlines()) == 1

@@ -7,6 +7,8 @@ root callback declares them.
 
 from __future__ import annotations
 
+from dractl.errors import UsageError
+
 # flag -> takes a value
 GLOBAL_FLAGS: dict[str, bool] = {
     "--from": True,
@@ -42,15 +44,17 @@ def hoist(argv: list[str]) -> list[str]:
         name, eq, _ = a.partition("=")
         if a.startswith("--") and name in GLOBAL_FLAGS:
             if GLOBAL_FLAGS[name] and not eq:
-                front.append(a)
-                if i + 1 < len(argv):
-                    front.append(argv[i + 1])
-                    i += 1
+                if i + 1 >= len(argv):
+                    raise UsageError(f"option {name} requires a value")
+                front.extend([a, argv[i + 1]])
+                i += 1
             else:
                 front.append(a)
         elif a in GLOBAL_FLAGS:  # -n, -o, -A
             front.append(a)
-            if GLOBAL_FLAGS[a] and i + 1 < len(argv):
+            if GLOBAL_FLAGS[a]:
+                if i + 1 >= len(argv):
+                    raise UsageError(f"option {a} requires a value")
                 front.append(argv[i + 1])
                 i += 1
         elif len(a) > 2 and a[:2] in _SHORT_WITH_VALUE:  # -ojson, -o=json, -nfoo
