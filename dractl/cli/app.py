@@ -6,6 +6,7 @@ from typing import Optional
 
 import typer
 
+from dractl.cli import completion as _c
 from dractl.cli.context import AppContext
 from dractl.sources.base import SourceOptions
 
@@ -29,23 +30,42 @@ app = typer.Typer(
 def root(
     ctx: typer.Context,
     from_file: Optional[str] = typer.Option(
-        None, "--from", metavar="FILE", help="Read objects from a YAML/JSON snapshot (- for stdin)."
+        None,
+        "--from",
+        metavar="FILE",
+        help="Read objects from a YAML/JSON snapshot (- for stdin).",
+        autocompletion=_c.complete_files,
     ),
     fake: bool = typer.Option(False, "--fake", help="Use the embedded fake cluster."),
-    kubeconfig: Optional[str] = typer.Option(None, "--kubeconfig", help="Path to the kubeconfig file."),
-    context: Optional[str] = typer.Option(None, "--context", help="The kubeconfig context to use."),
-    namespace: Optional[str] = typer.Option(None, "--namespace", "-n", help="Namespace (default: default)."),
+    kubeconfig: Optional[str] = typer.Option(
+        None, "--kubeconfig", help="Path to the kubeconfig file.", autocompletion=_c.complete_files
+    ),
+    context: Optional[str] = typer.Option(
+        None, "--context", help="The kubeconfig context to use.", autocompletion=_c.complete_contexts
+    ),
+    namespace: Optional[str] = typer.Option(
+        None, "--namespace", "-n", help="Namespace (default: default).", autocompletion=_c.complete_namespaces
+    ),
     all_namespaces: bool = typer.Option(False, "--all-namespaces", "-A", help="List across all namespaces."),
-    output: str = typer.Option("table", "--output", "-o", help="Output format: table|wide|json|yaml|name."),
+    output: str = typer.Option(
+        "table", "--output", "-o", help="Output format: table|wide|json|yaml|name.", autocompletion=_c.complete_formats
+    ),
     no_headers: bool = typer.Option(False, "--no-headers", help="Don't print table headers."),
     feature_gates: Optional[str] = typer.Option(
-        None, "--feature-gates", metavar="NAME=BOOL,...", help="DRA feature gates (Kubernetes v1.37 defaults)."
+        None,
+        "--feature-gates",
+        metavar="NAME=BOOL,...",
+        help="DRA feature gates (Kubernetes v1.37 defaults).",
+        autocompletion=_c.complete_gates,
     ),
     request_timeout: Optional[str] = typer.Option(
         None, "--request-timeout", help="Timeout for a live cluster's requests (e.g. 5s)."
     ),
     state_dir: Optional[str] = typer.Option(
-        None, "--state-dir", help="Fake cluster state folder (default: $DRACTL_STATE or the XDG state dir)."
+        None,
+        "--state-dir",
+        help="Fake cluster state folder (default: $DRACTL_STATE or the XDG state dir).",
+        autocompletion=_c.complete_dirs,
     ),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks for errors."),
 ) -> None:
@@ -72,11 +92,13 @@ def root(
 
 
 def _register() -> None:
-    from dractl.cli import inventory, fakecmd, version
+    from dractl.cli import celcmd, inventory, fakecmd, version
 
     inventory.register(app)
     app.add_typer(fakecmd.app, name="fake")
     version.register(app)
+    celcmd.register(app)
+    _c.register(app)
     try:  # commands whose modules land with later issues register themselves when present
         from dractl.cli import extra
 

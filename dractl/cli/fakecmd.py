@@ -6,6 +6,7 @@ from typing import Any
 
 import typer
 
+from dractl.cli import completion as _c
 from dractl.errors import UsageError
 
 app = typer.Typer(help="Manage the embedded fake cluster (state in $DRACTL_STATE or the XDG state dir).", no_args_is_help=True)
@@ -26,7 +27,10 @@ def reset(
     nodes: int = typer.Option(1, "--nodes", min=1, max=100000, help="Number of worker nodes."),
     devices_per_node: int = typer.Option(8, "--devices-per-node", min=0, max=100000, help="GPUs per node."),
     profile: str = typer.Option(
-        "example-gpu", "--profile", help="example-gpu | example-gpu-shared | example-gpu-partitions"
+        "example-gpu",
+        "--profile",
+        help="example-gpu | example-gpu-shared | example-gpu-partitions",
+        autocompletion=_c.complete_profiles,
     ),
 ) -> None:
     """Recreate the fake cluster: N nodes with the example driver's GPUs."""
@@ -43,7 +47,9 @@ def reset(
 
 
 @app.command("load")
-def load(ctx: typer.Context, file: str = typer.Argument(..., help="Snapshot file (YAML or JSON, - for stdin).")) -> None:
+def load(ctx: typer.Context, file: str = typer.Argument(
+        ..., help="Snapshot file (YAML or JSON, - for stdin).", autocompletion=_c.complete_files
+    )) -> None:
     """Replace the fake cluster's state with the objects in FILE."""
     src, app_ctx = fake_source(ctx)
     objs, raws = _read(file, app_ctx)
@@ -63,7 +69,9 @@ def _read(file: str, app_ctx: Any) -> tuple[list[Any], list[dict[str, Any]]]:
 
 
 @app.command("apply")
-def apply(ctx: typer.Context, filename: str = typer.Option(..., "-f", "--filename", help="File to apply (- for stdin).")) -> None:
+def apply(ctx: typer.Context, filename: str = typer.Option(
+        ..., "-f", "--filename", help="File to apply (- for stdin).", autocompletion=_c.complete_files
+    )) -> None:
     """Create or replace the objects in FILE (pods and claims are then scheduled)."""
     from dractl.sources.fake import object_key
 
@@ -89,7 +97,9 @@ def apply(ctx: typer.Context, filename: str = typer.Option(..., "-f", "--filenam
 
 
 @app.command("delete")
-def delete(ctx: typer.Context, filename: str = typer.Option(..., "-f", "--filename", help="File naming the objects to delete.")) -> None:
+def delete(ctx: typer.Context, filename: str = typer.Option(
+        ..., "-f", "--filename", help="File naming the objects to delete.", autocompletion=_c.complete_files
+    )) -> None:
     """Delete the objects named in FILE."""
     from dractl.sources.fake import object_key
 
@@ -131,7 +141,7 @@ def _now() -> str:
 
 
 @app.command("env")
-def env(ctx: typer.Context, pod: str = typer.Argument(..., help="Pod name (namespace from -n).")) -> None:
+def env(ctx: typer.Context, pod: str = typer.Argument(..., help="Pod name (namespace from -n).", autocompletion=_c.complete_pods)) -> None:
     """Show the environment the example driver would give POD's containers (GPU_DEVICE_*)."""
     from dractl import sim
 

@@ -6,6 +6,8 @@ from typing import Any, Optional
 
 import typer
 
+from dractl.cli import completion as _c
+
 # Attributes worth a column of their own in the narrow table, in this order of preference.
 _MAIN_ATTRIBUTES = ("model", "productName", "type", "index", "driverVersion", "partition", "ifName")
 
@@ -18,12 +20,18 @@ def register(app: typer.Typer) -> None:
 
 def devices(
     ctx: typer.Context,
-    node: Optional[str] = typer.Option(None, "--node", help="Only devices usable from this node."),
-    driver: Optional[str] = typer.Option(None, "--driver", help="Only devices of this driver."),
-    pool: Optional[str] = typer.Option(None, "--pool", help="Only devices of this pool."),
+    node: Optional[str] = typer.Option(
+        None, "--node", help="Only devices usable from this node.", autocompletion=_c.complete_nodes
+    ),
+    driver: Optional[str] = typer.Option(
+        None, "--driver", help="Only devices of this driver.", autocompletion=_c.complete_drivers
+    ),
+    pool: Optional[str] = typer.Option(None, "--pool", help="Only devices of this pool.", autocompletion=_c.complete_pools),
     available: bool = typer.Option(False, "--available", help="Only devices a new claim could get now."),
     selector: Optional[str] = typer.Option(None, "--selector", "-l", help="Only devices this CEL selector matches."),
-    device_class: Optional[str] = typer.Option(None, "--class", help="Only devices this DeviceClass selects."),
+    device_class: Optional[str] = typer.Option(
+        None, "--class", help="Only devices this DeviceClass selects.", autocompletion=_c.complete_classes
+    ),
 ) -> None:
     """List every device from the ResourceSlices, with attributes, capacity and who holds it."""
     from dractl.model.views import device_views, visible_from
@@ -143,7 +151,9 @@ def _devices_table(views: list[Any]):
     return Table(cols, rows, wide={"ATTRIBUTES", "TAINTS"})
 
 
-def slices(ctx: typer.Context, driver: Optional[str] = typer.Option(None, "--driver")) -> None:
+def slices(
+    ctx: typer.Context, driver: Optional[str] = typer.Option(None, "--driver", autocompletion=_c.complete_drivers)
+) -> None:
     """List ResourceSlices with their pool, generation and completeness."""
     from dractl.model.views import slice_node_text
     from dractl.render.printers import Result, Table

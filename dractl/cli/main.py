@@ -8,6 +8,15 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     """Run dractl; never lets a traceback reach the user unless --debug is given."""
+    if "_DRACTL_COMPLETE" in os.environ or "_KUBECTL_DRA_COMPLETE" in os.environ:
+        # A TAB: answer from the completion table without importing typer/click/rich.
+        from dractl.cli.completion_engine import fast_complete
+
+        rc = fast_complete(argv)
+        if rc is not None:
+            if argv is None:
+                sys.exit(rc)
+            return rc
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args or bool(os.environ.get("DRACTL_DEBUG"))
     code = _run(args, debug)
