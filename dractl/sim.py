@@ -175,7 +175,7 @@ def _schedule(doc: dict[str, Any], features: FeatureGates, lines: list[str]) -> 
     ]
     if not pending:
         return
-    from dractl.allocator import Allocator
+    from dractl.allocator import REASON_CANNOT_ALLOCATE, REASON_NOT_AVAILABLE, Allocator
     from dractl.allocator.serialize import allocation_to_dict
     from dractl.model.parse import parse_object
     from dractl.sources.loader import cluster_from, objects_from_docs
@@ -186,8 +186,11 @@ def _schedule(doc: dict[str, Any], features: FeatureGates, lines: list[str]) -> 
     raw_claims = {_key(c): c for c in items if c.get("kind") == "ResourceClaim"}
     model_claims = {(c.meta.namespace or "default", c.name): c for c in cluster.claims}
     # A node that failed a claim shape stays failed until something on it is released;
-    # nothing is released during one reconcile, so a failure is remembered per shape.
-    failed: dict[str, set[str]] = {}
+    # nothing is released during one reconcile, so a failure is remembered per shape
+    # (with its reason). Only failures of the pending claims themselves are remembered:
+    # "resourceclaim not available on the node" comes from a claim the pod shares that
+    # is allocated elsewhere, and says nothing about the shape.
+    failed: dict[str, dict[str, str]] = {}
     pending.sort(key=lambda p: (_md(p).get("creationTimestamp") or "", _key(p)))
     for pod in pending:
         md = _md(pod)
@@ -214,8 +217,10 @@ def _schedule(doc: dict[str, Any], features: FeatureGates, lines: list[str]) -> 
         error = None
         reasons: dict[str, int] = {}
         for node in nodes:
-            if node in failed.get(shape, ()):  # known not to fit
-                reasons["cannot allocate all claims"] = reasons.get("cannot allocate all claims", 0) + 1
+            known = failed.get(shape)
+            if known is not None and node in known:  # known not to fit
+                r = known[node]
+                reasons[r] = reasons.get(r, 0) + 1
                 continue
             out = allocator.allocate(node, claims, explain=False)
             if out.error is not None:
@@ -224,9 +229,10 @@ def _schedule(doc: dict[str, Any], features: FeatureGates, lines: list[str]) -> 
             if out.allocations is not None:
                 chosen = (node, out.allocations)
                 break
-            reasons[out.reason or "cannot allocate all claims"] = reasons.get(out.reason or "cannot allocate all claims", 0) + 1
-            if shape != "[]":
-                failed.setdefault(shape, set()).add(node)
+            r = out.reason or REASON_CANNOT_ALLOCATE
+            reasons[r] = reasons.get(r, 0) + 1
+            if shape != "[]" and r != REASON_NOT_AVAILABLE:
+                failed.setdefault(shape, {})[node] = r
         if error is not None:
             _unschedulable(pod, error, reason="SchedulerError")
             lines.append(f"pod/{name} pending: {error}")

@@ -1,0 +1,262 @@
+"""`dractl claims`: table and JSON contracts, exit codes, and --explain texts."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from conftest import fixture_path
+
+SHARED_FIXTURE = fixture_path("dra-example-driver", "derived", "resourceclaim-allocated-shared-gpu.yaml")
+
+
+def claim(name: str, cls: str = "gpu.example.com", selector: str | None = None, ns: str = "default") -> str:
+    sel = f"\n        selectors:\n        - cel:\n            expression: \"{selector}\"" if selector else ""
+    return f"""apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: {name}
+  namespace: {ns}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: {cls}{sel}
+"""
+
+
+def pod(name: str, claim_name: str | None = None, template: str | None = None, ns: str = "default") -> str:
+    ref = f"resourceClaimName: {claim_name}" if claim_name else f"resourceClaimTemplateName: {template}"
+    return f"""apiVersion: v1
+kind: Pod
+metadata:
+  name: {name}
+  namespace: {ns}
+spec:
+  containers:
+  - name: ctr
+    image: busybox
+    resources:
+      claims:
+      - name: gpu
+  resourceClaims:
+  - name: gpu
+    {ref}
+"""
+
+
+def template(name: str, ns: str = "default") -> str:
+    return f"""apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata:
+  name: {name}
+  namespace: {ns}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+"""
+
+
+@pytest.fixture
+def apply(dractl, tmp_path):
+    n = [0]
+
+    def run(*docs: str):
+        n[0] += 1
+        p = tmp_path / f"a{n[0]}.yaml"
+        p.write_text("---\n".join(docs))
+        r = dractl("fake", "apply", "-f", str(p))
+        assert r.code == 0, r.err
+        return r
+
+    return run
+
+
+def test_empty_and_not_found(dractl):
+    dractl("fake", "reset")
+    r = dractl("claims")
+    assert r.code == 0 and r.out == "" and "No resources found in default namespace." in r.err
+    assert dractl("claims", "-o", "json").json() == {"items": []}
+    r = dractl("claims", "nope")
+    assert r.code == 1
+    assert r.err.strip().splitlines()[-1] == 'error: resourceclaims.resource.k8s.io "nope" not found'
+    assert dractl("claims", "nope", "-o", "json").code == 1
+
+
+def test_json_contract_and_table(dractl, apply):
+    dractl("fake", "reset")
+    apply(claim("solo"), pod("user", claim_name="solo"), claim("idle"))
+    doc = dractl("claims", "-o", "json").json()
+    assert list(doc) == ["items"]
+    items = {i["name"]: i for i in doc["items"]}
+    assert set(items) == {"solo", "idle"}
+    solo = items["solo"]
+    assert set(solo) == {"namespace", "name", "state", "results", "reservedFor", "node"}
+    assert solo["namespace"] == "default" and solo["state"] == "reserved"
+    assert solo["results"] == [{"request": "gpu", "driver": "gpu.example.com", "pool": "dra-demo-worker", "device": "gpu-0"}]
+    assert solo["reservedFor"] == ["user"] and solo["node"] == "dra-demo-worker"
+    idle = items["idle"]
+    assert idle == {"namespace": "default", "name": "idle", "state": "pending", "results": [], "reservedFor": [], "node": None}
+
+    lines = dractl("claims").out.splitlines()
+    assert lines[0].split() == ["CLAIM", "STATE", "REQUEST", "DEVICE", "CAPACITY", "CONSUMERS", "NODE", "AGE"]
+    row = {l.split()[0]: l.split() for l in lines[1:]}
+    assert row["solo"][1:7] == ["reserved", "gpu", "gpu.example.com/dra-demo-worker/gpu-0", "exclusive", "user", "dra-demo-worker"]
+    assert row["idle"][1:7] == ["pending", "gpu", "-", "-", "-", "-"]
+    assert row["solo"][7].endswith("s")  # just created: "0s", "1s"...
+    assert dractl("claims", "-o", "name").out.splitlines() == [
+        "resourceclaim.resource.k8s.io/idle",
+        "resourceclaim.resource.k8s.io/solo",
+    ]
+    # single claim by name; yaml carries the same document
+    assert [i["name"] for i in dractl("claims", "solo", "-o", "json").json()["items"]] == ["solo"]
+    assert "reservedFor:\n  - user" in dractl("claims", "solo", "-o", "yaml").out
+
+
+def test_all_namespaces_and_wide(dractl, apply):
+    dractl("fake", "reset")
+    apply(template("one", ns="team-a"), pod("p1", template="one", ns="team-a"), claim("c", ns="team-b"))
+    assert dractl("claims").err.strip().splitlines()[-1] == "No resources found in default namespace."
+    r = dractl("claims", "-A")
+    assert r.out.splitlines()[0].split()[:2] == ["NAMESPACE", "CLAIM"]
+    assert "team-a" in r.out and "team-b" in r.out
+    wide = dractl("-n", "team-a", "claims", "-o", "wide").out.splitlines()
+    assert wide[0].split()[-2:] == ["POD", "TEMPLATE"]
+    assert wide[1].split()[-2:] == ["p1", "one"]
+    assert "POD" not in dractl("-n", "team-a", "claims").out
+    assert [i["namespace"] for i in dractl("claims", "-A", "-o", "json").json()["items"]] == ["team-a", "team-b"]
+
+
+def test_shared_capacity_age_unknown_and_node_from_snapshot(dractl):
+    r = dractl("--from", SHARED_FIXTURE, "-n", "gpu-allow-multiple-allocations", "claims")
+    assert r.code == 0, r.err
+    head, row = r.out.splitlines()
+    cols = head.split()
+    assert cols == ["CLAIM", "STATE", "REQUEST", "DEVICE", "CAPACITY", "CONSUMERS", "NODE", "AGE"]
+    cells = dict(zip(cols, [c for c in row.split("   ") if c.strip()]))
+    assert {k: v.strip() for k, v in cells.items()} == {
+        "CLAIM": "shared-gpu-pod0",
+        "STATE": "reserved",
+        "REQUEST": "gpu",
+        "DEVICE": "gpu.example.com/dra-example-driver-cluster-worker/gpu-0",
+        "CAPACITY": "memory=16Gi compute=20",
+        "CONSUMERS": "pod0",
+        "NODE": "dra-example-driver-cluster-worker",
+        "AGE": "<unknown>",
+    }
+    doc = dractl("--from", SHARED_FIXTURE, "-A", "claims", "-o", "json").json()
+    res = doc["items"][0]["results"][0]
+    assert res["shareID"] == "22222222-2222-2222-2222-222222222222"
+    assert res["consumedCapacity"] == {"memory": "16Gi", "compute": "20"}
+
+
+@pytest.mark.parametrize(
+    "secs, text",
+    [
+        (-5, "<invalid>"), (-1, "0s"), (0, "0s"), (119, "119s"), (120, "2m"), (150, "2m30s"), (600, "10m"),
+        (3 * 3600, "3h"), (3 * 3600 + 60 * 5, "3h5m"), (9 * 3600, "9h"), (48 * 3600, "2d"), (50 * 3600, "2d2h"),
+        (10 * 86400, "10d"), (800 * 86400, "2y70d"), (3000 * 86400, "8y"),
+    ],
+)
+def test_human_duration_is_kubectls(secs, text):
+    from dractl.cli.claims import human_age, human_duration
+
+    assert human_duration(secs) == text
+    now = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+    stamp = (now - dt.timedelta(seconds=secs)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert human_age(stamp, now) == text
+    assert human_age("", now) == "<unknown>"
+
+
+# ---------------------------------------------------------------- --explain
+
+
+def test_explain_selector(dractl, apply):
+    dractl("fake", "reset")
+    expr = "device.attributes['gpu.example.com'].model == 'H100'"
+    apply(claim("picky", selector=expr), pod("p", claim_name="picky"))
+    r = dractl("claims", "--explain")
+    assert r.code == 0
+    text = r.out
+    assert "Claim default/picky (pending, for pod p):" in text
+    assert "0/1 nodes are available: 1 cannot allocate all claims." in text
+    assert "all 8 fail selector #0" in text and "LATEST-GPU-MODEL" in text
+    doc = dractl("claims", "picky", "--explain", "-o", "json").json()
+    ex = doc["items"][0]["explanation"]
+    assert ex["summary"] == "0/1 nodes are available: 1 cannot allocate all claims."
+    assert ex["pod"] == "default/p"
+    reasons = ex["detail"]["nodes"][0]["requests"][0]["reasons"]
+    assert reasons[0]["kind"] == "selector" and reasons[0]["count"] == 8
+    # without --explain there is no explanation key
+    assert "explanation" not in dractl("claims", "picky", "-o", "json").json()["items"][0]
+
+
+def test_explain_already_allocated_and_why_chosen(dractl, apply):
+    dractl("fake", "reset", "--devices-per-node", "2")
+    apply(claim("first"), pod("p1", claim_name="first"), claim("second"), pod("p2", claim_name="second"))
+    apply(claim("third"), pod("p3", claim_name="third"))
+    text = dractl("claims", "--explain").out
+    third = text[text.index("Claim default/third"):]
+    assert "already allocated to default/first" in third and "already allocated to default/second" in third
+    assert "class gpu.example.com matches 2 devices on node dra-demo-worker" in third
+    first = text[text.index("Claim default/first") : text.index("Claim default/second")]
+    assert "allocated on node dra-demo-worker" in first
+    assert "gpu-0, #1 of 2 in the search order" in first and "it is the first device that matches" in first
+    second = text[text.index("Claim default/second") : text.index("Claim default/third")]
+    assert "gpu-1, #2 of 2" in second and "1 held by default/first" in second
+    ex = dractl("claims", "second", "--explain", "-o", "json").json()["items"][0]["explanation"]
+    assert ex["summary"].startswith("allocated on node dra-demo-worker")
+
+
+def test_explain_class_not_found(dractl, apply):
+    dractl("fake", "reset")
+    apply(claim("typo", cls="gpu.exmaple.com"), pod("p", claim_name="typo"))
+    text = dractl("claims", "--explain").out
+    assert 'deviceclass.resource.k8s.io "gpu.exmaple.com" not found' in text
+    ex = dractl("claims", "typo", "--explain", "-o", "json").json()["items"][0]["explanation"]
+    assert ex["summary"].startswith("scheduler error:")
+
+
+def test_explain_claim_without_pod(dractl, apply):
+    dractl("fake", "reset")
+    apply(claim("lonely"))
+    text = dractl("claims", "lonely", "--explain").out
+    assert "no pod uses this claim yet" in text and "could allocate it now" in text
+
+
+def test_explain_pod_with_missing_template(dractl, apply):
+    dractl("fake", "reset")
+    apply(pod("orphan", template="nope"), template("ok"), pod("fine", template="ok"))
+    r = dractl("claims", "--explain")
+    assert r.code == 0
+    assert "Pod default/orphan (pending, claims not created):" in r.out
+    assert 'resourceclaimtemplate.resource.k8s.io "nope" not found' in r.out
+    doc = dractl("claims", "--explain", "-o", "json").json()
+    assert [p["pod"] for p in doc["pendingPods"]] == ["default/orphan"]
+    # without --explain, the JSON contract stays {"items": [...]}
+    assert list(dractl("claims", "-o", "json").json()) == ["items"]
+
+
+def test_explain_pod_explained_from_template_when_claim_not_created(dractl, tmp_path):
+    """A snapshot where the claim controller has not run yet: the pod is explained from its template."""
+    snap = tmp_path / "snap.yaml"
+    snap.write_text(
+        "---\n".join(
+            [
+                open(fixture_path("dra-example-driver", "derived", "deviceclass-gpu.example.com.rendered.yaml")).read(),
+                open(fixture_path("dra-example-driver", "derived", "resourceslice-gpu-default.yaml")).read(),
+                template("later"),
+                pod("waiting", template="later"),
+            ]
+        )
+    )
+    r = dractl("--from", str(snap), "claims", "--explain")
+    assert r.code == 0, r.err
+    assert "Pod default/waiting (pending, claims not created):" in r.out
+    assert "explained from template later" in r.out

@@ -1,0 +1,371 @@
+"""The blog post's three demos ("Your Scheduler Can Finally See Your GPUs: Kubernetes DRA"),
+run through ``dractl fake apply -f`` on the default fake cluster (one kind worker, gpu-0..gpu-7).
+
+The YAML below is copied verbatim from the post; only the Namespace object is added
+(the post creates it with ``kubectl create namespace dra-demo``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+
+NAMESPACE = """\
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: dra-demo
+"""
+
+DEMO1 = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata:
+  name: single-gpu
+  namespace: dra-demo
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: pod-a
+  namespace: dra-demo
+spec:
+  containers:
+  - name: ctr
+    image: busybox:1.37
+    command: ["sh", "-c", "env | grep GPU_DEVICE; trap 'exit 0' TERM; sleep 3600 & wait"]
+    resources:
+      claims:
+      - name: gpu
+  resourceClaims:
+  - name: gpu
+    resourceClaimTemplateName: single-gpu
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: pod-b
+  namespace: dra-demo
+spec:
+  containers:
+  - name: ctr
+    image: busybox:1.37
+    command: ["sh", "-c", "env | grep GPU_DEVICE; trap 'exit 0' TERM; sleep 3600 & wait"]
+    resources:
+      claims:
+      - name: gpu
+  resourceClaims:
+  - name: gpu
+    resourceClaimTemplateName: single-gpu
+"""
+
+DEMO2 = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: shared-gpu
+  namespace: dra-demo
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: shared-1
+  namespace: dra-demo
+spec:
+  containers:
+  - name: ctr
+    image: busybox:1.37
+    command: ["sh", "-c", "env | grep GPU_DEVICE; trap 'exit 0' TERM; sleep 3600 & wait"]
+    resources:
+      claims:
+      - name: gpu
+  resourceClaims:
+  - name: gpu
+    resourceClaimName: shared-gpu
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: shared-2
+  namespace: dra-demo
+spec:
+  containers:
+  - name: ctr
+    image: busybox:1.37
+    command: ["sh", "-c", "env | grep GPU_DEVICE; trap 'exit 0' TERM; sleep 3600 & wait"]
+    resources:
+      claims:
+      - name: gpu
+  resourceClaims:
+  - name: gpu
+    resourceClaimName: shared-gpu
+"""
+
+DEMO3 = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata:
+  name: gpu-40gi
+  namespace: dra-demo
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+          selectors:
+          - cel:
+              expression: "device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'"
+          - cel:
+              expression: "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0"
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata:
+  name: gpu-100gi
+  namespace: dra-demo
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+          selectors:
+          - cel:
+              expression: "device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0"
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: big-gpu
+  namespace: dra-demo
+spec:
+  containers:
+  - name: ctr
+    image: busybox:1.37
+    command: ["sh", "-c", "env | grep GPU_DEVICE; trap 'exit 0' TERM; sleep 3600 & wait"]
+    resources:
+      claims:
+      - name: gpu
+  resourceClaims:
+  - name: gpu
+    resourceClaimTemplateName: gpu-40gi
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: huge-gpu
+  namespace: dra-demo
+spec:
+  containers:
+  - name: ctr
+    image: busybox:1.37
+    command: ["sh", "-c", "env | grep GPU_DEVICE; trap 'exit 0' TERM; sleep 3600 & wait"]
+    resources:
+      claims:
+      - name: gpu
+  resourceClaims:
+  - name: gpu
+    resourceClaimTemplateName: gpu-100gi
+"""
+
+GENERATED = re.compile(r"^(?P<pod>[a-z0-9-]+)-gpu-[bcdfghjklmnpqrstvwxz2456789]{5}$")
+
+
+def _state() -> dict:
+    with open(os.path.join(os.environ["DRACTL_STATE"], "cluster.json")) as f:
+        return json.load(f)
+
+
+def _obj(kind: str, name: str, ns: str = "dra-demo") -> dict | None:
+    for o in _state()["items"]:
+        md = o.get("metadata") or {}
+        if o["kind"] == kind and md.get("name") == name and md.get("namespace", "") == ns:
+            return o
+    return None
+
+
+def _pod_ref(tmp_path, name: str) -> str:
+    p = tmp_path / f"del-{name}.yaml"
+    p.write_text(f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: dra-demo\n")
+    return str(p)
+
+
+def _env(dractl, pod: str) -> dict[str, str]:
+    r = dractl("-n", "dra-demo", "fake", "env", pod)
+    assert r.code == 0, r.err
+    return dict(line.split("=", 1) for line in r.out.splitlines())
+
+
+def _claims(dractl) -> dict[str, dict]:
+    r = dractl("-n", "dra-demo", "claims", "-o", "json")
+    assert r.code == 0, r.err
+    return {i["name"]: i for i in r.json()["items"]}
+
+
+@pytest.fixture
+def apply(dractl, tmp_path):
+    assert dractl("fake", "reset").code == 0
+    n = [0]
+
+    def run(text: str):
+        n[0] += 1
+        p = tmp_path / f"apply-{n[0]}.yaml"
+        p.write_text(text)
+        r = dractl("fake", "apply", "-f", str(p))
+        assert r.code == 0, r.err
+        return r
+
+    run(NAMESPACE)
+    return run
+
+
+def test_demo1_one_gpu_per_pod(dractl, apply, tmp_path):
+    out = apply(DEMO1).out
+    assert "pod/pod-a scheduled on dra-demo-worker" in out and "pod/pod-b scheduled on dra-demo-worker" in out
+    claims = _claims(dractl)
+    assert len(claims) == 2
+    by_pod = {}
+    for name, c in claims.items():
+        m = GENERATED.match(name)
+        assert m, name
+        by_pod[m.group("pod")] = c
+        assert c["state"] == "reserved"
+        assert c["reservedFor"] == [m.group("pod")]
+        assert c["node"] == "dra-demo-worker"
+        assert len(c["results"]) == 1
+    assert set(by_pod) == {"pod-a", "pod-b"}
+    dev_a = by_pod["pod-a"]["results"][0]["device"]
+    dev_b = by_pod["pod-b"]["results"][0]["device"]
+    assert dev_a != dev_b
+
+    env_a, env_b = _env(dractl, "pod-a"), _env(dractl, "pod-b")
+    ident = dev_a.removeprefix("gpu-")
+    uid_a = _obj("ResourceClaim", by_pod["pod-a"]["name"])["metadata"]["uid"]
+    assert env_a[f"GPU_DEVICE_{ident}"] == dev_a
+    assert env_a[f"GPU_DEVICE_{ident}_RESOURCE_CLAIM"] == uid_a
+    assert env_a[f"GPU_DEVICE_{ident}_SHARING_STRATEGY"] == "TimeSlicing"
+    assert env_a[f"GPU_DEVICE_{ident}_TIMESLICE_INTERVAL"] == "Default"
+    # different claim UIDs for the two pods
+    uid_b = next(v for k, v in env_b.items() if k.endswith("_RESOURCE_CLAIM"))
+    assert uid_b != uid_a
+
+    # the claims table: kubectl-like, one row per claim, template and pod in -o wide
+    wide = dractl("-n", "dra-demo", "claims", "-o", "wide").out
+    assert "single-gpu" in wide and "pod-a" in wide and "reserved" in wide
+
+    # deleting pod-a deletes its generated claim and frees the GPU
+    r = dractl("fake", "delete", "-f", _pod_ref(tmp_path, "pod-a"))
+    assert r.code == 0 and "pod/pod-a deleted" in r.out
+    claims = _claims(dractl)
+    assert list(claims) == [by_pod["pod-b"]["name"]]
+    devices = {d["device"]: d for d in dractl("devices", "-o", "json").json()["items"]}
+    assert devices[dev_a]["status"] == "free" and devices[dev_a]["claims"] == []
+    assert devices[dev_b]["claims"] == [f"dra-demo/{by_pod['pod-b']['name']}"]
+
+
+def test_demo2_one_gpu_shared_by_two_pods(dractl, apply, tmp_path):
+    out = apply(DEMO2).out
+    assert "pod/shared-1 scheduled" in out and "pod/shared-2 scheduled" in out
+    claim = _claims(dractl)["shared-gpu"]
+    assert claim["state"] == "reserved"
+    assert claim["reservedFor"] == ["shared-1", "shared-2"]
+    assert len(claim["results"]) == 1
+    env1, env2 = _env(dractl, "shared-1"), _env(dractl, "shared-2")
+    dev1 = {k: v for k, v in env1.items() if k.startswith("GPU_DEVICE_")}
+    dev2 = {k: v for k, v in env2.items() if k.startswith("GPU_DEVICE_")}
+    assert dev1 == dev2  # same device, same claim UID
+    uid = _obj("ResourceClaim", "shared-gpu")["metadata"]["uid"]
+    assert uid in dev1.values()
+    assert claim["results"][0]["device"] in dev1.values()
+    table = dractl("-n", "dra-demo", "claims", "shared-gpu").out
+    assert "shared-1,shared-2" in table
+
+    # deleting the claim while in use only marks it; it goes with its last consumer
+    claim_file = tmp_path / "claim.yaml"
+    claim_file.write_text(DEMO2.split("---")[0])
+    r = dractl("fake", "delete", "-f", str(claim_file))
+    assert r.code == 0 and "marked for deletion (still in use by shared-1, shared-2)" in r.out
+    assert "shared-gpu" in _claims(dractl)
+    assert _obj("ResourceClaim", "shared-gpu")["metadata"].get("deletionTimestamp")
+    dractl("fake", "delete", "-f", _pod_ref(tmp_path, "shared-1"))
+    assert _claims(dractl)["shared-gpu"]["reservedFor"] == ["shared-2"]
+    dractl("fake", "delete", "-f", _pod_ref(tmp_path, "shared-2"))
+    assert "shared-gpu" not in _claims(dractl)
+    assert all(d["status"] == "free" for d in dractl("devices", "-o", "json").json()["items"])
+
+
+def test_demo3_pick_a_gpu_by_its_attributes(dractl, apply):
+    # as in the post: demo 3 runs after demos 1 and 2
+    apply(DEMO1)
+    apply(DEMO2)
+    out = apply(DEMO3).out
+    assert "pod/big-gpu scheduled on dra-demo-worker" in out
+    assert "pod/huge-gpu pending: 0/1 nodes are available: 1 cannot allocate all claims." in out
+    templates = sorted(o["metadata"]["name"] for o in _state()["items"] if o["kind"] == "ResourceClaimTemplate")
+    assert templates == ["gpu-100gi", "gpu-40gi", "single-gpu"]
+    big, huge = _obj("Pod", "big-gpu"), _obj("Pod", "huge-gpu")
+    assert big["status"]["phase"] == "Running"
+    assert huge["status"]["phase"] == "Pending"
+    cond = huge["status"]["conditions"][0]
+    assert cond["type"] == "PodScheduled" and cond["status"] == "False" and cond["reason"] == "Unschedulable"
+    assert cond["message"] == "0/1 nodes are available: 1 cannot allocate all claims."
+    claims = _claims(dractl)
+    big_claim = next(c for n, c in claims.items() if n.startswith("big-gpu-gpu-"))
+    huge_claim = next(c for n, c in claims.items() if n.startswith("huge-gpu-gpu-"))
+    assert big_claim["state"] == "reserved" and huge_claim["state"] == "pending"
+
+    r = dractl("-n", "dra-demo", "claims", "--explain")
+    assert r.code == 0
+    text = r.out
+    block = text[text.index(f"Claim dra-demo/{huge_claim['name']}") :]
+    assert "0/1 nodes are available: 1 cannot allocate all claims." in block
+    assert "memory is 80Gi, needs >= 100Gi" in block
+    assert "quantity('100Gi')" in block
+    j = dractl("-n", "dra-demo", "claims", huge_claim["name"], "--explain", "-o", "json").json()
+    ex = j["items"][0]["explanation"]
+    assert ex["pod"] == "dra-demo/huge-gpu"
+    assert any("80Gi" in line and "100Gi" in line for line in ex["lines"])
+
+
+def test_scheduler_does_not_remember_not_available_as_a_shape_failure(dractl, tmp_path):
+    """Regression (dractl/sim.py): a pod that failed on a node only because a claim it
+    shares is allocated elsewhere must not make that node "full" for the next pod of the
+    same template within one reconcile."""
+    assert dractl("fake", "reset", "--nodes", "2", "--devices-per-node", "1").code == 0
+    docs = [
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: shared\nspec:\n  devices:\n"
+        "    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n",
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: tpl\nspec:\n  spec:\n"
+        "    devices:\n      requests:\n      - name: gpu\n        exactly:\n          deviceClassName: gpu.example.com\n",
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: s1\nspec:\n  containers:\n  - name: c\n    image: x\n"
+        "  resourceClaims:\n  - name: shared\n    resourceClaimName: shared\n",
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: s2\nspec:\n  containers:\n  - name: c\n    image: x\n"
+        "  resourceClaims:\n  - name: shared\n    resourceClaimName: shared\n  - name: gpu\n    resourceClaimTemplateName: tpl\n",
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: s3\nspec:\n  containers:\n  - name: c\n    image: x\n"
+        "  resourceClaims:\n  - name: gpu\n    resourceClaimTemplateName: tpl\n",
+    ]
+    p = tmp_path / "pods.yaml"
+    p.write_text("---\n".join(docs))
+    out = dractl("fake", "apply", "-f", str(p)).out
+    assert "pod/s1 scheduled on dra-demo-worker\n" in out
+    assert "pod/s2 pending: 0/2 nodes are available: 1 cannot allocate all claims, 1 resourceclaim not available on the node." in out
+    assert "pod/s3 scheduled on dra-demo-worker2" in out
