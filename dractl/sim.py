@@ -191,7 +191,9 @@ def _schedule(doc: dict[str, Any], features: FeatureGates, lines: list[str]) -> 
     # "resourceclaim not available on the node" comes from a claim the pod shares that
     # is allocated elsewhere, and says nothing about the shape.
     failed: dict[str, dict[str, str]] = {}
-    pending.sort(key=lambda p: (_md(p).get("creationTimestamp") or "", _key(p)))
+    # Creation order; objects of one apply share a timestamp, so their file order decides.
+    order = {id(o): i for i, o in enumerate(items)}
+    pending.sort(key=lambda p: (_md(p).get("creationTimestamp") or "", order[id(p)]))
     for pod in pending:
         md = _md(pod)
         name = md.get("name")

@@ -38,7 +38,6 @@ def reset(
 
     src, app_ctx = fake_source(ctx)
     items = profiles.build(profile, nodes, devices_per_node)
-    src.cluster_of(items)  # validate before anything is written
     with src.transaction() as doc:
         doc.clear()
         doc.update({"apiVersion": "dractl/v1", "profile": profile, "items": items})

@@ -79,7 +79,9 @@ class FakeSource:
         return self._cluster
 
     def cluster_of(self, items: list[dict[str, Any]]) -> Cluster:
-        return cluster_from(objects_from_docs(items, self.path, warn=self._warn))
+        # dractl wrote this state from validated objects; parse it without re-validating
+        # (a hand-edited, broken state still ends in a one-line error).
+        return cluster_from(objects_from_docs(items, self.path, warn=self._warn, validate=False))
 
     # ------------------------------------------------------------------ writing
 
@@ -103,7 +105,8 @@ class FakeSource:
         fd, tmp = tempfile.mkstemp(prefix=".cluster-", suffix=".json", dir=self.directory)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(doc, f, separators=(",", ":"))
+                # dumps (C encoder) then one write: json.dump to a file runs in pure Python
+                f.write(json.dumps(doc, separators=(",", ":")))
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, self.path)
