@@ -10,46 +10,35 @@ keeps its upstream name and is built from the same small helpers as upstream
 As upstream, a case without ``features`` runs with every optional allocator feature
 off, and without ``node`` on node-1 in region-1.
 
-Cases left out (no pytest.skip; simply not listed):
-- obsolete-slice: closure
-- duplicate-slice: closure
-- all-devices-of-the-incomplete-pool: closure
-- all-devices-some-allocated-admin-access: closure
-- all-devices-some-allocating-admin-access: closure
-- count-devices-some-allocated-admin-access: closure
-- separate-claims-share-device-admin-access: closure
-- admin-access-claims-device-allocating-for-non-admin-access: closure
-- all-devices-slice-without-devices-prioritized-list: closure
-- all-devices-no-slices-prioritized-list: closure
-- all-devices-some-allocated-prioritized-list: closure
-- admin-access-disabled: closure
-- admin-access-enabled: closure
-- with-constraint-not-matching-int-attribute-all-devices: closure
-- with-claim-config-for-two-requests: closure
-- unknown-selector: closure
-- unknown-allocation-mode: closure
-- unknown-constraint: closure
-- invalid-CEL-one-device: closure
-- invalid-CEL-one-device-class: closure
-- invalid-CEL-all-devices: closure
-- prioritized-list-subrequests-with-allocation-mode-all: closure
-- prioritized-list-disabled: closure
-- tainted-admin-access: closure
-- tainted-admin-access-disabled: closure
-- with-distinct-constraints-unknown-type-attribute: an attribute without a value cannot be expressed in dractl's model (parse rejects it)
-- list-attributes-match-constaint-with-empty-or-unknown-type: an attribute without a value cannot be expressed in dractl's model (parse rejects it)
-- list-attributes-distinct-constaint-with-empty-or-unknown-type: an attribute without a value cannot be expressed in dractl's model (parse rejects it)
-- multi-host-resource-pool-with-stale-slice-for-current-node: closure
-- multi-host-resource-pool-complete-update-from-node-1-to-node-2: closure
-- multi-host-resource-pool-complete-update-from-node-2-to-node-1: closure
-- multi-host-resource-pool-incomplete-update-from-node-1-to-node-2: closure
-- multi-host-resource-pool-incomplete-update-from-node-2-to-node-1: closure
+All 219 cases of the table are ported (the separate ``interrupt`` subtest is not part
+of the table; it cancels Allocate through a Go context, which dractl's allocator does
+not take). Upstream's inline closures that change a field after a helper built the
+object (``c.Spec.Devices.Requests[0].Exactly.AdminAccess = ptr.To(true)``,
+``slice.Spec.Pool.Generation++``) are ``set_fields`` calls with the same v1 JSON paths.
+
+What the model cannot express, and how the port deals with it:
+- An attribute with no value set (Go ``DeviceAttribute{}`` or ``{VersionValues: nil}``),
+  used by with-distinct-constraints-unknown-type-attribute and the two
+  list-attributes-*-with-empty-or-unknown-type cases. ``dractl.model.parse`` rejects it
+  even without validation. ``attribute_without_value()`` marks such an attribute;
+  ``_parse_slice`` removes it before parsing and puts it back into the parsed model as
+  ``AttributeValue(kind="", value=None)``. The allocator code path exists
+  (``SelectorCache.device_error``, as upstream's ``getAttributeValue``).
+- ``adminAccess`` unset vs ``false``: the model keeps one bool per request. Upstream
+  reports "admin access is requested, but the feature is disabled" for any non-nil
+  value, including ``false``; dractl only for ``true``. No case in the table sets
+  ``false``, so no case is affected, but that input would behave differently.
+- Upstream passes the allocated state directly (``allocatedDevices`` and so on).
+  dractl reads it from allocated claims, so ``_allocated_claims`` builds one claim
+  holding those devices.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -60,6 +49,7 @@ from dractl.allocator.core import REASON_INVALID_POOLS
 from dractl.allocator.serialize import allocation_to_dict
 from dractl.features import FeatureGates
 from dractl.model.cluster import Cluster
+from dractl.model.objects import AttributeValue
 from dractl.model.parse import parse_object
 from dractl.quantity import Quantity
 
@@ -565,6 +555,35 @@ def allocation_result_with_configs(selector: dict | None, results: list[dict], c
     return d
 
 
+def set_fields(o: dict, *assignments: tuple[str, Any]) -> W:
+    """Upstream's inline closures that set fields, e.g.
+    ``c.Spec.Devices.Requests[0].Exactly.AdminAccess = ptr.To(true)`` is
+    ``set_fields(c, ("spec.devices.requests[0].exactly.adminAccess", True))``: a deep copy
+    of ``o`` with each v1 JSON path set. A callable value gets the old value (Go's ``x++``).
+    """
+    out = W(copy.deepcopy(dict(o)))
+    for path, value in assignments:
+        keys: list[Any] = [int(k) if k.isdigit() else k for k in re.findall(r"[^.\[\]]+", path)]
+        cur: Any = out
+        for k in keys[:-1]:
+            cur = cur[k] if isinstance(k, int) else cur.setdefault(k, {})
+        last = keys[-1]
+        cur[last] = value(cur[last]) if callable(value) else value
+    return out
+
+
+# A DeviceAttribute with none of its value fields set (Go: ``resourceapi.DeviceAttribute{}``,
+# or ``{VersionValues: nil}``). dractl's parser rejects it ("exactly one value must be
+# specified"), so run_case takes such attributes out before parsing and puts them back
+# into the parsed model as ``AttributeValue(kind="", value=None)``: the allocator gets the
+# same input as upstream's, whose API validation would also have rejected the object.
+ATTRIBUTE_WITHOUT_VALUE_KEY = "__attributeWithoutValue__"
+
+
+def attribute_without_value() -> dict:
+    return {ATTRIBUTE_WITHOUT_VALUE_KEY: True}
+
+
 def match_error(text: str) -> str:
     return text
 
@@ -806,6 +825,37 @@ CASES = [
         ],
     ),
     case(
+        'obsolete-slice',
+        claims_to_allocate=[claim_with_request(claim0, req0, class_a)],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            slice_with_devices("slice-1-obsolete", node1, resource_pool(pool1, 2), driver_a, device(device1, None, None)),
+            # This makes the other slice obsolete.
+            set_fields(
+                slice_with_devices("slice-1-obsolete", node1, resource_pool(pool1, 2), driver_a, device(device2, None, None)),
+                ("spec.pool.generation", lambda g: g + 1),
+            ),
+        ),
+        node=node(node1, region1),
+        expect_results=[],
+    ),
+    case(
+        'duplicate-slice',
+        claims_to_allocate=[claim_with_request(claim0, req0, class_a)],
+        classes=[device_class(class_a, driver_a)],
+        # The resource slice controller publishing identical slices under different names.
+        slices=[
+            set_fields(slice_with_one_device(slice1, node1, pool1, driver_a), ("spec.pool.resourceSliceCount", 2)),
+            set_fields(
+                slice_with_one_device(slice1, node1, pool1, driver_a),
+                ("spec.pool.resourceSliceCount", 2),
+                ("metadata.name", lambda n: n + "-2"),
+            ),
+        ],
+        node=node(node1, region1),
+        expect_error=match_error(contain_substring("invalid resource pools were encountered")),
+    ),
+    case(
         'no-slices',
         claims_to_allocate=[claim_with_request(claim0, req0, class_a)],
         classes=[device_class(class_a, driver_a)],
@@ -938,6 +988,26 @@ CASES = [
                 device_allocation_result(req0, driver_a, pool2, device1, False),
             ),
         ],
+    ),
+    case(
+        'all-devices-of-the-incomplete-pool',
+        claims_to_allocate=[
+            claim_with_requests(
+                claim0, None, {'name': req0, 'exactly': {'allocationMode': "All", 'count': 1, 'deviceClassName': class_a}}
+            ),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            # This makes the pool incomplete, one other slice is missing.
+            set_fields(slice_with_one_device(slice1, node1, pool1, driver_a), ("spec.pool.resourceSliceCount", lambda n: n + 1)),
+        ),
+        node=node(node1, region1),
+        expect_results=None,
+        expect_error=match_error(
+            contain_substring(
+                "claim claim-0, request req-0: asks for all devices, but resource pool driver-a/pool-1 is currently being updated"
+            )
+        ),
     ),
     case(
         'all-devices-plus-another',
@@ -1186,6 +1256,196 @@ CASES = [
         expect_results=None,
     ),
     case(
+        'all-devices-some-allocated-admin-access',
+        features=Features(admin_access=True),
+        claims_to_allocate=[
+            set_fields(
+                claim_with_request(claim0, req0, class_a),
+                ("spec.devices.requests[0].exactly.adminAccess", True),
+                ("spec.devices.requests[0].exactly.allocationMode", "All"),
+            ),
+        ],
+        allocated_devices=[make_device_id(driver_a, pool1, device1)],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            slice_with_devices(slice1, node1, pool1, driver_a, device(device1, None, None), device(device2, None, None)),
+        ),
+        node=node(node1, region1),
+        expect_results=[
+            allocation_result(
+                local_node_selector(node1),
+                device_allocation_result(req0, driver_a, pool1, device1, True),
+                device_allocation_result(req0, driver_a, pool1, device2, True),
+            ),
+        ],
+    ),
+    case(
+        'all-devices-some-allocating-admin-access',
+        features=Features(admin_access=True),
+        claims_to_allocate=[
+            set_fields(
+                claim_with_requests(claim0, None, request(req0, class_a, 1), request(req1, class_a, 1)),
+                ("spec.devices.requests[0].exactly.adminAccess", True),
+                # Second request for `All` cannot be fulfilled because
+                # the first request claims a device.
+                ("spec.devices.requests[1].exactly.adminAccess", True),
+                ("spec.devices.requests[1].exactly.allocationMode", "All"),
+            ),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            slice_with_devices(slice1, node1, pool1, driver_a, device(device1, None, None), device(device2, None, None)),
+        ),
+        node=node(node1, region1),
+        expect_results=None,
+    ),
+    case(
+        'count-devices-some-allocated-admin-access',
+        features=Features(admin_access=True),
+        claims_to_allocate=[
+            set_fields(
+                claim_with_request(claim0, req0, class_a),
+                ("spec.devices.requests[0].exactly.adminAccess", True),
+                ("spec.devices.requests[0].exactly.allocationMode", "ExactCount"),
+                ("spec.devices.requests[0].exactly.count", 2),
+            ),
+        ],
+        allocated_devices=[make_device_id(driver_a, pool1, device1)],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            slice_with_devices(slice1, node1, pool1, driver_a, device(device1, None, None), device(device2, None, None)),
+        ),
+        node=node(node1, region1),
+        expect_results=[
+            allocation_result(
+                local_node_selector(node1),
+                device_allocation_result(req0, driver_a, pool1, device1, True),
+                device_allocation_result(req0, driver_a, pool1, device2, True),
+            ),
+        ],
+    ),
+    case(
+        'separate-claims-share-device-admin-access',
+        features=Features(admin_access=True),
+        claims_to_allocate=[
+            set_fields(claim_with_request(claim0, req0, class_a), ("spec.devices.requests[0].exactly.adminAccess", True)),
+            set_fields(claim_with_request(claim1, req0, class_a), ("spec.devices.requests[0].exactly.adminAccess", True)),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            slice_with_devices(slice1, node1, pool1, driver_a, device(device1, None, None), device(device2, None, None)),
+        ),
+        node=node(node1, region1),
+        expect_results=[
+            allocation_result(local_node_selector(node1), device_allocation_result(req0, driver_a, pool1, device1, True)),
+            allocation_result(local_node_selector(node1), device_allocation_result(req0, driver_a, pool1, device1, True)),
+        ],
+    ),
+    case(
+        'admin-access-claims-device-allocating-for-non-admin-access',
+        features=Features(admin_access=True),
+        claims_to_allocate=[
+            claim_with_request(claim0, req0, class_a),
+            set_fields(claim_with_request(claim1, req0, class_a), ("spec.devices.requests[0].exactly.adminAccess", True)),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            slice_with_devices(slice1, node1, pool1, driver_a, device(device1, None, None), device(device2, None, None)),
+        ),
+        node=node(node1, region1),
+        expect_results=[
+            allocation_result(local_node_selector(node1), device_allocation_result(req0, driver_a, pool1, device1, False)),
+            allocation_result(local_node_selector(node1), device_allocation_result(req0, driver_a, pool1, device1, True)),
+        ],
+    ),
+    case(
+        'all-devices-slice-without-devices-prioritized-list',
+        features=Features(prioritized_list=True),
+        claims_to_allocate=[
+            set_fields(
+                claim(claim0).with_requests(
+                    request_with_prioritized_list(
+                        req0,
+                        sub_request(sub_req0, class_a, 1),
+                        sub_request(sub_req1, class_b, 1),
+                    ),
+                ),
+                ("spec.devices.requests[0].firstAvailable[0].allocationMode", "All"),
+                ("spec.devices.requests[0].firstAvailable[0].count", 0),
+            ),
+        ],
+        classes=[device_class(class_a, driver_a), device_class(class_b, driver_b)],
+        slices=unwrap_resource_slices(
+            slice_with_no_devices(slice1, node1, pool1, driver_a),
+            slice_with_one_device(slice2, node1, pool2, driver_b),
+        ),
+        node=node(node1, region1),
+        expect_results=[
+            allocation_result(
+                local_node_selector(node1),
+                device_allocation_result(req0_sub_req1, driver_b, pool2, device1, False),
+            ),
+        ],
+    ),
+    case(
+        'all-devices-no-slices-prioritized-list',
+        features=Features(prioritized_list=True),
+        claims_to_allocate=[
+            set_fields(
+                claim(claim0).with_requests(
+                    request_with_prioritized_list(
+                        req0,
+                        sub_request(sub_req0, class_a, 1),
+                        sub_request(sub_req1, class_b, 1),
+                    ),
+                ),
+                ("spec.devices.requests[0].firstAvailable[0].allocationMode", "All"),
+                ("spec.devices.requests[0].firstAvailable[0].count", 0),
+            ),
+        ],
+        classes=[device_class(class_a, driver_a), device_class(class_b, driver_b)],
+        slices=unwrap_resource_slices(
+            slice_with_one_device(slice2, node1, pool2, driver_b),
+        ),
+        node=node(node1, region1),
+        expect_results=[
+            allocation_result(
+                local_node_selector(node1),
+                device_allocation_result(req0_sub_req1, driver_b, pool2, device1, False),
+            ),
+        ],
+    ),
+    case(
+        'all-devices-some-allocated-prioritized-list',
+        features=Features(prioritized_list=True),
+        claims_to_allocate=[
+            set_fields(
+                claim(claim0).with_requests(
+                    request_with_prioritized_list(
+                        req0,
+                        sub_request(sub_req0, class_a, 1),
+                        sub_request(sub_req1, class_b, 1),
+                    ),
+                ),
+                ("spec.devices.requests[0].firstAvailable[0].allocationMode", "All"),
+                ("spec.devices.requests[0].firstAvailable[0].count", 0),
+            ),
+        ],
+        allocated_devices=[make_device_id(driver_a, pool1, device1)],
+        classes=[device_class(class_a, driver_a), device_class(class_b, driver_b)],
+        slices=unwrap_resource_slices(
+            slice_with_devices(slice1, node1, pool1, driver_a, device(device1, None, None), device(device2, None, None)),
+            slice_with_one_device(slice2, node1, pool2, driver_b),
+        ),
+        node=node(node1, region1),
+        expect_results=[
+            allocation_result(
+                local_node_selector(node1),
+                device_allocation_result(req0_sub_req1, driver_b, pool2, device1, False),
+            ),
+        ],
+    ),
+    case(
         'network-attached-device',
         claims_to_allocate=[claim_with_request(claim0, req0, class_a)],
         classes=[device_class(class_a, driver_a)],
@@ -1295,6 +1555,37 @@ CASES = [
         expect_results=None,
     ),
     case(
+        'admin-access-disabled',
+        features=Features(admin_access=False),
+        claims_to_allocate=[
+            set_fields(claim_with_request(claim0, req0, class_a), ("spec.devices.requests[0].exactly.adminAccess", True)),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(slice_with_one_device(slice1, node1, pool1, driver_a)),
+        node=node(node1, region1),
+        expect_results=None,
+        expect_error=match_error(
+            contain_substring("claim claim-0, request req-0: admin access is requested, but the feature is disabled")
+        ),
+    ),
+    case(
+        'admin-access-enabled',
+        features=Features(admin_access=True),
+        claims_to_allocate=[
+            set_fields(claim_with_request(claim0, req0, class_a), ("spec.devices.requests[0].exactly.adminAccess", True)),
+        ],
+        allocated_devices=[
+            make_device_id(driver_a, pool1, device1),
+            make_device_id(driver_a, pool1, device2),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(slice_with_one_device(slice1, node1, pool1, driver_a)),
+        node=node(node1, region1),
+        expect_results=[
+            allocation_result(local_node_selector(node1), device_allocation_result(req0, driver_a, pool1, device1, True)),
+        ],
+    ),
+    case(
         'with-constraint',
         claims_to_allocate=[
             claim_with_requests(
@@ -1371,6 +1662,32 @@ CASES = [
         ),
         node=node(node1, region1),
         expect_results=None,
+    ),
+    case(
+        'with-constraint-not-matching-int-attribute-all-devices',
+        claims_to_allocate=[
+            set_fields(
+                claim_with_requests(claim0, [{'matchAttribute': int_attribute}], request(req0, class_a, 0)),
+                ("spec.devices.requests[0].exactly.allocationMode", "All"),
+            ),
+        ],
+        classes=[device_class(class_a, driver_a), device_class(class_b, driver_b)],
+        slices=unwrap_resource_slices(
+            slice_with_devices(
+                slice1,
+                node1,
+                pool1,
+                driver_a,
+                device(device1, None, {"numa": {'int': 1}}),
+                device(device2, None, {"numa": {'int': 2}}),
+            ),
+        ),
+        node=node(node1, region1),
+        expect_error=match_error(
+            contain_substring(
+                "claim claim-0, request req-0: cannot add device driver-a/pool-1/device-2 because a claim constraint would not be satisfied"
+            )
+        ),
     ),
     case(
         'with-constraint-not-matching-string-attribute',
@@ -1557,6 +1874,38 @@ CASES = [
         ],
     ),
     case(
+        'with-claim-config-for-two-requests',
+        claims_to_allocate=[
+            set_fields(
+                claim_with_requests(claim0, None, request(req0, class_a, 1), request(req1, class_a, 1), request(req2, class_a, 1)),
+                (
+                    "spec.devices.config",
+                    [device_claim_config([req0, req1], device_configuration(driver_a, "deviceAttribute"))],
+                ),
+            ),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap(slice_with_multiple_devices(slice1, node1, pool1, driver_a, 3)),
+        node=node(node1, region1),
+        expect_results=[
+            allocation_result_with_configs(
+                local_node_selector(node1),
+                objects(
+                    device_allocation_result(req0, driver_a, pool1, device0, False),
+                    device_allocation_result(req1, driver_a, pool1, device1, False),
+                    device_allocation_result(req2, driver_a, pool1, device2, False),
+                ),
+                [
+                    {
+                        'source': "FromClaim",
+                        'requests': [req0, req1],
+                        **device_configuration(driver_a, "deviceAttribute"),
+                    },
+                ],
+            ),
+        ],
+    ),
+    case(
         'claim-with-device-config',
         claims_to_allocate=[claim_with_device_config(claim0, req0, class_a, driver_a, "deviceAttribute")],
         classes=[device_class(class_a, driver_a)],
@@ -1571,6 +1920,74 @@ CASES = [
                 device_allocation_result(req0, driver_a, pool1, device1, False),
             ),
         ],
+    ),
+    case(
+        'unknown-selector',
+        claims_to_allocate=[
+            set_fields(
+                claim_with_request(claim0, req0, class_a),
+                ("spec.devices.requests[0].exactly.selectors", [{}]),  # empty = unknown future selector
+            ),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(slice_with_one_device(slice1, node1, pool1, driver_a)),
+        node=node(node1, region1),
+        expect_error=match_error(contain_substring("CEL expression empty (unsupported selector type?)")),
+    ),
+    case(
+        'unknown-allocation-mode',
+        claims_to_allocate=[
+            set_fields(claim_with_request(claim0, req0, class_a), ("spec.devices.requests[0].exactly.allocationMode", "future-mode")),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(slice_with_one_device(slice1, node1, pool1, driver_a)),
+        node=node(node1, region1),
+        expect_error=match_error(contain_substring("unsupported count mode future-mode")),
+    ),
+    case(
+        'unknown-constraint',
+        claims_to_allocate=[
+            set_fields(claim_with_request(claim0, req0, class_a), ("spec.devices.constraints", [{}])),  # empty = unknown
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(slice_with_one_device(slice1, node1, pool1, driver_a)),
+        node=node(node1, region1),
+        expect_error=match_error(contain_substring("empty constraint (unsupported constraint type?)")),
+    ),
+    case(
+        'invalid-CEL-one-device',
+        claims_to_allocate=[
+            set_fields(
+                claim_with_request(claim0, req0, class_a),
+                ("spec.devices.requests[0].exactly.selectors", [{'cel': {'expression': "noSuchVar"}}]),
+            ),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(slice_with_one_device(slice1, node1, pool1, driver_a)),
+        node=node(node1, region1),
+        expect_error=match_error(contain_substring("undeclared reference")),
+    ),
+    case(
+        'invalid-CEL-one-device-class',
+        claims_to_allocate=[claim_with_request(claim0, req0, class_a)],
+        classes=[set_fields(device_class(class_a, driver_a), ("spec.selectors[0].cel.expression", "noSuchVar"))],
+        slices=unwrap_resource_slices(slice_with_one_device(slice1, node1, pool1, driver_a)),
+        node=node(node1, region1),
+        expect_error=match_error(contain_substring("undeclared reference")),
+    ),
+    case(
+        'invalid-CEL-all-devices',
+        claims_to_allocate=[
+            set_fields(
+                claim_with_request(claim0, req0, class_a),
+                ("spec.devices.requests[0].exactly.selectors", [{'cel': {'expression': "noSuchVar"}}]),
+                ("spec.devices.requests[0].exactly.allocationMode", "All"),
+            ),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(slice_with_one_device(slice1, node1, pool1, driver_a)),
+        node=node(node1, region1),
+        expect_error=match_error(contain_substring("undeclared reference")),
     ),
     case(
         'too-many-devices-single-request',
@@ -1986,6 +2403,35 @@ CASES = [
         ],
     ),
     case(
+        'prioritized-list-subrequests-with-allocation-mode-all',
+        features=Features(prioritized_list=True),
+        claims_to_allocate=[
+            set_fields(
+                claim(claim0).with_requests(
+                    request_with_prioritized_list(
+                        req0,
+                        sub_request(sub_req0, class_a, 1),
+                        sub_request(sub_req1, class_a, 1),
+                    ),
+                ),
+                ("spec.devices.requests[0].firstAvailable[0].allocationMode", "All"),
+                ("spec.devices.requests[0].firstAvailable[0].count", 0),
+            ),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            slice_with_devices(slice1, node1, pool1, driver_a, device(device1, None, None), device(device2, None, None)),
+        ),
+        allocated_devices=[make_device_id(driver_a, pool1, device1)],
+        node=node(node1, region1),
+        expect_results=[
+            allocation_result(
+                local_node_selector(node1),
+                device_allocation_result(req0_sub_req1, driver_a, pool1, device2, False),
+            ),
+        ],
+    ),
+    case(
         'prioritized-list-allocation-mode-all-multiple-requests',
         features=Features(prioritized_list=True),
         claims_to_allocate=[
@@ -2017,6 +2463,20 @@ CASES = [
                 device_allocation_result(req1_sub_req1, driver_a, pool1, device2, False),
             ),
         ],
+    ),
+    case(
+        'prioritized-list-disabled',
+        features=Features(prioritized_list=False),
+        claims_to_allocate=[
+            claim(claim0).with_requests(request_with_prioritized_list(req0, sub_request(sub_req0, class_a, 1))),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(slice_with_one_device(slice1, node1, pool1, driver_a)),
+        node=node(node1, region1),
+        expect_results=None,
+        expect_error=match_error(
+            contain_substring("claim claim-0, request req-0: has subrequests, but the DRAPrioritizedList feature is disabled")
+        ),
     ),
     case(
         'prioritized-list-multi-request',
@@ -3044,6 +3504,41 @@ CASES = [
                 local_node_selector(node1),
                 device_allocation_result(req0_sub_req1, driver_a, pool1, device1, False),
             ),
+        ],
+    ),
+    case(
+        'tainted-admin-access',
+        features=Features(device_taints=True, admin_access=True),
+        claims_to_allocate=[
+            set_fields(claim_with_request(claim0, req0, class_a), ("spec.devices.requests[0].exactly.adminAccess", True)),
+        ],
+        allocated_devices=[
+            make_device_id(driver_a, pool1, device1),
+            make_device_id(driver_a, pool1, device2),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            slice_with_devices(slice1, node1, pool1, driver_a, device(device1, None, None).with_taints(taint_no_schedule)),
+        ),
+        node=node(node1, region1),
+    ),
+    case(
+        'tainted-admin-access-disabled',
+        features=Features(device_taints=False, admin_access=True),
+        claims_to_allocate=[
+            set_fields(claim_with_request(claim0, req0, class_a), ("spec.devices.requests[0].exactly.adminAccess", True)),
+        ],
+        allocated_devices=[
+            make_device_id(driver_a, pool1, device1),
+            make_device_id(driver_a, pool1, device2),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            slice_with_devices(slice1, node1, pool1, driver_a, device(device1, None, None).with_taints(taint_no_schedule)),
+        ),
+        node=node(node1, region1),
+        expect_results=[
+            allocation_result(local_node_selector(node1), device_allocation_result(req0, driver_a, pool1, device1, True)),
         ],
     ),
     case(
@@ -5186,6 +5681,28 @@ CASES = [
         expect_results=[],
     ),
     case(
+        'with-distinct-constraints-unknown-type-attribute',
+        features=Features(consumable_capacity=True),
+        claims_to_allocate=[
+            claim(claim0)
+            .with_constraints({'distinctAttribute': bool_attribute, 'requests': [req0]})
+            .with_requests(device_request(req0, class_a, 1)),
+        ],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            slice_with_devices(
+                slice1,
+                node1,
+                pool1,
+                driver_a,
+                device(device1, None, {"boolAttribute": attribute_without_value()}).with_allow_multiple_allocations(),
+            ),
+        ),
+        node=node(node1, region1),
+        expect_results=[],
+        expect_error=match_error(contain_substring("unsupported attribute value")),
+    ),
+    case(
         'with-distinct-constraints-with-subrequests',
         features=Features(consumable_capacity=True, prioritized_list=True),
         claims_to_allocate=[
@@ -5550,6 +6067,25 @@ CASES = [
         ],
     ),
     case(
+        'list-attributes-match-constaint-with-empty-or-unknown-type',
+        features=Features(list_type_attributes=True),
+        claims_to_allocate=[claim_with_requests(claim0, [{'matchAttribute': string_attribute}], request(req0, class_a, 2))],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            slice_with_devices(
+                slice1,
+                node1,
+                pool1,
+                driver_a,
+                device(device1, None, {"stringAttribute": attribute_without_value()}),
+                device(device2, None, {"stringAttribute": {'strings': []}}),
+            ),
+        ),
+        node=node(node1, region1),
+        expect_results=None,
+        expect_error=match_error(contain_substring("unsupported attribute value")),
+    ),
+    case(
         'list-attributes-disabled-match-constraint-with-lists',
         features=Features(list_type_attributes=False),
         claims_to_allocate=[claim_with_requests(claim0, [{'matchAttribute': string_attribute}], request(req0, class_a, 2))],
@@ -5771,6 +6307,25 @@ CASES = [
         ],
     ),
     case(
+        'list-attributes-distinct-constaint-with-empty-or-unknown-type',
+        features=Features(list_type_attributes=True, consumable_capacity=True),
+        claims_to_allocate=[claim_with_requests(claim0, [{'distinctAttribute': version_attribute}], request(req0, class_a, 2))],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            slice_with_devices(
+                slice1,
+                node1,
+                pool1,
+                driver_a,
+                device(device1, None, {"driverVersion": {'versions': []}}),
+                device(device2, None, {"driverVersion": attribute_without_value()}),  # VersionValues: nil
+            ),
+        ),
+        node=node(node1, region1),
+        expect_results=None,
+        expect_error=match_error(contain_substring("unsupported attribute value")),
+    ),
+    case(
         'list-attributes-disabled-distinct-constraint-with-lists',
         features=Features(list_type_attributes=False, consumable_capacity=True),
         claims_to_allocate=[claim_with_requests(claim0, [{'distinctAttribute': string_attribute}], request(req0, class_a, 2))],
@@ -5809,6 +6364,152 @@ CASES = [
                 device_allocation_result(req0, driver_a, pool1, device1, False),
             ),
         ],
+    ),
+    case(
+        'multi-host-resource-pool-with-stale-slice-for-current-node',
+        claims_to_allocate=[claim_with_request(claim0, req0, class_a)],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            set_fields(
+                slice_with_devices(slice1, node1, pool1, driver_a, device(device1, None, None)),
+                ("spec.pool.generation", 1),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+            set_fields(
+                slice_with_devices(slice2, node2, pool1, driver_a, device(device2, None, None)),
+                ("spec.pool.generation", 2),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+        ),
+        node=node(node1, region1),
+    ),
+    case(
+        'multi-host-resource-pool-complete-update-from-node-1-to-node-2',
+        claims_to_allocate=[claim_with_request(claim0, req0, class_a)],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            # Node 1, generation 1.
+            set_fields(
+                slice_with_devices(slice1, node1, pool1, driver_a, device(device1, None, None)),
+                ("spec.pool.generation", 1),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+            set_fields(
+                slice_with_devices(slice1, node1, pool1, driver_a, device(device2, None, None)),
+                ("spec.pool.generation", 1),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+            # Node 2, generation 2.
+            set_fields(
+                slice_with_devices(slice2, node2, pool1, driver_a, device(device1, None, None)),
+                ("spec.pool.generation", 2),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+            set_fields(
+                slice_with_devices(slice2, node2, pool1, driver_a, device(device2, None, None)),
+                ("spec.pool.generation", 2),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+        ),
+        node=node(node1, region1),
+        # We'd like this to *not* be allocated, but the current implementation ignores
+        # the updated slices. Allocating from the old pool is also what would happen
+        # if the scheduler hadn't received the update yet, so DRA drivers shouldn't
+        # depend on better handling of this situation.
+        expect_results=[
+            allocation_result(local_node_selector(node1), device_allocation_result(req0, driver_a, pool1, device1, False)),
+        ],
+    ),
+    case(
+        'multi-host-resource-pool-complete-update-from-node-2-to-node-1',
+        claims_to_allocate=[claim_with_request(claim0, req0, class_a)],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            # Node 2, generation 1.
+            set_fields(
+                slice_with_devices(slice1, node2, pool1, driver_a, device(device1, None, None)),
+                ("spec.pool.generation", 1),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+            set_fields(
+                slice_with_devices(slice1, node2, pool1, driver_a, device(device2, None, None)),
+                ("spec.pool.generation", 1),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+            # Node 1, generation 2.
+            set_fields(
+                slice_with_devices(slice2, node1, pool1, driver_a, device(device1, None, None)),
+                ("spec.pool.generation", 2),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+            set_fields(
+                slice_with_devices(slice2, node1, pool1, driver_a, device(device2, None, None)),
+                ("spec.pool.generation", 2),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+        ),
+        node=node(node1, region1),
+        expect_results=[
+            allocation_result(local_node_selector(node1), device_allocation_result(req0, driver_a, pool1, device1, False)),
+        ],
+    ),
+    case(
+        'multi-host-resource-pool-incomplete-update-from-node-1-to-node-2',
+        claims_to_allocate=[claim_with_request(claim0, req0, class_a)],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            # Node 1, generation 1.
+            set_fields(
+                slice_with_devices(slice1, node1, pool1, driver_a, device(device1, None, None)),
+                ("spec.pool.generation", 1),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+            set_fields(
+                slice_with_devices(slice1, node1, pool1, driver_a, device(device2, None, None)),
+                ("spec.pool.generation", 1),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+            # Node 2, generation 2.
+            set_fields(
+                slice_with_devices(slice2, node2, pool1, driver_a, device(device1, None, None)),
+                ("spec.pool.generation", 2),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+        ),
+        node=node(node1, region1),
+        # We'd like this to *not* be allocated, but the current implementation ignores
+        # the updated slices. Allocating from the old pool is also what would happen
+        # if the scheduler hadn't received the update yet, so DRA drivers shouldn't
+        # depend on better handling of this situation.
+        expect_results=[
+            allocation_result(local_node_selector(node1), device_allocation_result(req0, driver_a, pool1, device1, False)),
+        ],
+    ),
+    case(
+        'multi-host-resource-pool-incomplete-update-from-node-2-to-node-1',
+        claims_to_allocate=[claim_with_request(claim0, req0, class_a)],
+        classes=[device_class(class_a, driver_a)],
+        slices=unwrap_resource_slices(
+            # Node 2, generation 1.
+            set_fields(
+                slice_with_devices(slice1, node2, pool1, driver_a, device(device1, None, None)),
+                ("spec.pool.generation", 1),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+            set_fields(
+                slice_with_devices(slice1, node2, pool1, driver_a, device(device2, None, None)),
+                ("spec.pool.generation", 1),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+            # Node 1, generation 2.
+            set_fields(
+                slice_with_devices(slice2, node1, pool1, driver_a, device(device1, None, None)),
+                ("spec.pool.generation", 2),
+                ("spec.pool.resourceSliceCount", 2),
+            ),
+        ),
+        node=node(node1, region1),
+        # This does not get allocated since slice2 is incomplete.
     ),
     case(
         'partitionable-devices-same-counter-set-name-in-different-resource-slices',
@@ -6432,11 +7133,34 @@ def _allocated_claims(tc: dict) -> list:
     return [parse_object(c, validate=False)]
 
 
+def _parse_slice(s: dict) -> Any:
+    """parse_object, except for attributes without a value (see attribute_without_value)."""
+    s = copy.deepcopy(dict(s))
+    no_value: dict[str, list[str]] = {}
+    for d in s.get("spec", {}).get("devices") or []:
+        for name, attr in list((d.get("attributes") or {}).items()):
+            if ATTRIBUTE_WITHOUT_VALUE_KEY in attr:
+                no_value.setdefault(d["name"], []).append(name)
+                del d["attributes"][name]
+    parsed = parse_object(s, validate=False)
+    if not no_value:
+        return parsed
+    devices = []
+    for d in parsed.devices:
+        if d.name in no_value:
+            attrs = dict(d.attributes)
+            for name in no_value[d.name]:
+                attrs[name] = AttributeValue("", None)
+            d = dataclasses.replace(d, attributes=attrs)
+        devices.append(d)
+    return dataclasses.replace(parsed, devices=tuple(devices))
+
+
 def run_case(tc: dict) -> None:
     features = tc.get("features") or Features()
     cluster = Cluster(
         classes=[parse_object(c, validate=False) for c in tc.get("classes") or []],
-        slices=[parse_object(dict(s), validate=False) for s in tc.get("slices") or []],
+        slices=[_parse_slice(s) for s in tc.get("slices") or []],
         claims=_allocated_claims(tc),
     )
     allocator = Allocator(cluster, features.gates(), share_id=lambda: fixed_share_id)
@@ -6471,3 +7195,62 @@ def run_case(tc: dict) -> None:
 @pytest.mark.parametrize("tc", CASES)
 def test_upstream(tc: dict) -> None:
     run_case(tc)
+
+
+# ---------------------------------------------------------------- dractl-specific checks next to the table
+
+
+def _allocate_one_claim(slices: list[dict], count: int, **cluster: Any) -> Any:
+    c = Cluster(
+        classes=[parse_object(device_class(class_a, driver_a), validate=False)],
+        slices=[_parse_slice(s) for s in slices],
+        **cluster,
+    )
+    claim_ = claim_with_requests(claim0, None, request(req0, class_a, count))
+    return Allocator(c).allocate(
+        parse_object(node(node1, region1), validate=False), [parse_object(dict(claim_), validate=False)], explain=False
+    )
+
+
+def test_broken_device_does_not_borrow_a_memoized_selector_result() -> None:
+    # The selector reads only device.driver, so both devices share one memo entry.
+    # Upstream converts all attributes of every device before evaluating and fails
+    # on device-2. This used to allocate it.
+    out = _allocate_one_claim(
+        [
+            slice_with_devices(
+                slice1,
+                node1,
+                pool1,
+                driver_a,
+                device(device1, None, {"v": {'version': "1.0.0"}}),
+                device(device2, None, {"v": {'version': "01.x"}}),
+            )
+        ],
+        2,
+    )
+    assert out.error is not None
+    assert "selector #0 on device driver-a/pool-1/device-2: CEL runtime error: attribute v: parse semantic version" in out.error
+
+
+@pytest.mark.parametrize(
+    ("selector", "tainted"),
+    [
+        (None, True),  # no deviceSelector: every device
+        ({}, True),  # empty deviceSelector: every device
+        ({'driver': driver_a}, True),
+        ({'driver': driver_b}, False),
+        ({'pool': pool1, 'device': device1}, True),
+        ({'device': device2}, False),
+    ],
+)
+def test_device_taint_rule_selector(selector: dict | None, tainted: bool) -> None:
+    spec: dict[str, Any] = {'taint': taint_no_schedule}
+    if selector is not None:
+        spec['deviceSelector'] = selector
+    rule = parse_object(
+        {"apiVersion": "resource.k8s.io/v1beta2", "kind": "DeviceTaintRule", "metadata": {"name": "rule"}, "spec": spec}
+    )
+    out = _allocate_one_claim([slice_with_one_device(slice1, node1, pool1, driver_a)], 1, taint_rules=[rule])
+    assert out.error is None
+    assert (out.allocations is None) == tainted

@@ -11,12 +11,15 @@ import re
 from typing import Any
 
 from dractl.features import FeatureGates
-from dractl.model.objects import Device
+from dractl.model.objects import LIST_KINDS, SCALAR_KINDS, Device
 
 NO_SUCH_KEY_HINT = (
     ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has()"
     " for optional fields"
 )
+
+
+_KNOWN_KINDS = frozenset(SCALAR_KINDS + LIST_KINDS)
 
 
 class SelectorFailure(Exception):
@@ -98,6 +101,8 @@ class SelectorCache:
         self._plans: dict[str, Any] = {}
         self._by_values: dict[tuple[Any, ...], bool | SelectorFailure] = {}
         self._explained: dict[tuple[Any, ...], str | None] = {}
+        self._device_errors: dict[int, tuple[Device, str | None]] = {}
+        self._version_errors: dict[str, str | None] = {}
 
     def _value_key(self, expr: str, driver: str, device: Device) -> tuple[Any, ...] | None:
         plan = self._plans.get(expr, False)
@@ -125,10 +130,58 @@ class SelectorCache:
             self._compiled[expr] = sel
         return sel
 
+    def device_error(self, driver: str, device: Device) -> str | None:
+        """Why ``device`` cannot be turned into CEL input at all, for any expression.
+
+        Upstream's ``DeviceMatches`` converts every attribute before evaluating and fails
+        with ``attribute <name>: unsupported attribute value`` (no value field set; only
+        possible with unvalidated input) or ``attribute <name>: parse semantic version: ...``.
+        Checked per device, before the per-values memo, so that a broken device never
+        borrows the result of an intact one with the same values in the referenced fields.
+        """
+        hit = self._device_errors.get(id(device))
+        if hit is not None and hit[0] is device:
+            return hit[1]
+        err: str | None = None
+        for name, av in device.attributes.items():
+            if av.kind not in _KNOWN_KINDS:
+                err = f"attribute {name}: unsupported attribute value"
+                break
+            if av.kind == "version" or av.kind == "versions":
+                for v in (av.value,) if av.kind == "version" else av.value:
+                    why = self._version_error(v)
+                    if why is not None:
+                        err = f"attribute {name}: parse semantic version: {why}"
+                        break
+                if err is not None:
+                    break
+        self._device_errors[id(device)] = (device, err)
+        return err
+
+    def _version_error(self, v: str) -> str | None:
+        """Why semver.Parse rejects ``v`` (dractl.cel's device input uses the same parser)."""
+        if v in self._version_errors:
+            return self._version_errors[v]
+        from dractl.cel.runtime import semver_cls
+
+        why: str | None = None
+        try:
+            semver_cls().parse(v)
+        except Exception as ex:
+            why = str(ex)
+        self._version_errors[v] = why
+        return why
+
     def matches(self, expr: str, driver: str, device: Device) -> bool:
         """Evaluate; raises :class:`SelectorFailure`."""
         k = (expr, id(device))
         r = self._results.get(k)
+        if r is None and not isinstance(self.compiled(expr), SelectorFailure):
+            # As upstream: a compile error first, then a device that cannot be converted.
+            bad = self.device_error(driver, device)
+            if bad is not None:
+                r = self._results[k] = SelectorFailure("runtime", bad)
+                self._keep[id(device)] = device
         if r is None:
             vk = self._value_key(expr, driver, device)
             if vk is not None:

@@ -94,6 +94,35 @@ class _MaxSizeExceeded(Exception):
 _MAX_SIZE = _MaxSizeExceeded()
 
 
+# Which upstream implementation this follows (checked against
+# kubernetes/dynamic-resource-allocation@3d03671, structured/allocator.go):
+# NewAllocator takes the first of stable, incubating, experimental whose
+# SupportedFeatures cover every enabled allocator feature. kube-scheduler derives
+# those features from its gates: AdminAccess, PrioritizedList, PartitionableDevices,
+# DeviceTaints, DeviceBindingAndStatus (DRADeviceBindingConditions &&
+# DRAResourceClaimDeviceStatus), ConsumableCapacity, ListTypeAttributes.
+# DRADeviceTaintRules is not an allocator feature: the ResourceSlice tracker adds rule
+# taints to the devices before the allocator sees them (see _taints_for).
+#   stable:       AdminAccess, PrioritizedList, PartitionableDevices, DeviceTaints
+#   incubating:   stable + DeviceBindingAndStatus, ConsumableCapacity
+#   experimental: incubating + ListTypeAttributes
+# With the v1.37 defaults (ConsumableCapacity and the binding conditions on,
+# ListTypeAttributes off) upstream picks *incubating*. Incubating is experimental minus
+# the ListTypeAttributes code; experimental keeps the scalar code paths for when that
+# feature is off, and this port follows them (constraints.py takes f_list_types). So
+# the defaults give the same results. Only DRAListTypeAttributes=true needs experimental.
+# With all optional gates off upstream picks *stable*. It finds the same device sets,
+# but it (a) returns pools in Go map order (random) instead of sorted by driver/pool,
+# and does not sort slices by name. Ours is one of the orders stable can produce.
+# (b) It restarts the device scan from the first device for every device of a request,
+# where experimental starts after the previous pick. So it tries more permutations:
+# more allocateOne calls (upstream's table records 32 against 26 in one case). Whether a
+# set of devices fits does not depend on the order they are picked in, so the first
+# solution has the same devices, possibly listed in a different order. The exception is
+# the counter quirk described in allocate_device.
+# (c) It builds the node selector from the slice's nodeName and ignores bindsToNode
+# (that feature is off there anyway). Everything else, including the error texts,
+# matches.
 class Allocator:
     """Allocates claims on a node from a cluster's slices, classes and allocated devices.
 
@@ -242,6 +271,15 @@ class Allocator:
         return view
 
     def _taints_for(self, key: DeviceKey) -> tuple[DeviceTaint, ...]:
+        """The taints that DeviceTaintRules add to one device.
+
+        This follows upstream resourceslice/tracker applyPatches. A rule without a
+        deviceSelector, or with an empty one, taints every device. Each field that is
+        set (driver, pool, device) must match exactly. Rule taints come after the
+        device's own taints, in rule order. One difference: upstream compares a field set
+        to "" and matches nothing, while the model parses "" as unset (a wildcard).
+        Validation rejects "" ("Required value"), so only --no-validate input can tell.
+        """
         cache = self._rule_taints
         assert cache is not None
         have = cache.get(key)
