@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from dractl.errors import SourceError
-from dractl.model.cluster import Cluster
+
+if TYPE_CHECKING:  # the model is not needed to pick a source (keeps --help fast)
+    from dractl.model.cluster import Cluster
 
 Warn = Callable[[str], None]
 
@@ -23,7 +25,7 @@ class Source(Protocol):
     #: Whether ``dractl fake`` style writes are possible.
     writable: bool
 
-    def load(self) -> Cluster:
+    def load(self) -> "Cluster":
         """Return every DRA-relevant object the source holds."""
         ...
 
