@@ -135,10 +135,15 @@ def _rich_table(table: Table, no_headers: bool, out: TextIO) -> None:
 
     t = RichTable(box=box.SIMPLE_HEAD, show_header=not no_headers, pad_edge=False, header_style="bold")
     for c in table.columns:
-        t.add_column(c, overflow="fold")
+        t.add_column(c, no_wrap=True, overflow="ignore")
     for r in table.rows:
         t.add_row(*r, style=_row_style(r, table.columns))
-    Console(file=out, highlight=False, soft_wrap=False).print(t)
+    # Like kubectl, never fold cells: lines wider than the terminal simply run on.
+    needed = max(len(line) for line in plain_table(table, no_headers).splitlines()) + 2
+    console = Console(file=out, highlight=False, soft_wrap=False)
+    if console.width < needed:
+        console = Console(file=out, highlight=False, soft_wrap=False, width=needed)
+    console.print(t)
 
 
 def _row_style(row: Sequence[str], columns: Sequence[str]) -> str | None:
