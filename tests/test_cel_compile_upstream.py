@@ -16,14 +16,6 @@ from dractl.features import FeatureGates
 from dractl.model.objects import AttributeValue, Device, DeviceCapacity
 from dractl.quantity import Quantity
 
-try:
-    import dractl.semver  # noqa: F401
-
-    HAVE_SEMVER = True
-except ImportError:  # written by another helper; the semver cases skip until it exists
-    HAVE_SEMVER = False
-needs_semver = pytest.mark.skipif(not HAVE_SEMVER, reason="dractl.semver not available yet")
-
 ALL = FeatureGates({"DRAConsumableCapacity": True, "DRAListTypeAttributes": True})
 NONE = FeatureGates({"DRAConsumableCapacity": False, "DRAListTypeAttributes": False})
 M64 = 64  # maxElementsListTypeEnabled
@@ -220,8 +212,6 @@ CASES["includes-function-on-very-long-list-runtime-error"] = dict(
 
 
 def _run(name: str, case: dict) -> None:
-    if case.get("semver") and not HAVE_SEMVER:
-        pytest.skip("dractl.semver not available yet")
     expr = case["expression"]
     stored = case.get("env") != "new"
     features = case.get("features", ALL)

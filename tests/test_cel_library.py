@@ -6,19 +6,10 @@ from __future__ import annotations
 import pytest
 
 from dractl.cel import CELCompileError, CELRuntimeError, compile_selector, evaluate_expression, evaluate_many
-from dractl.cel.runtime import CelQuantity
+from dractl.cel.library import CelQuantity
 from dractl.features import FeatureGates
 from dractl.model.objects import AttributeValue, Device, DeviceCapacity
 from dractl.quantity import Quantity
-
-try:
-    import dractl.semver  # noqa: F401
-
-    HAVE_SEMVER = True
-except ImportError:
-    HAVE_SEMVER = False
-needs_semver = pytest.mark.skipif(not HAVE_SEMVER, reason="dractl.semver not available yet")
-
 
 def _value(v):
     if isinstance(v, CelQuantity):
@@ -119,7 +110,6 @@ def test_quantity(name, expr, value, rt, ce):
     _check(expr, value, rt, ce)
 
 
-@needs_semver
 @pytest.mark.parametrize("name,expr,value,rt,ce", SEMVER, ids=[c[0] for c in SEMVER])
 def test_semver(name, expr, value, rt, ce):
     _check(expr, value, rt, ce)
@@ -133,8 +123,7 @@ GPU_DRIVER = "gpu.example.com"
 def gpu(i: int = 0, memory: str = "80Gi") -> Device:
     attrs = {"index": AttributeValue("int", i), "uuid": AttributeValue("string", f"gpu-18db0e85-99e9-c746-8531-ffeb86328b{i:02d}"),
              "model": AttributeValue("string", "LATEST-GPU-MODEL")}
-    if HAVE_SEMVER:
-        attrs["driverVersion"] = AttributeValue("version", "1.0.0")
+    attrs["driverVersion"] = AttributeValue("version", "1.0.0")
     return Device(name=f"gpu-{i}", attributes=attrs,
                   capacity={"memory": DeviceCapacity(Quantity.parse(memory)), "compute": DeviceCapacity(Quantity.parse("100"))})
 
@@ -157,7 +146,6 @@ def test_blog_explain():
     assert sel.references() == {("attributes", "gpu.example.com", "model")}
 
 
-@needs_semver
 def test_blog_version():
     sel = compile_selector("device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('0.9.0'))")
     assert sel.matches(GPU_DRIVER, gpu()) is True
@@ -220,12 +208,38 @@ def test_non_bool_result_and_cross_type():
 
 
 def test_runtime_cost_limit_stops_evaluation():
-    expr = "lists.range(200).all(a, lists.range(200).all(b, lists.range(200).all(c, a + b + c >= 0)))"
+    # Refused by validation (worst case too high); a stored copy runs until the actual
+    # cost passes the limit. Each inner step is a regex match on a ~300-character string
+    # (cel-go: ceil(301 * 0.1) * ceil(40 * 0.25) = 310), so the limit is reached after
+    # ~3,200 steps; the steps depend on both loop variables.
+    long = "x" * 300
+    pattern = "[a-z]+" * 5 + "[0-9]+" + "y" * 4
+    expr = (f"lists.range(200).all(a, lists.range(200).all(b, "
+            f"!(string(a) + '{long}' + string(b)).matches('{pattern}')))")
+    assert len(pattern) == 40
     with pytest.raises(CELCompileError, match="too complex"):
         compile_selector(expr)
     sel = compile_selector(expr, stored=True)
     with pytest.raises(CELRuntimeError, match="actual cost limit exceeded"):
         sel.matches(GPU_DRIVER, gpu())
+
+
+def test_runtime_cost_limit_needs_no_counting_within_the_static_bound():
+    # A stored expression whose worst case is within the limit cannot exceed it:
+    # it runs without the cost-counting function table.
+    sel = compile_selector("[1, 2, 3].all(a, a >= 0)", stored=True)
+    assert sel.program.costed is False and sel.matches(GPU_DRIVER, gpu()) is True
+    sel = compile_selector("lists.range(2000).all(a, lists.range(2000).all(b, a + b < 0))", stored=True)
+    assert sel.program.costed is True and sel.matches(GPU_DRIVER, gpu()) is False  # stops at the first false
+
+
+def test_runtime_cost_counts_only_what_upstream_evaluates():
+    # The right operand of && is not evaluated when the left is false (cel-go short-circuits;
+    # celpy would evaluate it), so its huge loop does not count against the limit.
+    expr = "device.driver == 'other' && lists.range(1000).all(a, lists.range(1000).all(b, a + b >= 0))"
+    sel = compile_selector(expr, stored=True)
+    assert sel.program.costed is True
+    assert sel.matches(GPU_DRIVER, gpu()) is False
 
 
 @pytest.mark.parametrize("expr,want", [
@@ -282,3 +296,92 @@ def test_evaluate_many_matches_naive():
                 naive.append(str(ex))
         many = [r if isinstance(r, bool) else str(r) for r in evaluate_many(sel, devices)]
         assert many == naive, expr
+
+
+# -------------------------------------------------------------------- the back-end is celpy
+
+def test_evaluation_goes_through_celpy(monkeypatch):
+    import celpy
+    import celpy.evaluation
+
+    sel = compile_selector("device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0")
+    assert isinstance(sel.program.runner, celpy.InterpretedRunner)
+    assert sel.program.source == 'compareTo(device.capacity["gpu.example.com"].memory, quantity("40Gi")) >= 0'
+    calls = []
+    real = celpy.evaluation.Evaluator.evaluate
+
+    def spy(self, context=None):
+        calls.append(context)
+        return real(self, context)
+
+    monkeypatch.setattr(celpy.evaluation.Evaluator, "evaluate", spy)
+    assert sel.matches(GPU_DRIVER, gpu()) is True
+    assert len(calls) == 1 and set(calls[0]) == {"device"}
+    # explain() evaluates its sub-expressions with celpy as well
+    sel = compile_selector("device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0")
+    calls.clear()
+    assert sel.explain(GPU_DRIVER, gpu()) == "memory is 80Gi, needs >= 100Gi"
+    assert calls
+    calls.clear()
+    assert evaluate_expression("[1, 2].map(x, x * 2)") == [2, 4]
+    assert calls  # the map macro's per-element evaluations are celpy's too
+
+
+def test_celpy_function_table_is_what_runs():
+    # Replacing a function in the celpy table the program was bound to changes the result:
+    # nothing else evaluates the expression.
+    from dractl.cel import backend
+
+    sel = compile_selector("'abc'.upperAscii() == 'ABC'", stored=True)
+    assert sel.matches(GPU_DRIVER, gpu()) is True
+    table = backend._TABLES[0]
+    real = table["upperAscii"]
+    try:
+        table["upperAscii"] = lambda s: s
+        assert compile_selector("'abc'.upperAscii() == 'ABC'", stored=True).matches(GPU_DRIVER, gpu()) is False
+    finally:
+        table["upperAscii"] = real
+
+
+def test_importing_dractl_cel_does_not_import_celpy():
+    import subprocess
+    import sys
+
+    code = ("import sys, dractl.cel; from dractl.cel import CELCompileError, CELRuntimeError; "
+            "print(sorted(m for m in ('celpy', 'lark') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("expr,want", [
+    # errors are values inside loops and bindings (celpy's own macros would abort)
+    ("[0, 1].exists(x, 6 / x > 5)", True),
+    ("[1, 0].all(x, 6 / x > 0) || true", True),
+    ("[1, 2].map(x, 6 / (x - 1)) == [] || true", True),
+    ("cel.bind(x, 1 / 0, true)", True),
+    ("[0, 5].all(x, 6 / x > 5)", False),  # a false beats an earlier error
+    # cross-type numeric comparison and heterogeneous equality (celpy: no such overload)
+    ("1 < 2.5 && dyn(1u) < 2 && dyn(-1) < 1u && dyn(1) == 1.0 && dyn(1) != 'a'", True),
+    # two-variable comprehensions
+    ("[10, 20].all(i, v, v == (i + 1) * 10)", True),
+    ("{'a': 1}.exists(k, v, k == 'a' && v == 1)", True),
+])
+def test_cel_go_semantics_on_celpy(expr, want):
+    assert compile_selector(expr, stored=True).matches(GPU_DRIVER, gpu()) is want
+
+
+@pytest.mark.parametrize("expr,err", [
+    ("[1, 0].exists_one(x, 6 / x > 0)", "division by zero"),
+    ("[0, 1].all(x, 6 / x > 5)", "division by zero"),  # error && true stays an error
+    ("{'a': 1 / 0}.size() == 1", "division by zero"),
+    ("9223372036854775807 + 1 > 0", "integer overflow"),
+    ("{'a': 1}.b == 1", "no such key: b"),
+    ("dyn(1).a == 1", "no such key: a"),
+    ("[1, 2][2] == 1", "index '2' out of range in list size '2'"),
+    ("(1 / 0 == 1) ? true : false", "division by zero"),
+    ("dyn(1) ? true : false", "no such overload"),
+    ("dyn('a') && true", "no such overload"),
+])
+def test_cel_go_errors_on_celpy(expr, err):
+    with pytest.raises(CELRuntimeError, match=err.replace("[", r"\[").replace("(", r"\(")):
+        compile_selector(expr, stored=True).matches(GPU_DRIVER, gpu())

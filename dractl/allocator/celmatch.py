@@ -162,11 +162,11 @@ class SelectorCache:
         """Why semver.Parse rejects ``v`` (dractl.cel's device input uses the same parser)."""
         if v in self._version_errors:
             return self._version_errors[v]
-        from dractl.cel.runtime import semver_cls
+        from dractl.semver import Semver
 
         why: str | None = None
         try:
-            semver_cls().parse(v)
+            Semver.parse(v)
         except Exception as ex:
             why = str(ex)
         self._version_errors[v] = why

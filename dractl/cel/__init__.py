@@ -1,7 +1,29 @@
 """dractl's CEL environment for DRA device selectors (resource.k8s.io/v1).
 
-Importing this package is cheap: the parser, checker and evaluator load on the
-first compile_selector() call.
+A small compiler pipeline:
+
+1. Front-end (dractl): ``syntax.py`` parses like cel-go (same AST after macro
+   expansion, same error texts and caret positions), ``checker.py`` type-checks
+   against the DRA declarations and estimates the worst-case cost exactly as
+   cel-go + Kubernetes do. Compile errors, result types, the static cost limit
+   and "not supported by dractl" refusals all come from here (celpy has no
+   checker and no cost model).
+2. Lowering (``lower.py``): the checked AST is printed as cel-python (celpy)
+   source, with rewrites for what celpy parses or evaluates differently
+   (optional chaining, cel.bind and the comprehension macros over boxed
+   values, has(), map literals, short-circuiting for cost counting).
+3. Back-end (``backend.py``): celpy compiles that source once per selector
+   (``celpy.Environment().compile`` + ``program(ast, functions=...)``) and
+   evaluates it per device. ``library.py`` is the function table celpy calls:
+   the Kubernetes libraries (quantity, semver, lists, regex, ext.Strings, sets,
+   optionals, includes) and dractl's versions of the operators, so results and
+   error texts follow cel-go. celpy is the only evaluator.
+4. ``selector.py`` is the public API: compile_selector / CompiledSelector
+   (matches, references, explain, memo_key), evaluate_many (memoised per
+   distinct referenced values) and evaluate_expression.
+
+Importing this package is cheap: the front-end loads on the first compile, and
+celpy (with lark) on the first compile too, never for ``dractl --help``.
 """
 
 from __future__ import annotations

@@ -9,16 +9,13 @@ from typing import Any, Iterable
 from dractl.cel.checker import (
     BOOL, Checker, CheckError, EnvConfig, Unsupported, estimate_cost, fmt_type,
 )
-from dractl.cel.errors import CELCompileError, CELRuntimeError
-from dractl.cel.runtime import (
-    COST_LIMIT, CelQuantity, Ctx, DefaultMap, EvalError, Opt, compile_ast, format_double,
-    is_semver, semver_cls, type_name,
-)
-from dractl.cel.syntax import Node, ParseError, parse
+from dractl.cel.errors import CELCompileError, CELRuntimeError, CELUnsupported
+from dractl.cel.syntax import Node, ParseError, UInt, parse
 from dractl.features import DEFAULT_GATES, FeatureGates
 
+COST_LIMIT = 1_000_000  # resourceapi.CELSelectorExpressionMaxCost
 MAX_EXPRESSION_LENGTH = 10 * 1024  # resourceapi.CELSelectorExpressionMaxLength (bytes)
-MAX_COST = COST_LIMIT  # resourceapi.CELSelectorExpressionMaxCost
+MAX_COST = COST_LIMIT
 
 
 def _position_text(expr: str, pos: int | None) -> str:
@@ -42,15 +39,61 @@ _CONVERT_MAX = 50_000
 
 
 def _attr_value(av: Any) -> Any:
+    from celpy.celtypes import BoolType, IntType, ListType, StringType
+
     kind, v = av.kind, av.value
+    if kind == "string":
+        return str.__new__(StringType, v)
+    if kind == "int":
+        return int.__new__(IntType, v)
+    if kind == "bool":
+        return BoolType(v)
     if kind == "version":
-        return semver_cls().parse(v)
+        return _parse_version(v)
     if kind == "versions":
-        cls = semver_cls()
-        return tuple(cls.parse(x) for x in v)
-    if kind in ("ints", "bools", "strings"):
-        return tuple(v)
-    return v
+        return ListType([_parse_version(x) for x in v])
+    if kind == "ints":
+        return ListType([int.__new__(IntType, x) for x in v])
+    if kind == "bools":
+        return ListType([BoolType(x) for x in v])
+    if kind == "strings":
+        return ListType([str.__new__(StringType, x) for x in v])
+    raise ValueError(f"unknown attribute kind {kind}")  # pragma: no cover
+
+
+_VERSIONS: dict[str, Any] = {}
+
+
+def _parse_version(v: str) -> Any:
+    """semver.Parse of a version attribute (cached; Semver values are immutable).
+    Raises the parse error as upstream's device conversion does."""
+    hit = _VERSIONS.get(v)
+    if hit is None:
+        from dractl.cel.library import semver_cls
+
+        try:
+            hit = semver_cls().parse(v)
+        except Exception as ex:
+            hit = ex
+        if len(_VERSIONS) > 10_000:
+            _VERSIONS.clear()
+        _VERSIONS[v] = hit
+    if isinstance(hit, Exception):
+        raise hit
+    return hit
+
+
+def device_error(driver: str, device: Any) -> CELRuntimeError | None:
+    """The error every expression fails with on this device (a version attribute that
+    does not parse), without building the whole ``device`` value."""
+    for name, av in device.attributes.items():
+        if av.kind == "version" or av.kind == "versions":
+            try:
+                for x in (av.value if av.kind == "versions" else (av.value,)):
+                    _parse_version(x)
+            except Exception as ex:
+                return CELRuntimeError(f"attribute {name}: parse semantic version: {ex}")
+    return None
 
 
 def _split(name: str, driver: str) -> tuple[str, str]:
@@ -60,13 +103,18 @@ def _split(name: str, driver: str) -> tuple[str, str]:
     return name[:i], name[i + 1:]
 
 
-def device_input(driver: str, device: Any) -> dict | CELRuntimeError:
-    """The ``device`` variable for one device (cached per device object and driver)."""
+def device_input(driver: str, device: Any) -> Any:
+    """The ``device`` variable (celpy values) for one device, or the CELRuntimeError
+    every expression on it fails with (cached per device object and driver)."""
     key = (id(device), driver)
     hit = _CONVERTED.get(key)
     if hit is not None and hit[0] is device:
         return hit[1]
-    attributes: dict[str, dict[str, Any]] = DefaultMap()
+    from celpy.celtypes import BoolType, MapType, StringType
+
+    from dractl.cel.library import CelQuantity, DefaultMap
+
+    attributes = DefaultMap()
     err: CELRuntimeError | None = None
     for name, av in device.attributes.items():
         try:
@@ -75,23 +123,83 @@ def device_input(driver: str, device: Any) -> dict | CELRuntimeError:
             err = CELRuntimeError(f"attribute {name}: parse semantic version: {ex}")
             break
         d, n = _split(name, driver)
-        attributes.setdefault(d, {})[n] = value
-    capacity: dict[str, dict[str, Any]] = DefaultMap()
+        inner = dict.get(attributes, d)
+        if inner is None:
+            inner = MapType()
+            dict.__setitem__(attributes, str.__new__(StringType, d), inner)
+        dict.__setitem__(inner, str.__new__(StringType, n), value)
+    capacity = DefaultMap()
     for name, cap in device.capacity.items():
         d, n = _split(name, driver)
-        capacity.setdefault(d, {})[n] = CelQuantity(cap.value)
-    result: Any = err if err is not None else {
-        "driver": driver,
-        "allowMultipleAllocations": bool(device.allow_multiple_allocations),
-        "attributes": attributes,
-        "capacity": capacity,
-    }
+        inner = dict.get(capacity, d)
+        if inner is None:
+            inner = MapType()
+            dict.__setitem__(capacity, str.__new__(StringType, d), inner)
+        dict.__setitem__(inner, str.__new__(StringType, n), CelQuantity(cap.value))
+    result: Any = err if err is not None else MapType({
+        StringType("driver"): StringType(driver),
+        StringType("allowMultipleAllocations"): BoolType(bool(device.allow_multiple_allocations)),
+        StringType("attributes"): attributes,
+        StringType("capacity"): capacity,
+    })
     with _CONVERT_LOCK:
         if len(_CONVERTED) >= _CONVERT_MAX:
             for k in list(_CONVERTED)[: _CONVERT_MAX // 4]:
                 del _CONVERTED[k]
         _CONVERTED[key] = (device, result)
     return result
+
+
+def to_python(v: Any) -> Any:
+    """A celpy value as plain Python (bool, int, UInt, float, str, bytes, list, dict);
+    Quantity, Semver, optional and type values stay dractl objects."""
+    from celpy.celtypes import BoolType, BytesType, DoubleType, IntType, StringType, UintType
+
+    from dractl.cel.library import Opt
+
+    t = type(v)
+    if t is BoolType:
+        return bool(v)
+    if t is IntType:
+        return int(v)
+    if t is UintType:
+        return UInt(int(v))
+    if t is DoubleType:
+        return float(v)
+    if t is StringType:
+        return str.__str__(v)
+    if t is BytesType:
+        return bytes(v)
+    if isinstance(v, list):
+        return [to_python(x) for x in v]
+    if isinstance(v, dict):
+        return {to_python(k): to_python(x) for k, x in dict.items(v)}
+    if t is Opt:
+        return Opt(v.has, to_python(v.v)) if v.has else v
+    return v
+
+
+def to_cel(v: Any) -> Any:
+    """A plain Python value as a celpy value (for evaluate_expression's variables)."""
+    from celpy.celtypes import BoolType, BytesType, DoubleType, IntType, ListType, MapType, StringType, UintType
+
+    if isinstance(v, bool):
+        return BoolType(v)
+    if isinstance(v, UInt):
+        return UintType(int(v))
+    if isinstance(v, int):
+        return IntType(v)
+    if isinstance(v, float):
+        return DoubleType(v)
+    if isinstance(v, str):
+        return StringType(v)
+    if isinstance(v, bytes):
+        return BytesType(v)
+    if isinstance(v, (list, tuple)):
+        return ListType([to_cel(x) for x in v])
+    if isinstance(v, dict):
+        return MapType({to_cel(k): to_cel(x) for k, x in v.items()})
+    return v
 
 
 # ----------------------------------------------------------------------------- references
@@ -200,15 +308,25 @@ class _Refs:
 
 
 class CompiledSelector:
-    """A compiled DRA device selector."""
+    """A compiled DRA device selector: dractl's front-end checked it, celpy evaluates it.
 
-    def __init__(self, expression: str, root: Node, checked: Any, cfg: EnvConfig, cost: int | None) -> None:
+    ``program`` is the celpy back-end program (``program.runner`` is the
+    ``celpy.Runner``); ``program.source`` is the lowered celpy source.
+    """
+
+    def __init__(self, expression: str, root: Node, checked: Any, cfg: EnvConfig, cost: int | None,
+                 costed: bool) -> None:
+        from dractl.cel.backend import Program
+        from dractl.cel.lower import Lowerer
+
         self.expression = expression
         self.max_cost = cost
         self._root = root
         self._checked = checked
         self._cfg = cfg
-        self._fn = compile_ast(root)
+        self._costed = costed
+        self.program = Program(Lowerer(checked.types, costed).lower(root), costed)
+        self._sub: dict[int, Any] = {}
         r = _Refs()
         r.walk(root, {})
         self._refs = r
@@ -217,16 +335,14 @@ class CompiledSelector:
         return f"CompiledSelector({self.expression!r})"
 
     # -- evaluation
-    def _eval(self, dev: dict) -> bool:
-        ctx = Ctx({"device": dev})
-        try:
-            v = self._fn(ctx)
-        except EvalError as ex:
-            raise CELRuntimeError(ex.message) from None
-        except RecursionError:
-            raise CELRuntimeError("expression recursion limit exceeded during evaluation") from None
-        if v is True or v is False:
-            return v
+    def _eval(self, dev: Any) -> bool:
+        from celpy.celtypes import BoolType
+
+        v = self.program.evaluate({"device": dev})
+        if type(v) is BoolType:
+            return bool(v)
+        from dractl.cel.library import type_name
+
         tn = type_name(v)
         raise CELRuntimeError(
             f"CEL result of type {tn} could not be converted to bool: type conversion error from '{tn}' to 'bool'")
@@ -265,7 +381,18 @@ class CompiledSelector:
                 key.append(None if cap is None else cap.value.value)
         return tuple(key)
 
-    # -- explanation
+    # -- explanation (sub-expressions are lowered and evaluated by celpy too)
+    def sub_value(self, e: Node, dev: Any) -> Any:
+        """Evaluate a top-level sub-expression of this selector with celpy (plain Python result)."""
+        prog = self._sub.get(e.id)
+        if prog is None:
+            from dractl.cel.backend import Program
+            from dractl.cel.lower import Lowerer
+
+            prog = Program(Lowerer(self._checked.types, self._costed).lower(e), self._costed)
+            self._sub[e.id] = prog
+        return to_python(prog.evaluate({"device": dev}))
+
     def explain(self, driver: str, device: Any) -> str | None:
         dev = device_input(driver, device)
         if isinstance(dev, CELRuntimeError):
@@ -274,11 +401,11 @@ class CompiledSelector:
         _flatten_and(self._root, conjuncts)
         for c in conjuncts:
             try:
-                v = compile_ast(c)(Ctx({"device": dev}))
-            except EvalError as ex:
+                v = self.sub_value(c, dev)
+            except CELRuntimeError as ex:
                 return f"{_describe(c, self.expression)}: {ex.message}"
             if v is False:
-                return _explain_false(c, dev, self.expression)
+                return _explain_false(self, c, dev, self.expression)
         return None
 
 
@@ -291,6 +418,8 @@ def _flatten_and(e: Node, out: list[Node]) -> None:
 
 
 def _fmt_value(v: Any) -> str:
+    from dractl.cel.library import CelQuantity, Opt, format_double, is_semver
+
     if isinstance(v, str):
         return repr(v) if "'" not in v else '"' + v + '"'
     if v is True:
@@ -329,10 +458,6 @@ _OPS = {"_==_": "==", "_!=_": "!=", "_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_"
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 
-def _eval_node(e: Node, dev: dict) -> Any:
-    return compile_ast(e)(Ctx({"device": dev}))
-
-
 def _is_constant(e: Node) -> bool:
     if e.kind == "lit":
         return True
@@ -341,7 +466,8 @@ def _is_constant(e: Node) -> bool:
     return False
 
 
-def _explain_false(c: Node, dev: dict, src: str) -> str | None:
+def _explain_false(sel: CompiledSelector, c: Node, dev: Any, src: str) -> str | None:
+    _eval_node = sel.sub_value
     try:
         if c.kind == "call" and c.name in _OPS:
             lhs, rhs = c.args
@@ -381,7 +507,7 @@ def _explain_false(c: Node, dev: dict, src: str) -> str | None:
         if c.kind == "call" and c.name in ("matches", "startsWith", "endsWith", "contains") and c.operand is not None:
             lv, rv = _eval_node(c.operand, dev), _eval_node(c.args[0], dev)
             return f"{_describe(c.operand, src)} is {_fmt_value(lv)}, needs to {c.name.lower() if c.name == 'matches' else c.name} {_fmt_value(rv)}"
-    except (EvalError, RecursionError):
+    except (CELRuntimeError, RecursionError):
         return None
     return None
 
@@ -431,15 +557,19 @@ def _compile(expr: str, cfg: EnvConfig) -> CompiledSelector:
     if t != BOOL and t != cfg.attr_type:
         raise CELCompileError(
             f"must evaluate to bool or the unknown type, not {fmt_type(t)}", expr, None)
+    est = estimate_cost(root, checker.out)
     cost = None
     if not cfg.stored:
-        est = estimate_cost(root, checker.out)
         cost = est.hi
         if est.hi > MAX_COST:
             raise CELCompileError(
                 f"Forbidden: too complex, exceeds cost limit (estimated worst-case cost {est.hi}, limit {MAX_COST})",
                 expr, None)
-    return CompiledSelector(expr, root, checker.out, cfg, cost)
+    # Within the static worst case the runtime limit cannot be reached: no counting.
+    try:
+        return CompiledSelector(expr, root, checker.out, cfg, cost, costed=est.hi > MAX_COST)
+    except CELUnsupported as ex:
+        raise CELCompileError(str(ex), expr, None) from None
 
 
 def evaluate_many(compiled: CompiledSelector, items: Iterable[tuple[str, Any]]) -> list[bool | CELRuntimeError]:
@@ -455,11 +585,10 @@ def evaluate_many(compiled: CompiledSelector, items: Iterable[tuple[str, Any]]) 
     memo: dict[tuple, bool | CELRuntimeError] = {}
     for driver, device in items:
         # A version attribute that does not parse fails every expression on the device.
-        if any(av.kind in ("version", "versions") for av in device.attributes.values()):
-            dev = device_input(driver, device)
-            if isinstance(dev, CELRuntimeError):
-                out.append(dev)
-                continue
+        bad = device_error(driver, device)
+        if bad is not None:
+            out.append(bad)
+            continue
         key = compiled.memo_key(driver, device)
         r = memo.get(key)
         if r is None:
@@ -476,9 +605,14 @@ def evaluate_expression(expression: str, variables: dict | None = None, *,
                         features: FeatureGates = DEFAULT_GATES, stored: bool = True) -> Any:
     """Compile and evaluate any CEL expression (no bool requirement); for tests and the REPL.
 
-    Returns the CEL value (Python natives, CelQuantity, Semver, Opt) or raises
-    CELCompileError / CELRuntimeError.
+    Evaluation goes through the same back-end as selectors (lowered to celpy
+    source, evaluated by celpy). Returns the CEL value as plain Python (bool,
+    int, UInt, float, str, bytes, list, dict; CelQuantity, Semver, Opt stay) or
+    raises CELCompileError / CELRuntimeError.
     """
+    from dractl.cel.backend import Program
+    from dractl.cel.lower import Lowerer
+
     cfg = env_config(features, stored)
     try:
         root = parse(expression)
@@ -490,12 +624,16 @@ def evaluate_expression(expression: str, variables: dict | None = None, *,
         raise _compile_error(expression, ex.message, ex.pos) from None
     except Unsupported as ex:
         raise CELCompileError(ex.message, expression, ex.pos) from None
-    fn = compile_ast(root)
+    except RecursionError:
+        raise _compile_error(expression, "expression recursion limit exceeded: 250", None) from None
+    costed = estimate_cost(root, checker.out).hi > MAX_COST
     try:
-        return fn(Ctx(dict(variables or {})))
-    except EvalError as ex:
-        raise CELRuntimeError(ex.message) from None
+        prog = Program(Lowerer(checker.out.types, costed).lower(root), costed)
+    except CELUnsupported as ex:
+        raise CELCompileError(str(ex), expression, None) from None
+    return to_python(prog.evaluate({k: to_cel(v) for k, v in (variables or {}).items()}))
 
 
 __all__ = ["CompiledSelector", "compile_selector", "evaluate_many", "evaluate_expression", "device_input",
+           "to_python", "to_cel",
            "MAX_EXPRESSION_LENGTH", "MAX_COST"]
