@@ -3,7 +3,8 @@
 Goals (issue 2):
 - `dractl --help` within 1.3x the `--help` of an empty Typer app (two commands) on the same Typer;
 - `dractl devices -o json` over a 10,000-device snapshot: at most 50 us per device beyond start-up;
-- 50,000 devices in under 1 GiB of memory.
+- 50,000 devices in under 1 GiB of memory;
+- `dractl cel` with the blog's 40Gi selector over the same 10,000 devices within 1.5x `devices -o json` (issue 3).
 
     python benchmarks/bench_cli.py [--runs 15]
 """
@@ -74,6 +75,9 @@ def main() -> None:
         t_10k = timed([py, "-m", "dractl", "--from", paths[1250], "devices", "-o", "json"], runs, env)
         per = (t_10k - t_small) / (10000 - 8) * 1e6
         print(f"devices -o json: 8 devices {t_small * 1000:.0f} ms, 10,000 devices {t_10k * 1000:.0f} ms, {per:.1f} us/device beyond start-up (goal <= 50)")
+        sel = "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0"
+        t_cel = timed([py, "-m", "dractl", "--from", paths[1250], "cel", sel, "-o", "json"], runs, env)
+        print(f"cel (blog's 40Gi selector) over 10,000 devices {t_cel * 1000:.0f} ms vs devices -o json {t_10k * 1000:.0f} ms: ratio {t_cel / t_10k:.2f} (goal <= 1.50)")
         rss = max_rss_mib([py, "-m", "dractl", "--from", paths[6250], "devices", "-o", "json"], env)
         print(f"devices -o json over 50,000 devices: max RSS {rss:.0f} MiB (goal < 1024)")
 
