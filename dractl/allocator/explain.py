@@ -256,7 +256,7 @@ class _Classifier:
             try:
                 ok = cache.matches(expr, cand.key[0], cand.device)
             except SelectorFailure as e:
-                return "cel-error", f"{label} #{i} ({expr}) gives a CEL {e.kind} error: {e.message}"
+                return "cel-error", f"hit a CEL {e.kind} error in {label} #{i} ({expr}): {e.message}"
             if not ok:
                 why = cache.explain(expr, cand.key[0], cand.device)
                 text = f"fail {label} #{i} ({expr})"
