@@ -101,3 +101,15 @@ def test_state_dir_flag_and_xdg_default(dractl, tmp_path, monkeypatch):
 def test_fake_refuses_from(dractl):
     r = dractl("--from", "x.yaml", "fake", "reset")
     assert r.code == 2
+
+
+def test_apply_puts_objects_without_a_namespace_into_dash_n(dractl, tmp_path):
+    f = tmp_path / "claim.yaml"
+    f.write_text(
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
+        "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}}\n"
+    )
+    assert dractl("-n", "team-a", "fake", "apply", "-f", str(f)).code == 0
+    items = dractl("-A", "claims", "-o", "json").json()["items"]
+    assert [(i["namespace"], i["name"]) for i in items] == [("team-a", "c")]
+    assert "deleted" in dractl("fake", "delete", "-f", str(f), "-n", "team-a").out

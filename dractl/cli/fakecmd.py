@@ -80,7 +80,7 @@ def apply(ctx: typer.Context, filename: str = typer.Option(
     with src.transaction() as doc:
         index = {object_key(o): i for i, o in enumerate(doc["items"])}
         for raw in raws:
-            raw = _defaulted(raw)
+            raw = _defaulted(raw, app_ctx.namespace)
             key = object_key(raw)
             if key in index:
                 doc["items"][index[key]] = raw
@@ -107,7 +107,7 @@ def delete(ctx: typer.Context, filename: str = typer.Option(
     lines: list[str] = []
     with src.transaction() as doc:
         for raw in raws:
-            key = object_key(_defaulted(raw))
+            key = object_key(_defaulted(raw, app_ctx.namespace))
             found = [o for o in doc["items"] if object_key(o) == key]
             if not found:
                 lines.append(f"{_kind_name(raw)} not found")
@@ -165,10 +165,10 @@ def env(ctx: typer.Context, pod: str = typer.Argument(..., help="Pod name (names
 _NAMESPACED = {"ResourceClaim", "ResourceClaimTemplate", "Pod"}
 
 
-def _defaulted(raw: dict[str, Any]) -> dict[str, Any]:
-    """Namespaced objects without a namespace go to 'default', as kubectl apply does."""
+def _defaulted(raw: dict[str, Any], namespace: str | None) -> dict[str, Any]:
+    """Namespaced objects without a namespace go to -n (else 'default'), as kubectl apply does."""
     if raw.get("kind") in _NAMESPACED and not (raw.get("metadata") or {}).get("namespace"):
-        raw = {**raw, "metadata": {**(raw.get("metadata") or {}), "namespace": "default"}}
+        raw = {**raw, "metadata": {**(raw.get("metadata") or {}), "namespace": namespace or "default"}}
     return raw
 
 
