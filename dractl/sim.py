@@ -29,7 +29,7 @@ from typing import Any
 
 from dractl.features import DEFAULT_GATES, FeatureGates
 
-POD_CLAIM_NAME = "resource.kubernetes.io/pod-claim-name"
+from dractl.model.relations import POD_CLAIM_NAME
 _ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # apimachinery's utilrand alphabet
 
 

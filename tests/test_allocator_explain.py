@@ -149,6 +149,19 @@ def test_class_not_found_is_an_error_with_a_hint() -> None:
     assert "could not retrieve device class gpu.example.org" in out.error
 
 
+def test_class_not_found_error_names_the_closest_class() -> None:
+    c = build(gpu_slice(), gpu_class(), node())
+    out = Allocator(c).allocate(NODE, [pending(deviceClassName="gpu.exmaple.com")])
+    assert out.status == "error"
+    lines = out.explanation.lines()
+    assert lines[0].startswith("error: claim ") and 'deviceclass.resource.k8s.io "gpu.exmaple.com" not found' in lines[0]
+    assert "did you mean gpu.example.com?" in lines
+    # nothing close: no guess
+    out = Allocator(c).allocate(NODE, [pending(deviceClassName="fpga.vendor.io")])
+    assert out.status == "error"
+    assert not any("did you mean" in line for line in out.explanation.lines())
+
+
 def test_class_not_found_explained_per_request() -> None:
     from dractl.allocator.explain import explain_node
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 from dractl.allocator import capacity as cap
 from dractl.allocator.celmatch import SelectorCache, SelectorFailure
 from dractl.allocator.constraints import DistinctAttribute, MatchAttribute
-from dractl.allocator.pools import Candidate, NodeView, gather_pools, node_matches
+from dractl.allocator.pools import Candidate, NodeView, PoolView, gather_pools, node_matches
 from dractl.features import DEFAULT_GATES, FeatureGates
 from dractl.model.cluster import Cluster
 from dractl.model.objects import (
@@ -245,6 +245,27 @@ class Allocator:
     def is_device_allocated(self, key: DeviceKey) -> bool:
         """internal.IsDeviceAllocated: exclusive, shared, or with consumed capacity."""
         return key in self.allocated or key in self._shared or key in self.aggregated
+
+    def counters_left(self, pool: PoolView) -> dict[str, dict[str, Fraction]]:
+        """A fresh copy of ``pool``'s counter sets less what its allocated devices consume.
+
+        Not cached here: the allocator caches it per pool name (upstream's
+        availableCounters), explanations per pool.
+        """
+        avail = {n: dict(cs) for n, cs in pool.counter_sets.items()}
+        for group in (pool.slices, pool.other_slices):
+            for s in group:
+                for d in s.devices:
+                    if not self.is_device_allocated((s.driver, s.pool.name, d.name)):
+                        continue
+                    for cc in d.consumes_counters:
+                        have = avail.get(cc.counter_set)
+                        if have is None:
+                            continue
+                        for name, q in cc.counters.items():
+                            if name in have:
+                                have[name] -= q.value
+        return avail
 
     # ------------------------------------------------------------ nodes and pools
 
@@ -748,20 +769,7 @@ class _Attempt:
         pool = cand.pool
         avail = a.available_counters.get(pool.name)
         if avail is None:
-            avail = {n: dict(cs) for n, cs in pool.counter_sets.items()}
-            for group in (pool.slices, pool.other_slices):
-                for s in group:
-                    for d in s.devices:
-                        if not a.is_device_allocated((s.driver, s.pool.name, d.name)):
-                            continue
-                        for cc in d.consumes_counters:
-                            have = avail.get(cc.counter_set)
-                            if have is None:
-                                continue
-                            for name, q in cc.counters.items():
-                                if name in have:
-                                    have[name] -= q.value
-            a.available_counters[pool.name] = avail
+            avail = a.available_counters[pool.name] = a.counters_left(pool)
         return avail
 
     def take_counters(self, cand: Candidate) -> bool:

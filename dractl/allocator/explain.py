@@ -269,20 +269,7 @@ class _Classifier:
         pool = cand.pool
         avail = self._counters.get(pool.id)
         if avail is None:
-            avail = {n: dict(cs) for n, cs in pool.counter_sets.items()}
-            for group in (pool.slices, pool.other_slices):
-                for s in group:
-                    for d in s.devices:
-                        if not self.a.is_device_allocated((s.driver, s.pool.name, d.name)):
-                            continue
-                        for cc in d.consumes_counters:
-                            have = avail.get(cc.counter_set)
-                            if have is None:
-                                continue
-                            for name, q in cc.counters.items():
-                                if name in have:
-                                    have[name] -= q.value
-            self._counters[pool.id] = avail
+            avail = self._counters[pool.id] = self.a.counters_left(pool)
         for cc in cand.device.consumes_counters:
             have = avail.get(cc.counter_set, {})
             for name, q in cc.counters.items():
@@ -388,9 +375,7 @@ def explain_request(
     rd.class_ = a.classes.get(rd.class_name)
     if rd.class_ is None:
         rx.problem = f"device class {rd.class_name} not found"
-        close = difflib.get_close_matches(rd.class_name, sorted(a.classes), n=1)
-        if close:
-            rx.notes.append(f"did you mean {close[0]}?")
+        rx.notes.extend(_class_hints(a, rd.class_name))
         return rx
     if needed is not None and needed > ALLOCATION_RESULTS_MAX_SIZE:
         rx.notes.append(f"asks for {needed} devices; a claim can get at most {ALLOCATION_RESULTS_MAX_SIZE}")
@@ -576,9 +561,22 @@ def explain_error(a: "Allocator", view: NodeView | None, claims: Sequence[Resour
     m = re.search(r"no such key: (\w+)", error)
     if m and view is not None:
         ex.notes.extend(_attribute_hints_from_error(error, m.group(1), view))
+    m = _CLASS_NOT_FOUND_RE.search(error)
+    if m:
+        ex.notes.extend(_class_hints(a, m.group(1)))
     if "exceeds the claim limit" in error:
         ex.notes.append(f"a claim can get at most {ALLOCATION_RESULTS_MAX_SIZE} devices; split the request over several claims")
     return ex
+
+
+# core._Attempt._validate's text for a request whose DeviceClass does not exist.
+_CLASS_NOT_FOUND_RE = re.compile(r'could not retrieve device class \S+: deviceclass\.resource\.k8s\.io "([^"]+)" not found')
+
+
+def _class_hints(a: "Allocator", name: str) -> list[str]:
+    """The hint for an unknown class name: the closest existing class, if one is close."""
+    close = difflib.get_close_matches(name, sorted(a.classes), n=1)
+    return [f"did you mean {close[0]}?"] if close else []
 
 
 def _attribute_hints_from_error(error: str, name: str, view: NodeView) -> list[str]:

@@ -84,7 +84,7 @@ def check(
 
 
 def _print_allocated(app_ctx: Any, report: Any) -> None:
-    from dractl.cli.claims import capacity_text
+    from dractl.model.views import capacity_text
     from dractl.render.printers import Table, print_table
 
     rows = []

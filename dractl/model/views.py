@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dractl.model.cluster import Cluster, Holder, Pool, PoolDevice
-from dractl.model.objects import Device, ResourceSlice
+from dractl.model.objects import Device, DeviceRequestAllocationResult, ResourceSlice
 from dractl.quantity import Quantity
 
 BLOCKING_EFFECTS = ("NoSchedule", "NoExecute")
@@ -135,6 +135,17 @@ def device_views(cluster: Cluster) -> list[DeviceView]:
                 taints.append(r.taint)
         out.append(DeviceView(pd, holders.get(pd.key, []), counters, taints))
     return out
+
+
+def capacity_text(r: DeviceRequestAllocationResult) -> str:
+    """How an allocation result uses its device: admin access, consumed capacity, shared or exclusive."""
+    if r.admin_access:
+        return "admin access"
+    if r.consumed_capacity:
+        return " ".join(f"{k.rpartition('/')[2] if '/' in k else k}={q}" for k, q in r.consumed_capacity.items())
+    if r.share_id:
+        return "shared"
+    return "exclusive"
 
 
 def slice_node_text(s: ResourceSlice) -> str:

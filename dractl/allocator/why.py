@@ -1,0 +1,322 @@
+"""Why claims are pending, and why allocated claims got their devices (pure).
+
+:class:`Explainer` runs the allocator over a cluster's nodes the way the scheduler
+does and returns :class:`Explained` blocks (a title, a one-line summary, readable
+lines and the allocator's explanation as data); :func:`brief_lines` shortens an
+:class:`~dractl.allocator.explain.Explanation` that tells many node stories. Nothing
+here prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from dractl.allocator.core import Allocator, request_variants
+from dractl.allocator.explain import Explanation
+from dractl.model.objects import ObjectMeta, ResourceClaim
+from dractl.model.relations import Relations, claim_keys, single_node
+from dractl.model.views import capacity_text
+
+if TYPE_CHECKING:
+    from dractl.model.cluster import Cluster
+    from dractl.model.objects import Pod
+
+
+@dataclass
+class Explained:
+    """One explained claim or pending pod: what ``dractl claims --explain`` shows."""
+
+    title: str
+    summary: str
+    lines: list[str] = field(default_factory=list)
+    detail: Any = None  # Explanation.to_dict() when the allocator explained a failure
+    pod: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {"summary": self.summary, "pod": self.pod, "lines": list(self.lines), "detail": self.detail}
+        d.update(self.extra)
+        return d
+
+
+class Explainer:
+    """Explains claims and pending pods of ``cluster``; one allocator, made when first needed."""
+
+    def __init__(self, cluster: "Cluster", features: Any, relations: Relations | None = None) -> None:
+        self.cluster = cluster
+        self.features = features
+        self.relations = relations if relations is not None else Relations(cluster)
+        self._alloc: Allocator | None = None
+        self._pod_cache: dict[tuple[str, str], Explained] = {}
+
+    @property
+    def allocator(self) -> Allocator:
+        if self._alloc is None:
+            self._alloc = Allocator(self.cluster, self.features)
+        return self._alloc
+
+    # -------------------------------------------------------- pending
+
+    def claim(self, c: "ResourceClaim") -> Explained:
+        """Why ``c`` is pending (as its waiting pod, if any), or how it got its devices."""
+        if c.allocation is not None:
+            return self._allocated(c)
+        waiting = [p for p in self.relations.consumers(c) if not p.node_name]
+        if waiting:
+            pod = waiting[0]
+            e = self.pod(pod, self.relations.missing_claims(pod))
+            return Explained(f"Claim {c.key} (pending, for pod {pod.name})", e.summary, e.lines, e.detail, e.pod)
+        lines: list[str] = []
+        if not self.relations.consumers(c):
+            lines.append(
+                "no pod uses this claim yet: the scheduler allocates a claim only for a pod that uses it;"
+                " this is what it would find now"
+            )
+        summary, more, detail = self._run([c])
+        return Explained(f"Claim {c.key} (pending)", summary, lines + more, detail)
+
+    def pod(self, pod: "Pod", missing: list[str]) -> Explained:
+        """Explain a pending pod's claims together, as the scheduler tries them."""
+        ns = pod.namespace or "default"
+        key = (ns, pod.name)
+        if key in self._pod_cache:
+            return self._pod_cache[key]
+        lines: list[str] = []
+        claims: list[ResourceClaim] = []
+        blocked = False
+        keys = claim_keys(pod)
+        for rc in pod.resource_claims:
+            k = keys.get(rc.name)
+            c = self.cluster.claim(*k) if k else None
+            if c is not None:
+                if all(x.key != c.key for x in claims):
+                    claims.append(c)
+                continue
+            if rc.resource_claim_name:
+                lines.append(f'pod claim {rc.name}: resourceclaim "{rc.resource_claim_name}" not found')
+                blocked = True
+                continue
+            tname = rc.resource_claim_template_name
+            t = self.cluster.template(ns, tname) if tname else None
+            if t is None:
+                lines.append(
+                    f'pod claim {rc.name}: resourceclaimtemplate.resource.k8s.io "{tname}" not found'
+                    " (no claim can be created for it, so the pod cannot be scheduled)"
+                )
+                blocked = True
+                continue
+            lines.append(f"pod claim {rc.name}: no claim created yet; explained from template {tname}")
+            claims.append(
+                ResourceClaim(meta=ObjectMeta(name=f"{pod.name}-{rc.name}", namespace=ns, labels=t.claim_labels), spec=t.spec)
+            )
+        status = _pod_condition(pod)
+        if blocked:
+            summary = status or "the pod waits for its claims to exist"
+            detail = None
+            if claims:
+                _, more, detail = self._run(claims)
+                lines.extend(more)
+        else:
+            summary, more, detail = self._run(claims)
+            lines.extend(more)
+        title = f"Pod {ns}/{pod.name} (pending, claims not created)" if missing else f"Pod {ns}/{pod.name} (pending)"
+        e = Explained(title, summary, lines, detail, pod=f"{ns}/{pod.name}")
+        self._pod_cache[key] = e
+        return e
+
+    def _run(self, claims: list["ResourceClaim"]) -> tuple[str, list[str], Any]:
+        """Try ``claims`` on every node as the scheduler does; (summary, lines, detail)."""
+        a = self.allocator
+        nodes = self.cluster.node_names
+        if not nodes:
+            msg = "0/0 nodes are available (no Node objects and no node-local slices)"
+            return msg, [msg], None
+        explanation = Explanation()
+        reasons: dict[str, int] = {}
+        fits: list[str] = []
+        for node in nodes:
+            out = a.allocate(node, claims, explain=True)
+            if out.error is not None:
+                ex = out.explanation or Explanation(error=out.error)
+                return f"scheduler error: {out.error}", ex.lines(), ex.to_dict()
+            if out.allocations is not None:
+                fits.append(node)
+                continue
+            r = out.reason or "cannot allocate all claims"
+            reasons[r] = reasons.get(r, 0) + 1
+            if out.explanation is not None:
+                explanation.merge(out.explanation)
+        if fits:
+            shown = ", ".join(fits[:3]) + (", ..." if len(fits) > 3 else "")
+            msg = (
+                f"{len(fits)}/{len(nodes)} node(s) could allocate it now ({shown}); the scheduler has not retried yet"
+                " (in the fake cluster, any 'dractl fake apply' reschedules)"
+            )
+            return msg, [msg], None
+        parts = ", ".join(f"{n} {r}" for r, n in reasons.items())
+        summary = f"0/{len(nodes)} nodes are available: {parts}."
+        return summary, [summary, *brief_lines(explanation)], explanation.to_dict()
+
+    # -------------------------------------------------------- allocated
+
+    def _allocated(self, c: "ResourceClaim") -> Explained:
+        alloc = c.allocation
+        assert alloc is not None
+        node = single_node(alloc.node_selector)
+        if node is None:
+            nodes = sorted({p.node_name for p in self.relations.consumers(c) if p.node_name})
+            node = nodes[0] if nodes else (self.cluster.node_names[:1] or [None])[0]
+        lines: list[str] = []
+        where = f"on node {node}" if node else "(no node)"
+        summary = f"allocated {where}: the scheduler takes, request by request, the first devices in its search order that are free and satisfy all selectors"
+        lines.append(summary)
+        if node is None:
+            return Explained(f"Claim {c.key} ({c.state})", summary, lines)
+        a = self.allocator
+        view = a.node_view(node)
+        pos = {cand.key: cand for cand in view.devices}
+        pools = []
+        for p in view.pools:
+            if not p.incomplete and not p.invalid:
+                pools.append(p.id)
+        if pools:
+            shown = ", ".join(pools[:3]) + (", ..." if len(pools) > 3 else "")
+            lines.append(f"search order {where}: pool{'s' if len(pools) > 1 else ''} {shown} sorted by driver/pool, devices in slice-name order")
+        subs: dict[str, Any] = {}
+        for parent, variants in request_variants(c):
+            for sub in variants:
+                subs[f"{parent}/{sub.name}" if parent else sub.name] = sub
+        for r in alloc.results:
+            cand = pos.get(r.device_id)
+            dev = f"{r.driver}/{r.pool}/{r.device}"
+            if cand is None:
+                lines.append(f"request {r.request}: {dev} (not visible from {node} now)")
+                continue
+            sub = subs.get(r.request)
+            why = _shape(sub, self.cluster) if sub is not None else ""
+            before = view.devices[: cand.pos]
+            matching = [b for b in before if sub is not None and self._matches(sub, b)]
+            taken = [b for b in matching if b.key in a.allocated and b.key != r.device_id]
+            mine = [b for b in taken if c.key in a.holders.get(b.key, [])]
+            others = [b for b in taken if b not in mine]
+            free = [b for b in matching if b not in taken]
+            text = f"request {r.request}: {dev}, #{cand.pos + 1} of {len(view.devices)} in the search order"
+            if why:
+                text += f"; {why}"
+            if not matching:
+                text += "; it is the first device that matches"
+            else:
+                bits = []
+                if mine:
+                    bits.append(f"{len(mine)} taken by this claim's other results")
+                if others:
+                    holders = sorted({h for b in others for h in a.holders.get(b.key, [])})
+                    bits.append(f"{len(others)} held by {', '.join(holders[:3])}{', ...' if len(holders) > 3 else ''}")
+                if free:
+                    bits.append(f"{len(free)} free now ({', '.join(b.key[2] for b in free[:3])}), in use or not yet published when this claim was allocated")
+                text += f"; {len(matching)} matching device(s) come before it: " + "; ".join(bits)
+            if r.consumed_capacity:
+                text += f"; consumes {capacity_text(r)} of a shared device"
+            lines.append(text)
+        return Explained(f"Claim {c.key} ({c.state})", summary, lines)
+
+    def _matches(self, sub: Any, cand: Any) -> bool:
+        a = self.allocator
+        cls = a.classes.get(sub.device_class_name)
+        if cls is None:
+            return False
+        try:
+            for expr in (*cls.selectors, *sub.selectors):
+                if not a.selectors.matches(expr, cand.key[0], cand.device):
+                    return False
+        except Exception:
+            return False
+        return True
+
+
+MAX_LINES = 12
+
+
+def brief_lines(ex: Explanation, max_lines: int = MAX_LINES) -> list[str]:
+    """``Explanation.lines()``, or, when nodes tell too many different stories (their
+    devices are held by different claims), one summary per request across all nodes
+    followed by the first node's own story."""
+    lines = ex.lines()
+    if len(lines) <= max_lines or len(ex.nodes) <= 1:
+        return lines
+    out: list[str] = []
+    if ex.error:
+        out.append(f"error: {ex.error}")
+    out.extend(ex.notes)
+    n_nodes = len(ex.nodes)
+    node_notes: dict[str, int] = {}
+    per_req: dict[tuple[str, str, str], dict[str, Any]] = {}
+    multi = any(n.multiple_claims for n in ex.nodes)
+    for n in ex.nodes:
+        for note in n.notes:
+            node_notes[note] = node_notes.get(note, 0) + 1
+        for r in n.requests:
+            agg = per_req.setdefault(
+                (r.claim, r.request, r.device_class),
+                {"nodes": 0, "matches": 0, "usable": 0, "needed": r.needed, "groups": {}, "holders": set(), "hints": [], "problem": ""},
+            )
+            agg["nodes"] += 1
+            agg["matches"] += r.class_matches
+            agg["usable"] += r.usable
+            agg["problem"] = agg["problem"] or r.problem
+            for h in r.notes:
+                if h not in agg["hints"]:
+                    agg["hints"].append(h)
+            for g in r.groups:
+                reason = g.reason
+                if g.kind == "in-use" and reason.startswith("already allocated to "):
+                    agg["holders"].update(reason[len("already allocated to ") :].split(", "))
+                    reason = "already allocated"
+                key = (g.kind, reason)
+                agg["groups"][key] = agg["groups"].get(key, 0) + g.count
+    for note, count in node_notes.items():
+        out.append(f"{count} of {n_nodes} nodes: {note}")
+    for (claim, request, cls), agg in per_req.items():
+        who = f"claim {claim}, request {request}" if multi else f"request {request}"
+        if agg["problem"]:
+            out.append(f"{who}: {agg['problem']}")
+            continue
+        text = f"{who}: class {cls} matches {agg['matches']} devices on {agg['nodes']} nodes"
+        parts = []
+        for (kind, reason), count in sorted(agg["groups"].items(), key=lambda kv: -kv[1]):
+            if kind == "in-use":
+                holders = agg["holders"]
+                parts.append(f"{count} {reason} (to {len(holders)} claim{'s' if len(holders) != 1 else ''})")
+            else:
+                parts.append(f"{count} {reason}")
+        need = "all" if agg["needed"] is None else f"{agg['needed']} on one node"
+        parts.append(f"{agg['usable']} usable, needs {need}")
+        out.append(text + "; " + "; ".join(parts))
+        out.extend(f"  hint: {h}" for h in agg["hints"][:5])
+    # The node whose devices are least in use tells the most about the request itself.
+    example = min(ex.nodes, key=lambda n: sum(g.count for r in n.requests for g in r.groups if g.kind == "in-use"))
+    first = example.lines()
+    if first:
+        out.append(f"for example, node {example.node} ({n_nodes - 1} more nodes in -o json):")
+        out.extend("  " + line for line in first[:max_lines])
+    return out
+
+
+def _shape(sub: Any, cluster: "Cluster") -> str:
+    n = len(sub.selectors)
+    cls = cluster.device_class(sub.device_class_name)
+    cs = len(cls.selectors) if cls is not None else 0
+    parts = [f"class {sub.device_class_name} ({cs} selector{'s' if cs != 1 else ''})"]
+    if n:
+        parts.append(f"{n} claim selector{'s' if n != 1 else ''}")
+    return "matches " + " and ".join(parts)
+
+
+def _pod_condition(pod: "Pod") -> str | None:
+    """The scheduler's message on the pod's PodScheduled=False condition, if any."""
+    status = (pod.raw or {}).get("status") or {}
+    for c in status.get("conditions") or []:
+        if c.get("type") == "PodScheduled" and c.get("status") == "False" and c.get("message"):
+            return str(c["message"])
+    return None
