@@ -28,8 +28,8 @@ import uuid
 from typing import Any
 
 from dractl.features import DEFAULT_GATES, FeatureGates
-
 from dractl.model.relations import POD_CLAIM_NAME
+
 _ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # apimachinery's utilrand alphabet
 
 
