@@ -60,6 +60,49 @@ def reconcile(doc: dict[str, Any], *, features: FeatureGates = DEFAULT_GATES, rn
     return lines
 
 
+# ---------------------------------------------------------------- admission
+
+ADMIN_ACCESS_LABEL = "resource.kubernetes.io/admin-access"
+
+
+def admit(raw: dict[str, Any], items: list[dict[str, Any]]) -> None:
+    """What kube-apiserver refuses on create/update of claims and templates.
+
+    - adminAccess needs the namespace label ``resource.kubernetes.io/admin-access: "true"``
+      (pkg/registry/resource/resourceclaim(template)/strategy.go);
+    - a ResourceClaim's and a ResourceClaimTemplate's spec are immutable
+      (pkg/apis/resource/validation: ValidateResourceClaimUpdate / ...TemplateUpdate).
+    """
+    from dractl.errors import InputError
+
+    kind = raw.get("kind")
+    if kind not in ("ResourceClaim", "ResourceClaimTemplate"):
+        return
+    ns, name = _key(raw)
+    resource = "resourceclaims" if kind == "ResourceClaim" else "resourceclaimtemplates"
+    spec = raw.get("spec") or {}
+    claim_spec = spec if kind == "ResourceClaim" else spec.get("spec") or {}
+    admin = any(
+        ((r.get("exactly") or {}).get("adminAccess") is True)
+        for r in ((claim_spec.get("devices") or {}).get("requests") or [])
+    )
+    if admin:
+        labels = {}
+        for o in items:
+            if o.get("kind") == "Namespace" and (o.get("metadata") or {}).get("name") == ns:
+                labels = (o.get("metadata") or {}).get("labels") or {}
+        if labels.get(ADMIN_ACCESS_LABEL) != "true":
+            raise InputError(
+                f'{resource}.resource.k8s.io "{name}" is forbidden: admin access to devices requires the '
+                f'`{ADMIN_ACCESS_LABEL}: true` label on the containing namespace "{ns}"'
+            )
+    for o in items:
+        if o.get("kind") == kind and _key(o) == (ns, name) and (o.get("spec") or {}) != spec:
+            raise InputError(
+                f'{kind}.resource.k8s.io "{name}" is invalid: spec: Invalid value: field is immutable'
+            )
+
+
 # ---------------------------------------------------------------- garbage collection
 
 

@@ -113,3 +113,35 @@ def test_apply_puts_objects_without_a_namespace_into_dash_n(dractl, tmp_path):
     items = dractl("-A", "claims", "-o", "json").json()["items"]
     assert [(i["namespace"], i["name"]) for i in items] == [("team-a", "c")]
     assert "deleted" in dractl("fake", "delete", "-f", str(f), "-n", "team-a").out
+
+
+ADMIN = fixture_path("dra-example-driver", "demo-examples", "admin-access__admin-access.yaml")
+
+
+def test_admin_access_needs_the_namespace_label(dractl, tmp_path):
+    assert dractl("fake", "reset").code == 0
+    before = _state()
+    unlabeled = tmp_path / "aa.yaml"
+    unlabeled.write_text(open(ADMIN).read().replace('resource.kubernetes.io/admin-access: "true"', "other: x"))
+    r = dractl("fake", "apply", "-f", str(unlabeled))
+    assert r.code == 2
+    assert "admin access to devices requires the `resource.kubernetes.io/admin-access: true` label" in r.err
+    assert _state() == before
+    r = dractl("fake", "apply", "-f", ADMIN)
+    assert r.code == 0 and "pod/pod0 scheduled on dra-demo-worker" in r.out
+    results = dractl("-n", "admin-access", "claims", "-o", "json").json()["items"][0]["results"]
+    assert len(results) == 8 and all(x["adminAccess"] for x in results)
+
+
+def test_claim_spec_is_immutable(dractl, tmp_path):
+    f = tmp_path / "claim.yaml"
+    body = (
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
+        "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com, count: COUNT}}]}}\n"
+    )
+    f.write_text(body.replace("COUNT", "1"))
+    assert dractl("fake", "apply", "-f", str(f)).code == 0
+    assert "configured" in dractl("fake", "apply", "-f", str(f)).out
+    f.write_text(body.replace("COUNT", "2"))
+    r = dractl("fake", "apply", "-f", str(f))
+    assert r.code == 2 and 'ResourceClaim.resource.k8s.io "c" is invalid: spec: Invalid value: field is immutable' in r.err

@@ -72,6 +72,7 @@ def apply(ctx: typer.Context, filename: str = typer.Option(
         ..., "-f", "--filename", help="File to apply (- for stdin).", autocompletion=_c.complete_files
     )) -> None:
     """Create or replace the objects in FILE (pods and claims are then scheduled)."""
+    from dractl import sim
     from dractl.sources.fake import object_key
 
     src, app_ctx = fake_source(ctx)
@@ -81,6 +82,7 @@ def apply(ctx: typer.Context, filename: str = typer.Option(
         index = {object_key(o): i for i, o in enumerate(doc["items"])}
         for raw in raws:
             raw = _defaulted(raw, app_ctx.namespace)
+            sim.admit(raw, doc["items"])  # raises before anything is written
             key = object_key(raw)
             if key in index:
                 doc["items"][index[key]] = raw
