@@ -103,6 +103,23 @@ def admit(raw: dict[str, Any], items: list[dict[str, Any]]) -> None:
             )
 
 
+def updated(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """``new`` applied over ``old`` as the apiserver keeps it: apply never touches status,
+    server-set metadata, or a bound pod's node."""
+    out = dict(new)
+    md = dict(new.get("metadata") or {})
+    for k in ("uid", "creationTimestamp", "finalizers", "ownerReferences", "deletionTimestamp"):
+        if k in (old.get("metadata") or {}) and k not in md:
+            md[k] = old["metadata"][k]
+    out["metadata"] = md
+    if "status" in old:
+        out["status"] = old["status"]
+    node = (old.get("spec") or {}).get("nodeName")
+    if old.get("kind") == "Pod" and node:
+        out["spec"] = {**(new.get("spec") or {}), "nodeName": node}
+    return out
+
+
 # ---------------------------------------------------------------- garbage collection
 
 

@@ -369,3 +369,16 @@ def test_scheduler_does_not_remember_not_available_as_a_shape_failure(dractl, tm
     assert "pod/s1 scheduled on dra-demo-worker\n" in out
     assert "pod/s2 pending: 0/2 nodes are available: 1 cannot allocate all claims, 1 resourceclaim not available on the node." in out
     assert "pod/s3 scheduled on dra-demo-worker2" in out
+
+
+def test_reapplying_the_demo_changes_nothing(dractl, tmp_path):
+    """kubectl apply of the same file again keeps allocations, reservations and bindings."""
+    demo = tmp_path / "demo.yaml"
+    demo.write_text(NAMESPACE + "---\n" + DEMO1 + "---\n" + DEMO2)
+    assert dractl("fake", "reset").code == 0
+    assert dractl("fake", "apply", "-f", str(demo)).code == 0
+    before = dractl("-A", "claims", "-o", "json").json()
+    assert {i["state"] for i in before["items"]} == {"reserved"}
+    again = dractl("fake", "apply", "-f", str(demo))
+    assert again.code == 0 and "scheduled" not in again.out, again.out
+    assert dractl("-A", "claims", "-o", "json").json() == before

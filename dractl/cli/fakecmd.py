@@ -85,7 +85,7 @@ def apply(ctx: typer.Context, filename: str = typer.Option(
             sim.admit(raw, doc["items"])  # raises before anything is written
             key = object_key(raw)
             if key in index:
-                doc["items"][index[key]] = raw
+                doc["items"][index[key]] = sim.updated(doc["items"][index[key]], raw)
                 verb = "configured"
             else:
                 index[key] = len(doc["items"])
