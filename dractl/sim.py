@@ -259,8 +259,13 @@ def _schedule(doc: dict[str, Any], features: FeatureGates, lines: list[str]) -> 
         name = md.get("name")
         keys, wait = _pod_claim_keys(pod)
         missing = [k for k in keys if k not in raw_claims]
-        if wait or missing:
-            msg = wait or f'resourceclaim "{missing[0][1]}" not found'
+        # kube-scheduler's DynamicResources PreFilter: a claim being deleted cannot be used.
+        deleting = [k for k in keys if k in raw_claims and _md(raw_claims[k]).get("deletionTimestamp")]
+        if wait or missing or deleting:
+            if wait or missing:
+                msg = wait or f'resourceclaim "{missing[0][1]}" not found'
+            else:
+                msg = f'resourceclaim "{deleting[0][1]}" is being deleted'
             _unschedulable(pod, msg)
             lines.append(f"pod/{name} pending: {msg}")
             continue

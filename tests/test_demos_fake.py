@@ -382,3 +382,18 @@ def test_reapplying_the_demo_changes_nothing(dractl, tmp_path):
     again = dractl("fake", "apply", "-f", str(demo))
     assert again.code == 0 and "scheduled" not in again.out, again.out
     assert dractl("-A", "claims", "-o", "json").json() == before
+
+
+def test_a_claim_being_deleted_takes_no_new_consumers(dractl, tmp_path):
+    demo = tmp_path / "demo2.yaml"
+    demo.write_text(NAMESPACE + "---\n" + DEMO2)
+    assert dractl("fake", "reset").code == 0
+    assert dractl("fake", "apply", "-f", str(demo)).code == 0
+    claim = tmp_path / "claim.yaml"
+    claim.write_text(DEMO2.split("---")[0])
+    r = dractl("-n", "dra-demo", "fake", "delete", "-f", str(claim))
+    assert "marked for deletion" in r.out
+    third = tmp_path / "third.yaml"
+    third.write_text(DEMO2.split("---")[1].replace("shared-1", "shared-3"))
+    r = dractl("fake", "apply", "-f", str(third))
+    assert 'pod/shared-3 pending: resourceclaim "shared-gpu" is being deleted' in r.out
