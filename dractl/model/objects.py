@@ -52,6 +52,21 @@ def _scalar_text(v: Any) -> str:
     return str(v)
 
 
+class APIObject:
+    """Accessors shared by every top-level kind (each has ``meta: ObjectMeta``)."""
+
+    __slots__ = ()
+    meta: "ObjectMeta"
+
+    @property
+    def name(self) -> str:
+        return self.meta.name
+
+    @property
+    def namespace(self) -> str:
+        return self.meta.namespace
+
+
 @dataclass(frozen=True, slots=True)
 class ObjectMeta:
     name: str = ""
@@ -145,16 +160,12 @@ class OpaqueConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class DeviceClass:
+class DeviceClass(APIObject):
     meta: ObjectMeta
     selectors: tuple[str, ...] = ()  # CEL expressions
     config: tuple[OpaqueConfig, ...] = ()
     extended_resource_name: str = ""
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
-
-    @property
-    def name(self) -> str:
-        return self.meta.name
 
 
 # ---------------------------------------------------------------- ResourceSlice
@@ -227,7 +238,7 @@ class ResourcePool:
 
 
 @dataclass(frozen=True, slots=True)
-class ResourceSlice:
+class ResourceSlice(APIObject):
     meta: ObjectMeta
     driver: str
     pool: ResourcePool
@@ -240,10 +251,6 @@ class ResourceSlice:
     partition_type_attribute: str = ""
     skip_node_operations: tuple[str, ...] = ()
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
-
-    @property
-    def name(self) -> str:
-        return self.meta.name
 
 
 # ---------------------------------------------------------------- ResourceClaim
@@ -378,21 +385,13 @@ class AllocatedDeviceStatus:
 
 
 @dataclass(frozen=True, slots=True)
-class ResourceClaim:
+class ResourceClaim(APIObject):
     meta: ObjectMeta
     spec: ResourceClaimSpec
     allocation: AllocationResult | None = None
     reserved_for: tuple[ConsumerReference, ...] = ()
     devices: tuple[AllocatedDeviceStatus, ...] = ()
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
-
-    @property
-    def name(self) -> str:
-        return self.meta.name
-
-    @property
-    def namespace(self) -> str:
-        return self.meta.namespace
 
     @property
     def key(self) -> str:
@@ -407,20 +406,12 @@ class ResourceClaim:
 
 
 @dataclass(frozen=True, slots=True)
-class ResourceClaimTemplate:
+class ResourceClaimTemplate(APIObject):
     meta: ObjectMeta
     spec: ResourceClaimSpec
     claim_labels: Mapping[str, str] = field(default_factory=lambda: EMPTY)
     claim_annotations: Mapping[str, str] = field(default_factory=lambda: EMPTY)
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
-
-    @property
-    def name(self) -> str:
-        return self.meta.name
-
-    @property
-    def namespace(self) -> str:
-        return self.meta.namespace
 
 
 # ---------------------------------------------------------------- core/v1 parts DRA needs
@@ -447,7 +438,7 @@ class ContainerClaim:
 
 
 @dataclass(frozen=True, slots=True)
-class Pod:
+class Pod(APIObject):
     meta: ObjectMeta
     node_name: str = ""
     resource_claims: tuple[PodResourceClaim, ...] = ()
@@ -457,23 +448,11 @@ class Pod:
     node_selector: Mapping[str, str] = field(default_factory=lambda: EMPTY)
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
-    @property
-    def name(self) -> str:
-        return self.meta.name
-
-    @property
-    def namespace(self) -> str:
-        return self.meta.namespace
-
 
 @dataclass(frozen=True, slots=True)
-class Node:
+class Node(APIObject):
     meta: ObjectMeta
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
-
-    @property
-    def name(self) -> str:
-        return self.meta.name
 
     @property
     def labels(self) -> Mapping[str, str]:
@@ -481,17 +460,13 @@ class Node:
 
 
 @dataclass(frozen=True, slots=True)
-class Namespace:
+class Namespace(APIObject):
     meta: ObjectMeta
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
-    @property
-    def name(self) -> str:
-        return self.meta.name
-
 
 @dataclass(frozen=True, slots=True)
-class DeviceTaintRule:
+class DeviceTaintRule(APIObject):
     meta: ObjectMeta
     driver: str = ""
     pool: str = ""
@@ -499,6 +474,3 @@ class DeviceTaintRule:
     taint: DeviceTaint | None = None
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
-    @property
-    def name(self) -> str:
-        return self.meta.name
