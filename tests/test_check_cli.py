@@ -81,6 +81,8 @@ def test_unschedulable_selector(dractl, write):
     assert doc["claims"] == [{"namespace": "default", "name": "huge", "allocation": None}]
     assert len(doc["explanation"]["nodes"]) == 2
     assert doc["explanation"]["notes"] == ["0/2 nodes are available: 2 cannot allocate all claims."]
+    # the JSON carries the same sentences as the text output
+    assert any("memory is 80Gi, needs >= 100Gi" in line for line in doc["explanation"]["lines"])
 
 
 def test_unschedulable_already_allocated(dractl, write, tmp_path):

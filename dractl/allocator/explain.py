@@ -143,7 +143,13 @@ class Explanation:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"error": self.error, "notes": list(self.notes), "nodes": [n.to_dict() for n in self.nodes]}
+        """The structured explanation, plus ``lines``: the same sentences the table output prints."""
+        return {
+            "error": self.error,
+            "notes": list(self.notes),
+            "nodes": [n.to_dict() for n in self.nodes],
+            "lines": self.lines(),
+        }
 
     def merge(self, other: "Explanation") -> None:
         self.nodes.extend(other.nodes)
