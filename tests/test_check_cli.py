@@ -163,3 +163,22 @@ def test_bad_input_exits_2(dractl, write, tmp_path):
     r = dractl("check", "-f", write("kind: ResourceClaim\napiVersion: resource.k8s.io/v1\nmetadata: {name: x}\nspec: 3\n"))
     assert r.code == 2
     assert dractl("check").code == 2  # -f is required
+
+
+def test_a_full_cluster_is_explained_in_a_few_lines(dractl, write):
+    """30 nodes whose GPUs are all held by different claims: one line per request, not per node."""
+    assert dractl("fake", "reset", "--nodes", "30", "--devices-per-node", "2").code == 0
+    pods = [template("one")] + [pod(f"p{i:02d}", template="one") for i in range(60)]
+    assert dractl("fake", "apply", "-f", write(*pods)).code == 0
+    r = dractl("check", "-f", write(claim("more")))
+    assert r.code == 1
+    lines = r.out.splitlines()
+    assert lines[1] == "0/30 nodes are available: 30 cannot allocate all claims."
+    assert len(lines) == 3, r.out
+    assert "on each of 30 nodes" in lines[2] and lines[2].endswith("all 2 already allocated to 2 claims")
+    # a selector that no device could ever satisfy is named, not hidden behind "allocated"
+    big = claim("big", selector="device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0")
+    r = dractl("check", "-f", write(big))
+    assert "all 2 fail selector #0" in r.out and "memory is 80Gi, needs >= 100Gi" in r.out
+    assert "already allocated" not in r.out
+    assert len(r.out.splitlines()) == 4  # outcome, scheduler line, request line, hint

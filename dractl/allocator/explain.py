@@ -48,6 +48,11 @@ class ReasonGroup:
     reason: str
     count: int = 0
     examples: list[str] = field(default_factory=list)
+    summary: str = ""  # the reason without names of this node's claims, to tell nodes with the same story once
+
+    @property
+    def brief(self) -> str:
+        return self.summary or self.reason
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "reason": self.reason, "count": self.count, "examples": list(self.examples)}
@@ -97,11 +102,12 @@ class NodeExplanation:
     requests: list[RequestExplanation] = field(default_factory=list)
     multiple_claims: bool = False
 
-    def lines(self, where: str | None = None) -> list[str]:
+    def lines(self, where: str | None = None, detail: bool = True) -> list[str]:
+        """The node's story; without ``detail``, no device or claim names (to compare nodes)."""
         where = where or f"node {self.node}"
         out = [f"{where}: {n}" for n in self.notes]
         for r in self.requests:
-            out.append(_request_line(r, where, self.multiple_claims))
+            out.append(_request_line(r, where, self.multiple_claims, detail))
             out.extend(f"  hint: {n}" for n in r.notes)
         return out
 
@@ -130,7 +136,7 @@ class Explanation:
         out.extend(self.notes)
         groups: dict[tuple[str, ...], list[NodeExplanation]] = {}
         for n in self.nodes:
-            sig = tuple(n.lines(where="\0"))
+            sig = tuple(n.lines(where="\0", detail=False))
             groups.setdefault(sig, []).append(n)
         for sig, nodes in groups.items():
             if len(nodes) == 1:
@@ -166,7 +172,7 @@ def _examples(g: ReasonGroup) -> str:
     return f" ({', '.join(g.examples)}{more})"
 
 
-def _request_line(r: RequestExplanation, where: str, multiple_claims: bool) -> str:
+def _request_line(r: RequestExplanation, where: str, multiple_claims: bool, detail: bool = True) -> str:
     who = f"claim {r.claim}, request {r.request}" if multiple_claims else f"request {r.request}"
     if r.problem:
         return f"{who}: {r.problem}"
@@ -178,16 +184,19 @@ def _request_line(r: RequestExplanation, where: str, multiple_claims: bool) -> s
     if n == 0:
         rej = sum(g.count for g in r.other_class)
         if rej:
-            parts = "; ".join(f"{g.count} {g.reason}{_examples(g)}" for g in r.other_class)
+            parts = "; ".join(
+                f"{g.count} {g.reason if detail else g.brief}{_examples(g) if detail else ''}" for g in r.other_class
+            )
             return f"{head} ({rej} other device{'s' if rej != 1 else ''}: {parts})"
         return head
     parts = []
     bad = sum(g.count for g in r.groups)
     for g in r.groups:
+        reason = g.reason if detail else g.brief
         if len(r.groups) == 1 and g.count == n and n > 1:
-            parts.append(f"all {g.count} {g.reason}")
+            parts.append(f"all {g.count} {reason}")
         else:
-            parts.append(f"{g.count} {g.reason}{_examples(g) if g.count < n or n == 1 else ''}")
+            parts.append(f"{g.count} {reason}{_examples(g) if detail and (g.count < n or n == 1) else ''}")
     need = "all" if r.needed is None else str(r.needed)
     if bad and r.usable:
         parts.append(f"{r.usable} usable, needs {need}")
@@ -218,22 +227,27 @@ class _Classifier:
         a = self.a
         key, d = cand.key, cand.device
         multi = a.f_consumable and d.allow_multiple_allocations
-        if not rd.admin and key in a.allocated:
-            holders = a.holders.get(key, [])
-            return "in-use", "already allocated to " + (", ".join(sorted(set(holders))) or "another claim")
+        # Upstream checks "in use" first. The explanation checks what never changes first
+        # (selectors, node selection), so that a device that is allocated AND would not
+        # match anyway is reported by the permanent reason: freeing it would not help.
+        # A CEL error on an in-use device is not reported: the scheduler never evaluates it.
+        in_use = not rd.admin and key in a.allocated
         if not a.f_binding and d.binding_conditions:
             return "binding-conditions", "have bindingConditions, but DRADeviceBindingConditions is off"
         if rd.class_ is not None:
             r = self._selectors(rd.class_.selectors, cand, "class selector")
-            if r is not None:
+            if r is not None and not (in_use and r[0] == "cel-error"):
                 return ("class-selector",) + r[1:] if r[0] == "selector" else r
         r = self._selectors(rd.selectors, cand, "selector")
-        if r is not None:
+        if r is not None and not (in_use and r[0] == "cel-error"):
             return r
         if cand.per_device_node_selection and not node_matches(
             self.view.node_name, self.view.labels, d.node_name, d.all_nodes, d.node_selector
         ):
             return "node-selection", "are not available on this node (per-device node selection)"
+        if in_use:
+            holders = sorted(set(a.holders.get(key, [])))
+            return "in-use", "already allocated to " + (", ".join(holders) or "another claim")
         if a.f_consumable:
             if not cap.fits(a.aggregated.get(key), rd.capacity, d.capacity, None):
                 why = cap.why_not(a.aggregated.get(key), rd.capacity, d.capacity)
@@ -342,6 +356,9 @@ def _add(groups: dict[tuple[str, str], ReasonGroup], kind: str, reason: str, dev
     g = groups.get((kind, reason))
     if g is None:
         g = groups[(kind, reason)] = ReasonGroup(kind, reason)
+        if kind == "in-use":
+            n = reason.count(", ") + 1
+            g.summary = f"already allocated to {n} claim{'s' if n != 1 else ''}"
     g.count += 1
     if len(g.examples) < MAX_EXAMPLES:
         g.examples.append(device)
@@ -365,6 +382,25 @@ def _merge_selector_groups(groups: list[ReasonGroup]) -> list[ReasonGroup]:
         details = "; ".join(f"{g.reason[len(head) + 2:]} ({g.count})" for g in sorted(gs, key=lambda g: -g.count))
         merged = ReasonGroup(gs[0].kind, f"{head}: {details}", total, [e for g in gs for e in g.examples][:MAX_EXAMPLES])
         out.append(merged)
+    out.sort(key=lambda g: -g.count)
+    return out
+
+
+def _merge_in_use_groups(groups: list[ReasonGroup]) -> list[ReasonGroup]:
+    """Devices held by several different claims: one group ("already allocated to 10 claims")."""
+    in_use = [g for g in groups if g.kind == "in-use"]
+    if len(in_use) <= 1:
+        return groups
+    holders = sorted({h for g in in_use for h in g.reason.removeprefix("already allocated to ").split(", ")})
+    merged = ReasonGroup(
+        "in-use",
+        f"already allocated to {len(holders)} claims ({', '.join(holders[:MAX_EXAMPLES])}"
+        + (", ..." if len(holders) > MAX_EXAMPLES else "") + ")",
+        sum(g.count for g in in_use),
+        [e for g in in_use for e in g.examples][:MAX_EXAMPLES],
+        summary=f"already allocated to {len(holders)} claims",
+    )
+    out = [g for g in groups if g.kind != "in-use"] + [merged]
     out.sort(key=lambda g: -g.count)
     return out
 
@@ -408,7 +444,7 @@ def explain_request(
                 m = re.match(r"fail selector #\d+ \((.*)\)(: |$)", reason)
                 if m:
                     selector_failed.add(m.group(1))
-    rx.groups = _merge_selector_groups(list(bad.values()))
+    rx.groups = _merge_in_use_groups(_merge_selector_groups(list(bad.values())))
     rx.other_class = _merge_selector_groups(list(other.values()))
     if not rx.fits_alone:
         for expr in sorted(selector_failed):
