@@ -1,11 +1,13 @@
 """Why claims do not fit a node: per node, per request, grouped and counted.
 
 The explanation is computed apart from the search, only after it failed. Each
-candidate device is classified per (sub)request with the same checks, in the same
-order, as the allocator (in use, binding conditions, class selectors, request
-selectors, per-device node selection, capacity, counters, taints), against the
-cluster's allocated state. That gives the true reason for every device a request
-cannot use on its own. When every request has enough usable devices on its own, the
+candidate device is classified per (sub)request with the allocator's checks against
+the cluster's allocated state: binding conditions, class selectors, request
+selectors, per-device node selection, then in use, capacity, counters, taints.
+Upstream checks "in use" first; the explanation names the permanent reason first,
+so a device that is allocated and would not match anyway is not blamed on the
+allocation. That gives a true reason for every device a request cannot use on its
+own. When every request has enough usable devices on its own, the
 explanation says so and looks at what joins them (constraints, shared devices),
 without inventing a per-device reason.
 """
