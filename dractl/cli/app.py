@@ -92,19 +92,16 @@ def root(
 
 
 def _register() -> None:
-    from dractl.cli import celcmd, inventory, fakecmd, version
+    """Commands in the order `dractl --help` lists them."""
+    from dractl.cli import celcmd, check, claims, fakecmd, inventory, version
 
-    inventory.register(app)
-    app.add_typer(fakecmd.app, name="fake")
-    version.register(app)
+    inventory.register(app)  # devices, slices, classes
+    app.command("claims")(claims.claims)
+    app.command("check")(check.check)
     celcmd.register(app)
-    _c.register(app)
-    try:  # commands whose modules land with later issues register themselves when present
-        from dractl.cli import extra
-
-        extra.register(app)
-    except ImportError:
-        pass
+    app.add_typer(fakecmd.app, name="fake")
+    _c.register(app)  # completion
+    version.register(app)
 
 
 _register()
