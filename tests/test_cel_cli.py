@@ -106,3 +106,25 @@ def test_feature_gate_changes_the_environment(dractl):
     assert dractl("cel", expr).code == 0
     r = dractl("--feature-gates", "DRAConsumableCapacity=false", "cel", expr)
     assert r.code == 1 and "allowMultipleAllocations" in r.err
+
+
+@pytest.mark.parametrize(
+    "expr,summary",
+    [
+        (
+            "device.attributes['gpu.example.com'].index > 3 && device.attributes['gpu.example.com'].model == 'X'",
+            "0 of 8 devices match; 8 fail: index is 0, 1, ... (4 values), needs > 3 (4); model is 'LATEST-GPU-MODEL', needs 'X' (4)",
+        ),
+        ("!(device.attributes['gpu.example.com'].index in [1,2])", "6 of 8 devices match; 2 fail: index is 1 or 2, needs not in [1, 2]"),
+        ("size(device.attributes['gpu.example.com'].uuid) > 100", "0 of 8 devices match; 8 fail: size(uuid) is 40, needs > 100"),
+        ("device.capacity['gpu.example.com'].compute.asInteger() >= 200", "0 of 8 devices match; 8 fail: compute.asInteger() is 100, needs >= 200"),
+        (
+            "device.attributes['gpu.example.com'].index > 6 || device.attributes['gpu.example.com'].model == 'X'",
+            "1 of 8 devices match; 7 fail: index is 0, needs > 6; and model is 'LATEST-GPU-MODEL', needs 'X' (1)",
+        ),
+    ],
+)
+def test_reasons_are_grouped_in_the_users_terms(dractl, expr, summary):
+    r = dractl("cel", expr)
+    assert r.code == 0, r.err
+    assert r.out.splitlines()[-1].startswith(summary)

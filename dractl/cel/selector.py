@@ -451,7 +451,46 @@ def _describe(e: Node, src: str) -> str:
         return _describe(e.operand, src)
     if e.kind == "ident":
         return e.name
-    return "expression"
+    if e.kind == "call" and e.operand is not None and not e.args:
+        inner = _describe(e.operand, src)
+        if inner != "expression":
+            return f"{inner}.{e.name}()"
+    text = _source(e)
+    return text if text and len(text) <= 60 else "expression"
+
+
+_INFIX = {"_+_": "+", "_-_": "-", "_*_": "*", "_/_": "/", "_%_": "%", **{k: v for k, v in (
+    ("_==_", "=="), ("_!=_", "!="), ("_<_", "<"), ("_<=_", "<="), ("_>_", ">"), ("_>=_", ">="), ("@in", "in"))}}
+
+
+def _source(e: Node) -> str | None:
+    """CEL text for simple operands (literals, lists, names, calls), for messages; None otherwise."""
+    if e.kind == "lit":
+        return _fmt_value(e.value)
+    if e.kind == "ident":
+        return e.name
+    if e.kind == "select" and not e.test_only:
+        return e.name  # an attribute or capacity: its short name, as elsewhere in messages
+    if e.kind == "call" and e.name == "_[_]" and e.args[1].kind == "lit":
+        return str(e.args[1].value)
+    if e.kind == "list":
+        items = [_source(a) for a in e.args]
+        return None if None in items else "[" + ", ".join(items) + "]"  # type: ignore[arg-type]
+    if e.kind == "call":
+        if e.name == "_[_]":
+            base, key = (_source(a) for a in e.args)
+            return f"{base}[{key}]" if base and key else None
+        args = [_source(a) for a in e.args]
+        if None in args:
+            return None
+        if e.name in _INFIX and len(args) == 2:
+            return f"{args[0]} {_INFIX[e.name]} {args[1]}"
+        if e.operand is not None:
+            target = _describe(e.operand, "")
+            return f"{target}.{e.name}({', '.join(args)})" if target != "expression" else None  # type: ignore[arg-type]
+        if not e.name.startswith(("_", "@")):
+            return f"{e.name}({', '.join(args)})"  # type: ignore[arg-type]
+    return None
 
 
 _OPS = {"_==_": "==", "_!=_": "!=", "_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">="}
@@ -466,8 +505,39 @@ def _is_constant(e: Node) -> bool:
     return False
 
 
+_VERBS = {"matches": "match", "startsWith": "start with", "endsWith": "end with", "contains": "contain"}
+
+
+def _flatten_or(e: Node, out: list[Node]) -> None:
+    if e.kind == "call" and e.name == "_||_":
+        for a in e.args:
+            _flatten_or(a, out)
+    else:
+        out.append(e)
+
+
 def _explain_false(sel: CompiledSelector, c: Node, dev: Any, src: str) -> str | None:
     _eval_node = sel.sub_value
+    if c.kind == "call" and c.name == "_||_":
+        # every alternative is false: say why for each one, or say nothing
+        alternatives: list[Node] = []
+        _flatten_or(c, alternatives)
+        parts = []
+        for alt in alternatives:
+            conj: list[Node] = []
+            _flatten_and(alt, conj)
+            why = None
+            for a in conj:
+                try:
+                    if _eval_node(a, dev) is False:
+                        why = _explain_false(sel, a, dev, src)
+                        break
+                except CELRuntimeError:
+                    return None
+            if why is None:
+                return None
+            parts.append(why)
+        return "; and ".join(parts)
     try:
         if c.kind == "call" and c.name in _OPS:
             lhs, rhs = c.args
@@ -501,12 +571,15 @@ def _explain_false(sel: CompiledSelector, c: Node, dev: Any, src: str) -> str | 
             inner = c.args[0]
             if inner.kind == "select" and inner.test_only:
                 return f"{inner.name} is set"
+            if inner.kind == "call" and inner.name == "@in":
+                item, coll = inner.args
+                return f"{_describe(item, src)} is {_fmt_value(_eval_node(item, dev))}, needs not in {_describe(coll, src)}"
             return f"{_describe(inner, src)} is true, needs false"
         if c.kind in ("select",) or (c.kind == "call" and c.name in ("_[_]", "orValue")):
             return f"{_describe(c, src)} is false, needs true"
         if c.kind == "call" and c.name in ("matches", "startsWith", "endsWith", "contains") and c.operand is not None:
             lv, rv = _eval_node(c.operand, dev), _eval_node(c.args[0], dev)
-            return f"{_describe(c.operand, src)} is {_fmt_value(lv)}, needs to {c.name.lower() if c.name == 'matches' else c.name} {_fmt_value(rv)}"
+            return f"{_describe(c.operand, src)} is {_fmt_value(lv)}, needs to {_VERBS[c.name]} {_fmt_value(rv)}"
     except (CELRuntimeError, RecursionError):
         return None
     return None

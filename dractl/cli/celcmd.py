@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any, Optional
 
 import typer
@@ -145,10 +146,7 @@ def summary(results: list[dict[str, Any]]) -> str:
     err = [r for r in results if r["error"]]
     parts = [f"{match} of {n} device{'s' if n != 1 else ''} match"]
     if fail:
-        by_reason: dict[str, int] = {}
-        for r in fail:
-            by_reason[r.get("reason") or "false"] = by_reason.get(r.get("reason") or "false", 0) + 1
-        top = sorted(by_reason.items(), key=lambda kv: -kv[1])
+        top = _group_reasons([r.get("reason") or "false" for r in fail])
         shown = "; ".join(f"{reason}" + (f" ({c})" if len(top) > 1 else "") for reason, c in top[:3])
         more = f"; and {len(top) - 3} other reasons" if len(top) > 3 else ""
         parts.append(f"{len(fail)} fail: {shown}{more}")
@@ -159,6 +157,34 @@ def summary(results: list[dict[str, Any]]) -> str:
         first, c = max(by_err.items(), key=lambda kv: kv[1])
         parts.append(f"{len(err)} error{'s' if len(err) != 1 else ''}: {first}")
     return "; ".join(parts)
+
+
+_IS_NEEDS = re.compile(r"^(?P<what>.+?) is (?P<value>.+), needs (?P<need>.+)$")
+
+
+def _group_reasons(reasons: list[str]) -> list[tuple[str, int]]:
+    """Count reasons; "index is 0, needs > 3" and "index is 1, needs > 3" count as one
+    ("index is 0 or 1, needs > 3"), listing up to three of the values."""
+    groups: dict[str, tuple[list[str], int]] = {}
+    for reason in reasons:
+        m = _IS_NEEDS.match(reason)
+        key = f"{m['what']}\0{m['need']}" if m and "; and " not in reason else reason
+        values, n = groups.get(key, ([], 0))
+        if m and "; and " not in reason and m["value"] not in values:
+            values.append(m["value"])
+        groups[key] = (values, n + 1)
+    out = []
+    for key, (values, n) in groups.items():
+        if "\0" not in key:
+            out.append((key, n))
+            continue
+        what, need = key.split("\0")
+        if len(values) <= 3:
+            shown = " or ".join(values) if len(values) <= 2 else f"{values[0]}, {values[1]} or {values[2]}"
+        else:
+            shown = f"{values[0]}, {values[1]}, ... ({len(values)} values)"
+        out.append((f"{what} is {shown}, needs {need}", n))
+    return sorted(out, key=lambda kv: -kv[1])
 
 
 def typo_hints(refs: set[tuple[str, str, str]], devices: list[Any]) -> list[str]:
