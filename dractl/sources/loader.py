@@ -198,6 +198,7 @@ def parse_objects(data: bytes, origin: str, *, warn=None, validate: bool = True)
 def objects_from_docs(docs: list[Any], origin: str, *, warn=None, validate: bool = True) -> list[Any]:
     """Already-decoded documents -> model objects (List wrappers flattened, unknown kinds skipped)."""
     out: list[Any] = []
+    skipped: list[tuple[Any, str]] = []
     found_any = False
     for obj, where in iter_objects(docs, origin):
         found_any = True
@@ -206,8 +207,7 @@ def objects_from_docs(docs: list[Any], origin: str, *, warn=None, validate: bool
         try:
             out.append(parse_object(obj, validate=validate))
         except UnknownKind as e:
-            if warn:
-                warn(f"{origin}: skipping {object_label(obj)} ({e}): not a kind dractl uses")
+            skipped.append((obj, str(e)))
         except ValidationError as e:
             if not e.obj:
                 e = e.located(obj=where)
@@ -216,7 +216,22 @@ def objects_from_docs(docs: list[Any], origin: str, *, warn=None, validate: bool
             raise InputError(f"{origin}: {where}: nesting too deep") from None
     if not found_any:
         raise InputError(f"{origin}: no Kubernetes objects in it")
+    if skipped and warn:
+        warn(_skipped_text(origin, skipped))
     return out
+
+
+def _skipped_text(origin: str, skipped: list[tuple[Any, str]]) -> str:
+    """One warning for every object of a kind dractl does not use."""
+    if len(skipped) == 1:
+        obj, kind = skipped[0]
+        return f"{origin}: skipping {object_label(obj)} ({kind}): not a kind dractl uses"
+    kinds: dict[str, int] = {}
+    for obj, _ in skipped:
+        k = obj.get("kind", "?")
+        kinds[k] = kinds.get(k, 0) + 1
+    listed = ", ".join(f"{k} ({n})" for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+    return f"{origin}: skipping {len(skipped)} objects of kinds dractl does not use: {listed}"
 
 
 def _yaml_type(v: Any) -> str:
