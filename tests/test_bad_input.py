@@ -146,3 +146,16 @@ def test_many_unknown_objects_give_one_warning(dractl, tmp_path):
     assert r.code == 0 and len(r.out.splitlines()) == 8
     warnings = [line for line in r.err.splitlines() if "skipping" in line]
     assert warnings == [f"dractl: {f}: skipping 51 objects of kinds dractl does not use: ConfigMap (50), Event (1)"]
+
+
+def test_rest_api_lists_whose_items_have_no_kind(dractl, tmp_path):
+    """`kubectl get --raw /apis/resource.k8s.io/v1/resourceslices` gives a ResourceSliceList."""
+    item = yaml.safe_load(open(SLICE))
+    del item["apiVersion"], item["kind"]
+    f = tmp_path / "raw.json"
+    import json
+
+    f.write_text(json.dumps({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSliceList", "items": [item]}))
+    r = dractl("--from", str(f), "devices", "-o", "name")
+    assert r.code == 0, r.err
+    assert len(r.out.splitlines()) == 8

@@ -177,7 +177,12 @@ def iter_objects(docs: Iterable[Any], origin: str) -> Iterable[tuple[Any, str]]:
                 continue
             if not isinstance(items, list):
                 raise InputError(f"{origin}: document {i + 1}: {d['kind']}.items is not a list")
+            item_kind = d["kind"][: -len("List")]
             for j, item in enumerate(items):
+                # An API list (ResourceSliceList from the REST API) leaves kind and
+                # apiVersion off its items: they are the list's.
+                if isinstance(item, dict) and item_kind and "kind" not in item and "apiVersion" not in item:
+                    item = {"apiVersion": d.get("apiVersion"), "kind": item_kind, **item}
                 yield item, f"document {i + 1} item {j + 1}"
         else:
             yield d, f"document {i + 1}"
