@@ -128,3 +128,20 @@ def test_reasons_are_grouped_in_the_users_terms(dractl, expr, summary):
     r = dractl("cel", expr)
     assert r.code == 0, r.err
     assert r.out.splitlines()[-1].startswith(summary)
+
+
+def test_long_expressions_show_a_window_around_the_caret(dractl):
+    r = dractl("cel", "true && " * 40 + "nosuch")
+    assert r.code == 1
+    line, caret = r.err.splitlines()[-2:]
+    assert line.startswith("...") and line.endswith("nosuch") and len(line) <= 130
+    assert line[caret.index("^"):].startswith("nosuch")
+
+
+def test_arguments_that_are_not_utf8(dractl_proc):
+    import os
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "dractl", "cel", os.fsdecode(b"\xff")], capture_output=True)
+    assert p.returncode == 2 and p.stderr == b"error: argument 2 is not valid UTF-8\n"

@@ -23,10 +23,13 @@ class CELCompileError(InputError):
         self.position = position
         super().__init__(message)
 
-    def caret(self) -> str:
+    def caret(self, width: int = 120) -> str:
+        """The expression's line with a ``^`` under the column; long lines are cut to a
+        window of about ``width`` characters around it."""
         expr = self.expression
         if self.position is None:
-            return expr.replace("\n", " ") + "\n"
+            flat = expr.replace("\n", " ")
+            return (flat if len(flat) <= width else flat[:width] + "...") + "\n"
         # Show the line that holds the column, with the caret under it.
         start = expr.rfind("\n", 0, self.position) + 1
         end = expr.find("\n", self.position)
@@ -34,6 +37,12 @@ class CELCompileError(InputError):
             end = len(expr)
         line = expr[start:end]
         col = self.position - start
+        if len(line) > width:
+            lo = max(0, min(col - width // 2, len(line) - width))
+            prefix = "..." if lo else ""
+            suffix = "..." if lo + width < len(line) else ""
+            line = prefix + line[lo : lo + width] + suffix
+            col = col - lo + len(prefix)
         pad = "".join("\t" if ch == "\t" else " " for ch in line[:col])
         return f"{line}\n{pad}^"
 

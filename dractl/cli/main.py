@@ -28,6 +28,13 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: list[str], debug: bool) -> int:
     import gc
 
+    for i, a in enumerate(args):
+        try:
+            a.encode("utf-8")
+        except UnicodeEncodeError:  # bytes that are not UTF-8 reach Python as lone surrogates
+            sys.stderr.write(f"error: argument {i + 1} is not valid UTF-8\n")
+            return 2
+
     # A short-lived CLI that builds many small immutable objects: the cyclic GC
     # only costs time here (about a third of a 10,000-device listing).
     gc.disable()
