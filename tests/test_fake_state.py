@@ -145,3 +145,8 @@ def test_claim_spec_is_immutable(dractl, tmp_path):
     f.write_text(body.replace("COUNT", "2"))
     r = dractl("fake", "apply", "-f", str(f))
     assert r.code == 2 and 'ResourceClaim.resource.k8s.io "c" is invalid: spec: Invalid value: field is immutable' in r.err
+
+
+def test_absurd_sizes_are_refused_quickly(dractl):
+    r = dractl("fake", "reset", "--nodes", "100000", "--devices-per-node", "100000")
+    assert r.code == 2 and "at most 1000000" in r.err

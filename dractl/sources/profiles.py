@@ -20,6 +20,7 @@ PROFILES = ("example-gpu", "example-gpu-shared", "example-gpu-partitions")
 DEFAULT_PROFILE = "example-gpu"
 PARTITIONS = 4  # kubeletPlugin.gpuPartitions in the partitions profile
 MAX_DEVICES_PER_SLICE = 128
+MAX_FAKE_DEVICES = 1_000_000  # keeps `fake reset` within seconds and the state within memory
 
 
 def node_names(count: int, cluster: str = CLUSTER) -> list[str]:
@@ -199,6 +200,11 @@ def build(profile: str = DEFAULT_PROFILE, nodes: int = 1, devices_per_node: int 
         raise UsageError("--nodes must be at least 1")
     if devices_per_node < 0:
         raise UsageError("--devices-per-node must not be negative")
+    if nodes * devices_per_node > MAX_FAKE_DEVICES:
+        raise UsageError(
+            f"--nodes {nodes} x --devices-per-node {devices_per_node} is {nodes * devices_per_node} devices; "
+            f"the fake cluster holds at most {MAX_FAKE_DEVICES}"
+        )
     objs: list[dict[str, Any]] = [namespace("default"), device_class()]
     for n in node_names(nodes):
         objs.append(node(n))
