@@ -8,6 +8,7 @@ name the object and the field path; callers add the file name.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -54,20 +55,19 @@ def parse_object(obj: Any, *, validate: bool = True) -> Any:
     if kind not in KINDS or KINDS[kind][0] != group:
         raise UnknownKind(f"{obj.get('apiVersion')}, Kind={kind}")
     v1 = to_v1(obj)
-    label = object_label(v1)
     if validate:
         from dractl.model.validate import validate_object
 
         try:
             validate_object(v1)
         except ValidationError as e:
-            raise e.located(obj=label) from None
+            raise e.located(obj=object_label(v1)) from None
     try:
         return _PARSERS[kind](v1)
     except ValidationError as e:
-        raise e.located(obj=label) from None
+        raise e.located(obj=object_label(v1)) from None
     except (TypeError, AttributeError, ValueError, KeyError) as e:  # shape the validator let through
-        raise ValidationError("", f"malformed object ({e})", obj=label) from None
+        raise ValidationError("", f"malformed object ({e})", obj=object_label(v1)) from None
 
 
 # ------------------------------------------------------------------ helpers
@@ -335,7 +335,24 @@ def _sub_request(d: dict[str, Any], name: str, field: str) -> m.DeviceSubRequest
     )
 
 
+_SPEC_CACHE: dict[str, m.ResourceClaimSpec] = {}
+
+
 def claim_spec(spec: Any, field: str = "spec") -> m.ResourceClaimSpec:
+    """A ResourceClaimSpec; identical specs (every claim made from one template) parse once."""
+    try:
+        key = json.dumps(spec, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return _claim_spec(spec, field)
+    cached = _SPEC_CACHE.get(key)
+    if cached is None:
+        cached = _claim_spec(spec, field)
+        if len(_SPEC_CACHE) < 4096:
+            _SPEC_CACHE[key] = cached
+    return cached
+
+
+def _claim_spec(spec: Any, field: str) -> m.ResourceClaimSpec:
     devices = _d(_d(spec).get("devices"))
     requests = []
     for i, r in enumerate(_l(devices.get("requests"))):
