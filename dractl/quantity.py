@@ -204,6 +204,71 @@ def _parse(s: str) -> "Quantity":
     return Quantity(amount if positive else -amount, fmt)
 
 
+def int64_amount(s: str) -> tuple[int, int] | None:
+    """The int64Amount (value, scale) that ParseQuantity stores for ``s``, or None
+    when it stores an inf.Dec instead (quantity.go's fast path).  Only the
+    representation-dependent AsInt64 (CEL asInteger()/isInteger()) needs this."""
+    if s == "0":
+        return (0, 0)
+    try:
+        positive, _value, num, denom, suf = _parse_quantity_string(s)
+        _base, exponent, fmt = _interpret_suffix(suf)
+    except QuantityError:
+        return None
+    precision, scale, mantissa = 0, 0, 1
+    if fmt is Format.BINARY_SI:
+        if exponent >= 0 and not denom:
+            mantissa = 1 << exponent
+            precision = 15 - len(num) - int(exponent * 3 / 10) - 1
+        else:
+            precision = -1
+    else:
+        scale = exponent
+        precision = _MAX_INT64_FACTORS - (len(num) + len(denom))
+    if precision < 0:
+        return None
+    scale -= len(denom)
+    if scale < -9 or not (num + denom):
+        return None
+    result = int(num + denom) * mantissa
+    if not _fits_int64(result):
+        return None
+    return (result if positive else -result, scale)
+
+
+def int64_amount_add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:
+    """amount.go int64Amount.Add (None on overflow: upstream switches to inf.Dec)."""
+    av, asc = a
+    bv, bsc = b
+    if bv == 0:
+        return a
+    if av == 0:
+        return b
+    if asc == bsc:
+        c = av + bv
+        return (c, asc) if _fits_int64(c) else None
+    if asc > bsc:
+        c = int64_amount_as_int64((av, asc - bsc))
+        if c is None or not _fits_int64(c + bv):
+            return None
+        return (c + bv, bsc)
+    c = int64_amount_as_int64((bv, bsc - asc))
+    if c is None or not _fits_int64(av + c):
+        return None
+    return (av + c, asc)
+
+
+def int64_amount_as_int64(a: tuple[int, int]) -> int | None:
+    """amount.go int64Amount.AsInt64 (positiveScaleInt64 for scale > 0)."""
+    v, sc = a
+    if sc == 0:
+        return v
+    if sc < 0:
+        return None
+    r = v * 10 ** sc if sc <= 19 or v == 0 else None
+    return r if r is not None and _fits_int64(r) else None
+
+
 def _decimal_parts(v: Fraction) -> tuple[int, int]:
     """Return (mantissa, exponent) with v == mantissa * 10**exponent and no
     factor of 10 left in mantissa.  v must be a non-zero finite decimal."""

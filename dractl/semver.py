@@ -27,6 +27,27 @@ class SemverError(ValueError):
     """A string is not a valid semantic version."""
 
 
+def _go_quote(s: str) -> str:
+    """Go's %q (strconv.Quote), as blang/semver formats the offending part."""
+    out = ['"']
+    for c in s:
+        o = ord(c)
+        if c in '"\\':
+            out.append("\\" + c)
+        elif c in "\a\b\f\n\r\t\v":
+            out.append("\\" + "abfnrtv"["\a\b\f\n\r\t\v".index(c)])
+        elif c.isprintable() or c == " ":
+            out.append(c)
+        elif o < 0x80:
+            out.append(f"\\x{o:02x}")
+        elif o < 0x10000:
+            out.append(f"\\u{o:04x}")
+        else:
+            out.append(f"\\U{o:08x}")
+    out.append('"')
+    return "".join(out)
+
+
 def _contains_only(s: str, charset: frozenset[str]) -> bool:
     return all(c in charset for c in s)
 
@@ -49,9 +70,9 @@ def _parse_uint64(s: str) -> int:
 
 def _parse_number(s: str, what: str) -> int:
     if not _contains_only(s, _NUMBERS):
-        raise SemverError(f"Invalid character(s) found in {what} number {s!r}")
+        raise SemverError(f"Invalid character(s) found in {what} number {_go_quote(s)}")
     if _has_leading_zeroes(s):
-        raise SemverError(f"{what.capitalize()} number must not contain leading zeroes {s!r}")
+        raise SemverError(f"{what.capitalize()} number must not contain leading zeroes {_go_quote(s)}")
     return _parse_uint64(s)
 
 
@@ -61,11 +82,11 @@ def _parse_prerelease(s: str) -> int | str:
         raise SemverError("Prerelease is empty")
     if _contains_only(s, _NUMBERS):
         if _has_leading_zeroes(s):
-            raise SemverError(f"Numeric PreRelease version must not contain leading zeroes {s!r}")
+            raise SemverError(f"Numeric PreRelease version must not contain leading zeroes {_go_quote(s)}")
         return _parse_uint64(s)
     if _contains_only(s, _ALPHANUM):
         return s
-    raise SemverError(f"Invalid character(s) found in prerelease {s!r}")
+    raise SemverError(f"Invalid character(s) found in prerelease {_go_quote(s)}")
 
 
 def _blang_parse(s: str) -> "Semver":
@@ -94,7 +115,7 @@ def _blang_parse(s: str) -> "Semver":
         if not b:
             raise SemverError("Build meta data is empty")
         if not _contains_only(b, _ALPHANUM):
-            raise SemverError(f"Invalid character(s) found in build meta data {b!r}")
+            raise SemverError(f"Invalid character(s) found in build meta data {_go_quote(b)}")
     return Semver(major, minor, patch, pre, tuple(build))
 
 

@@ -39,13 +39,15 @@ def O(t: Any) -> tuple:
 A, B, K, V = ("param", "A"), ("param", "B"), ("param", "K"), ("param", "V")
 
 
-def fmt_type(t: Any) -> str:
+def fmt_type(t: Any, any_name: str = "any") -> str:
+    """cel-go's checker messages print the Any type as ``any``; the DRA output-type
+    message (cel.Type.String()) as ``google.protobuf.Any`` (pass any_name)."""
     if isinstance(t, tuple):
         if t[0] == "param":
             return t[1]
-        return f"{t[0]}(" + ", ".join(fmt_type(x) for x in t[1:]) + ")"
+        return f"{t[0]}(" + ", ".join(fmt_type(x, any_name) for x in t[1:]) + ")"
     if t == ANY:
-        return "google.protobuf.Any"
+        return any_name
     return t
 
 

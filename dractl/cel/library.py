@@ -100,11 +100,17 @@ class CelQuantity:
     upstream returns as *Quantity; Quantity.Equal only accepts the value form, so
     ``quantity("2") == quantity("1").add(1)`` is a "no such overload" error upstream."""
 
-    __slots__ = ("q", "ptr")
+    __slots__ = ("q", "ptr", "rep")
 
-    def __init__(self, q: Any, ptr: bool = False) -> None:
+    def __init__(self, q: Any, ptr: bool = False, rep: Any = "parse") -> None:
         self.q = q
         self.ptr = ptr
+        # resource.Quantity's representation: an int64Amount (value, scale), or None
+        # for an inf.Dec. AsInt64 (asInteger/isInteger) fails for every inf.Dec.
+        # By default: what ParseQuantity of the canonical string stores (what
+        # kube-scheduler holds after the object round-trips through the API).
+        # ("parse" until asked for; see rep_of).
+        self.rep = rep
 
     def __repr__(self) -> str:
         return f"quantity({str(self.q)!r})"
@@ -401,6 +407,8 @@ def arith(op: str, a: Any, b: Any) -> Any:
         if op == "%":
             if y == 0:
                 raise EvalError("modulus by zero")
+            if y == -1 and x == -(1 << 63):
+                raise EvalError("integer overflow")  # cel-go modInt64Checked
             r = abs(x) % abs(y)
             return mk_int(r if x >= 0 else -r)
     if ta is UintType and tb is UintType:
@@ -466,7 +474,7 @@ def format_double(f: float) -> str:
     digits = digits.rstrip("0") or "0"
     x = dp - 1
     sign = "-" if neg else ""
-    if x < -4 or x >= 21:
+    if x < -4 or x >= 6:  # strconv 'g', shortest: eprec = 6 (fmt %g)
         m = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
         return f"{sign}{m}e{'-' if x < 0 else '+'}{abs(x):02d}"
     if dp <= 0:
@@ -503,6 +511,29 @@ def to_string(v: Any) -> str:
 _REGEX_CACHE: dict[str, Any] = {}
 
 
+# RE2's error texts -> Go regexp/syntax's (same codes, Go quotes the part with backquotes).
+_RE2_TO_GO = (
+    ("missing ]", "missing closing ]"), ("missing )", "missing closing )"), ("unexpected )", "unexpected )"),
+    ("invalid perl operator", "invalid or unsupported Perl syntax"),
+    ("bad repetition operator", "invalid nested repetition operator"),
+    ("no argument for repetition operator", "missing argument to repetition operator"),
+    ("invalid escape sequence", "invalid escape sequence"), ("invalid character class range", "invalid character class range"),
+    ("invalid character class", "invalid character class"), ("bad repetition size", "invalid repeat count"),
+    ("invalid repetition size", "invalid repeat count"), ("invalid named capture group", "invalid named capture"),
+    ("duplicate capture group name", "duplicate capture group name"), ("invalid UTF-8", "invalid UTF-8"),
+    ("bad named capture group", "invalid named capture"),
+)
+
+
+def _go_regexp_error(why: str) -> str:
+    if why == "trailing \\":
+        return "trailing backslash at end of expression: ``"
+    for re2_code, go_code in _RE2_TO_GO:
+        if why.startswith(re2_code + ": "):
+            return f"{go_code}: `{why[len(re2_code) + 2:]}`"
+    return why
+
+
 def _compile_regex(pattern: str) -> Any:
     r = _REGEX_CACHE.get(pattern)
     if r is None:
@@ -516,7 +547,7 @@ def _compile_regex(pattern: str) -> Any:
             why = ex.args[0] if ex.args else ex
             if isinstance(why, bytes):
                 why = why.decode("utf-8", "replace")
-            raise EvalError(f"error parsing regexp: {why}")
+            raise EvalError(f"error parsing regexp: {_go_regexp_error(str(why))}")
         if len(_REGEX_CACHE) > 256:
             _REGEX_CACHE.clear()
         _REGEX_CACHE[pattern] = r
@@ -750,7 +781,7 @@ def index(v: Any, k: Any) -> Any:
         else:
             raise EvalError("unsupported index type '%s' in list" % type_name(k))
         if i < 0 or i >= len(v):
-            raise EvalError(f"index '{i}' out of range in list size '{len(v)}'")
+            raise EvalError(f"index out of bounds: {i}")  # cel-go 0.29 list Get
         return v[i]
     if type(v) is Opt:
         if not v.has:
@@ -777,6 +808,9 @@ def select(v: Any, field: Any) -> Any:
 
 def has_field(v: Any, field: Any) -> Any:
     """``has(v.field)``."""
+    if type(v) is DefaultMap:
+        # compile.go's mapper.Find reports every key as present (with the empty map).
+        return TRUE
     if isinstance(v, dict):
         return mk_bool(dict.__contains__(v, field))
     if type(v) is Opt:
@@ -851,7 +885,9 @@ def parse_quantity(s: Any) -> CelQuantity:
     from dractl.quantity import Quantity, QuantityError
 
     try:
-        return CelQuantity(Quantity.parse(str(s)))
+        from dractl.quantity import int64_amount
+
+        return CelQuantity(Quantity.parse(str(s)), rep=int64_amount(str(s)))
     except QuantityError as ex:
         raise EvalError(str(ex))
 
@@ -896,14 +932,21 @@ def _as_int64(q: Any) -> int | None:
 
 
 def _q_arith(a: Any, b: Any, sub: bool) -> CelQuantity:
+    from dractl.quantity import int64_amount_add
+
     q = _quantity_of(a)
     if type(b) is CelQuantity:
-        other = b.q
+        other, orep = b.q, rep_of(b)
     elif type(b) is IntType:
-        other = int(b)
+        other, orep = int(b), (int(b), 0)  # resource.NewQuantity(n, DecimalExponent)
     else:
         raise no_overload()
-    return CelQuantity(q - other if sub else q + other, ptr=True)
+    # quantity.go Add/Sub: int64Amount arithmetic while both are int64Amounts and
+    # it does not overflow, inf.Dec from then on.
+    rep = None
+    if rep_of(a) is not None and orep is not None:
+        rep = int64_amount_add(a.rep, (-orep[0], orep[1]) if sub else orep)
+    return CelQuantity(q - other if sub else q + other, ptr=True, rep=rep)
 
 
 def _cmp_generic(a: Any, b: Any) -> int:
@@ -935,10 +978,14 @@ def _index_of(s: Any, sub: Any, off: Any = None) -> Any:
     o = 0 if off is None else off
     _want(off is None or _is_int(o))
     o = int(o)
-    if o < 0 or o > len(s):
+    # cel-go ext/strings.go indexOfOffset: negative offsets fail, offsets past the
+    # end find nothing (the empty string matches at the offset clamped to the end).
+    if o < 0:
         raise EvalError(f"index out of range: {o}")
     if sub == "":
-        return mk_int(o)
+        return mk_int(min(o, len(s)))
+    if o >= len(s):
+        return mk_int(-1)
     return mk_int(s.find(sub, o))
 
 
@@ -956,10 +1003,13 @@ def _last_index_of(s: Any, sub: Any, off: Any = None) -> Any:
         return mk_int(s.rfind(sub))
     _want(_is_int(off))
     off = int(off)
-    if off < 0 or off >= len(s):
+    # cel-go ext/strings.go lastIndexOfOffset.
+    if off < 0:
         raise EvalError(f"index out of range: {off}")
     if sub == "":
-        return mk_int(off)
+        return mk_int(min(off, len(s)))
+    if off >= len(s):
+        return mk_int(-1)
     return mk_int(s.rfind(sub, 0, off + len(sub)))
 
 
@@ -1060,7 +1110,7 @@ def _to_int(v: Any) -> Any:
                 raise ValueError
             return mk_int(int(s, 10))
         except (ValueError, EvalError):
-            raise EvalError(f'strconv.ParseInt: parsing "{s}": invalid syntax')
+            raise EvalError("type conversion error from 'string' to 'int'")  # cel-go String.ConvertToType
     raise no_overload()
 
 
@@ -1082,7 +1132,7 @@ def _to_uint(v: Any) -> Any:
                 raise ValueError
             return mk_uint(int(s, 10))
         except (ValueError, EvalError):
-            raise EvalError(f'strconv.ParseUint: parsing "{s}": invalid syntax')
+            raise EvalError("type conversion error from 'string' to 'uint'")
     raise no_overload()
 
 
@@ -1094,9 +1144,15 @@ def _to_double(v: Any) -> Any:
         return mk_double(float(int(v)))
     if t is StringType:
         try:
-            return mk_double(float(str(v)))
+            t = str(v)
+            if t.strip() != t or "_" in t:
+                raise ValueError
+            f = float(t)
+            if math.isinf(f) and "inf" not in t.lower():
+                raise ValueError  # strconv.ParseFloat: value out of range
+            return mk_double(f)
         except ValueError:
-            raise EvalError(f'strconv.ParseFloat: parsing "{v}": invalid syntax')
+            raise EvalError("type conversion error from 'string' to 'double'")
     raise no_overload()
 
 
@@ -1193,11 +1249,11 @@ def _slice(v: Any, i: Any, j: Any) -> Any:
     _want(_is_list(v) and _is_int(i) and _is_int(j))
     i, j = int(i), int(j)
     if i < 0 or j < 0:
-        raise EvalError(f"cannot slice(start={i}, end={j}), negative indexes not supported")
+        raise EvalError(f"cannot slice({i}, {j}), negative indexes not supported")
     if i > j:
-        raise EvalError(f"cannot slice(start={i}, end={j}), start index must be less than or equal to end index")
+        raise EvalError(f"cannot slice({i}, {j}), start index must be less than or equal to end index")
     if j > len(v):
-        raise EvalError(f"cannot slice(start={i}, end={j}), list is length {len(v)}")
+        raise EvalError(f"cannot slice({i}, {j}), list is length {len(v)}")
     return ListType(v[i:j])
 
 
@@ -1281,8 +1337,31 @@ def _q_less(a: Any, b: Any) -> Any:
     return mk_bool(_cmp_generic(a, b) == -1)
 
 
+def _wrap_int64(n: int) -> int:
+    """Go int64(uint64): semver components are uint64, the library returns types.Int(int64(v))."""
+    n &= (1 << 64) - 1
+    return n - (1 << 64) if n >= (1 << 63) else n
+
+
+def rep_of(v: CelQuantity) -> Any:
+    if v.rep == "parse":
+        from dractl.quantity import int64_amount
+
+        v.rep = int64_amount(str(v.q))
+    return v.rep
+
+
+def _rep_int64(v: Any) -> int | None:
+    """resource.Quantity.AsInt64: fails for an inf.Dec even when the value is integral."""
+    from dractl.quantity import int64_amount_as_int64
+
+    _quantity_of(v)
+    rep = rep_of(v)
+    return None if rep is None else int64_amount_as_int64(rep)
+
+
 def _q_int(v: Any) -> Any:
-    r = _as_int64(_quantity_of(v))
+    r = _rep_int64(v)
     if r is None:
         raise EvalError("cannot convert value to integer")
     return mk_int(r)
@@ -1511,14 +1590,14 @@ LIBRARY: dict[str, Callable[..., Any]] = {
     "compareTo": lambda a, b: mk_int(_cmp_generic(a, b)),
     "asApproximateFloat": lambda v: mk_double(_quantity_of(v).as_approximate_float()),
     "asInteger": _q_int,
-    "isInteger": lambda v: mk_bool(_as_int64(_quantity_of(v)) is not None),
+    "isInteger": lambda v: mk_bool(_rep_int64(v) is not None),
     "add": lambda a, b: _q_arith(a, b, False),
     "sub": lambda a, b: _q_arith(a, b, True),
     "semver": parse_semver,
     "isSemver": _is_semver_fn,
-    "major": lambda v: mk_int(_semver_of(v).major),
-    "minor": lambda v: mk_int(_semver_of(v).minor),
-    "patch": lambda v: mk_int(_semver_of(v).patch),
+    "major": lambda v: mk_int(_wrap_int64(_semver_of(v).major)),
+    "minor": lambda v: mk_int(_wrap_int64(_semver_of(v).minor)),
+    "patch": lambda v: mk_int(_wrap_int64(_semver_of(v).patch)),
     "includes": _includes,
 }
 

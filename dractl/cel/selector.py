@@ -593,6 +593,89 @@ def env_config(features: FeatureGates, stored: bool = False) -> EnvConfig:
                      list_attrs=features.list_type_attributes, stored=stored)
 
 
+_CONVERSIONS = frozenset({"int", "uint", "double", "string", "bytes", "bool", "dyn", "type"})
+_REGEX_FUNCS = frozenset({"matches", "find", "findAll"})
+
+
+def _walk(e: Node):
+    yield e
+    for c in (e.operand, *(e.args or ()), e.iter_range, e.accu_init, e.loop_cond, e.loop_step, e.result):
+        if isinstance(c, Node):
+            yield from _walk(c)
+    for k, v, *_ in (e.entries or ()):
+        yield from _walk(k)
+        yield from _walk(v)
+
+
+def _validate_regex_literals(expr: str, root: Node) -> None:
+    """cel.ValidateRegexLiterals (Kubernetes 1.29+): the first argument of a
+    ``matches`` call (the pattern of ``s.matches(p)``; the subject of the global
+    ``matches(s, p)``) must compile when it is a string literal."""
+    from dractl.cel.library import EvalError, _compile_regex
+
+    for e in _walk(root):
+        if e.kind == "call" and e.name == "matches" and e.args:
+            a = e.args[0]
+            if a.kind == "lit" and isinstance(a.value, str):
+                try:
+                    _compile_regex(a.value)
+                except EvalError:
+                    raise _compile_error(expr, "invalid matches argument", a.pos) from None
+
+
+def _program_instantiation(expr: str, root: Node, checked: Any, costed: bool) -> None:
+    """cel-go's planner with OptOptimize (Kubernetes' base environment) folds
+    constant type conversions (``int("x")``, ``uint(-1)``, ...) and list/map
+    literals of constants, and compiles constant patterns of matches/find/findAll:
+    an error there fails program instantiation (a compile error upstream)."""
+    from dractl.cel.backend import Program
+    from dractl.cel.library import EvalError, _compile_regex
+    from dractl.cel.lower import Lowerer
+
+    const: dict[int, bool] = {}
+
+    def fail(msg: str) -> None:
+        raise CELCompileError(f"program instantiation failed: {msg}", expr, None)
+
+    def value(e: Node) -> Any:
+        if e.kind == "lit":
+            return e.value
+        try:
+            return to_python(Program(Lowerer(checked.types, costed).lower(e), costed).evaluate({}))
+        except CELRuntimeError as ex:
+            fail(ex.message)
+
+    def visit(e: Node) -> bool:
+        kids = [c for c in (e.operand, *(e.args or ()), e.iter_range, e.accu_init, e.loop_cond, e.loop_step,
+                            e.result) if isinstance(c, Node)]
+        ks = [visit(c) for c in kids]
+        for k, v, *_ in (e.entries or ()):
+            ks.append(visit(k) and visit(v))
+        c = False
+        if e.kind == "lit":
+            c = True
+        elif e.kind == "list":
+            c = all(ks) and not e.optional
+        elif e.kind == "map":
+            c = all(ks) and not any(ent[2] for ent in e.entries if len(ent) > 2)
+        elif e.kind == "call" and e.operand is None and e.name in _CONVERSIONS and len(e.args) == 1 and ks[0]:
+            value(e)  # raises on error
+            c = True
+        if e.kind == "call" and e.name in _REGEX_FUNCS:
+            args = ([e.operand] if e.operand is not None else []) + list(e.args)
+            if len(args) >= 2 and const.get(args[1].id):
+                pat = value(args[1])
+                if isinstance(pat, str):
+                    try:
+                        _compile_regex(pat)
+                    except EvalError as ex:
+                        fail(str(ex.args[0]) if ex.args else str(ex))
+        const[e.id] = c
+        return c
+
+    visit(root)
+
+
 def compile_selector(expression: str, features: FeatureGates = DEFAULT_GATES, *,
                      stored: bool = False) -> CompiledSelector:
     """Compile a DRA selector like kube-apiserver validates a new expression.
@@ -629,7 +712,8 @@ def _compile(expr: str, cfg: EnvConfig) -> CompiledSelector:
         raise _compile_error(expr, "expression recursion limit exceeded: 250", None) from None
     if t != BOOL and t != cfg.attr_type:
         raise CELCompileError(
-            f"must evaluate to bool or the unknown type, not {fmt_type(t)}", expr, None)
+            f"must evaluate to bool or the unknown type, not {fmt_type(t, 'google.protobuf.Any')}", expr, None)
+    _validate_regex_literals(expr, root)
     est = estimate_cost(root, checker.out)
     cost = None
     if not cfg.stored:
@@ -638,6 +722,7 @@ def _compile(expr: str, cfg: EnvConfig) -> CompiledSelector:
             raise CELCompileError(
                 f"Forbidden: too complex, exceeds cost limit (estimated worst-case cost {est.hi}, limit {MAX_COST})",
                 expr, None)
+    _program_instantiation(expr, root, checker.out, est.hi > MAX_COST)
     # Within the static worst case the runtime limit cannot be reached: no counting.
     try:
         return CompiledSelector(expr, root, checker.out, cfg, cost, costed=est.hi > MAX_COST)
