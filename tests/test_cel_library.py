@@ -385,3 +385,17 @@ def test_cel_go_semantics_on_celpy(expr, want):
 def test_cel_go_errors_on_celpy(expr, err):
     with pytest.raises(CELRuntimeError, match=err.replace("[", r"\[").replace("(", r"\(")):
         compile_selector(expr, stored=True).matches(GPU_DRIVER, gpu())
+
+
+# Results checked against k8s.io/dynamic-resource-allocation v0.37.2 (cel-go v0.29.2).
+@pytest.mark.parametrize(
+    "expr",
+    [
+        '{"a": 1, "a": 2}.size() == 1',  # a repeated key keeps the last value
+        '{"a": 1, "a": 2}["a"] == 2',
+        "{1.5: 1}.size() == 1",  # double keys are allowed in map literals
+        "{1.5: 1}[1.5] == 1",
+    ],
+)
+def test_map_literals_like_cel_go(expr):
+    assert evaluate_expression(expr) is True

@@ -326,7 +326,10 @@ def map_find(m: dict, key: Any) -> tuple[bool, Any]:
         return False, None
     if kk == 3 and type(key) is DoubleType:
         f = float(key)
-        if not f.is_integer():
+        if not f.is_integer():  # only an equal double key can match
+            for k in dict.keys(m):
+                if type(k) is DoubleType and float(k) == f:
+                    return True, dict.__getitem__(m, k)
             return False, None
         key = int(f)
     for k in dict.keys(m):
@@ -1465,7 +1468,7 @@ def _dra_map(kvs: Any, opts: Any = None) -> Any:
     out = MapType()
     for i in range(0, len(kvs), 2):
         k, v = kvs[i], kvs[i + 1]
-        if not _key_kind(k) or type(k) is DoubleType:
+        if not _key_kind(k):
             raise EvalError(f"unsupported key type: {type_name(k)}")
         if opts is not None and opts[i // 2] == "1":
             if type(v) is not Opt:
@@ -1473,8 +1476,10 @@ def _dra_map(kvs: Any, opts: Any = None) -> Any:
             if not v.has:
                 continue
             v = v.v
-        if map_find(out, k)[0]:
-            raise EvalError(f"insert failed: key {to_string(k)} already exists")
+        # A repeated key keeps the last value, as cel-go's map literals do.
+        for existing in list(dict.keys(out)):
+            if map_find(MapType({existing: None}), k)[0]:
+                dict.__delitem__(out, existing)
         dict.__setitem__(out, k, v)
     return out
 
