@@ -176,7 +176,7 @@ def test_the_32_limit() -> None:
     c = build(gpu_slice(n=40), gpu_class(), node())
     out = Allocator(c).allocate(NODE, [pending(count=33)])
     assert out.status == "error"
-    assert "number of requested devices 33 exceeds the claim limit of 32" in out.error
+    assert "adding 33 devices exceeds the claim limit of 32, with 0 already accounted for" in out.error
     assert any("at most 32 devices" in n for n in out.explanation.lines())
 
 

@@ -63,7 +63,8 @@ def _round_up_range(requested: Quantity, policy: RequestPolicy) -> Quantity:
     n = added // step if added >= 0 else -((-added) // step)
     if _go_mod(added, step) != 0:
         n += 1
-    return int_quantity(low + step * n)
+    # resource.NewQuantity(minInt+stepInt*n, validRange.Step.Format)
+    return Quantity.from_value(low + step * n, policy.valid_range_step.format)
 
 
 def violates_policy(consumed: Quantity, policy: RequestPolicy | None) -> bool:

@@ -111,17 +111,20 @@ class MatchAttribute(_Base):
 class DistinctAttribute(_Base):
     """Every device has a different value (with list types: pairwise disjoint sets).
 
-    As upstream, values are remembered per *request name*, so a later device of the
-    same request replaces the earlier one's value.
+    As upstream (v0.37), the values of the devices added so far form a stack: remove
+    drops the most recently added one.
     """
 
-    __slots__ = ("values", "num")
+    __slots__ = ("values",)
     kind = "distinctAttribute"
 
     def __init__(self, *a: Any) -> None:
         super().__init__(*a)
-        self.values: dict[str, AttributeValue] = {}
-        self.num = 0
+        self.values: list[AttributeValue] = []
+
+    @property
+    def num(self) -> int:
+        return len(self.values)
 
     def add(self, request: str, sub: str, device: Device, key: DeviceKey) -> bool:
         if self.request_names and not self.applies(request, sub):
@@ -129,14 +132,9 @@ class DistinctAttribute(_Base):
         attr = lookup_attribute(device, key[0], self.attribute)
         if attr is None:
             return False
-        if self.num == 0:
-            self.values[request] = attr
-            self.num = 1
-            return True
         if not self._distinct(attr):
             return False
-        self.values[request] = attr
-        self.num += 1
+        self.values.append(attr)
         return True
 
     def _distinct(self, attr: AttributeValue) -> bool:
@@ -144,14 +142,14 @@ class DistinctAttribute(_Base):
             new = as_set(attr)
             if new is None:
                 return False
-            for have in self.values.values():
+            for have in self.values:
                 old = as_set(have)
                 if old is None:
                     continue
                 if _intersects(new, old):
                     return False
             return True
-        for have in self.values.values():
+        for have in self.values:
             if attr.is_list or attr.kind not in ("int", "bool", "string", "version"):
                 return False
             if have.kind == attr.kind and have.value == attr.value:
@@ -161,5 +159,4 @@ class DistinctAttribute(_Base):
     def remove(self, request: str, sub: str, device: Device, key: DeviceKey) -> None:
         if self.request_names and not self.applies(request, sub):
             return
-        self.values.pop(request, None)
-        self.num -= 1
+        self.values.pop()

@@ -2,7 +2,10 @@
 
 Follows k8s.io/dynamic-resource-allocation ``structured/internal/experimental/
 allocator_experimental.go`` step by step, including its order of checks, its error
-texts and its quirks (they decide which device gets picked). Long-lived inputs live in
+texts and its quirks (they decide which device gets picked). Checked against
+k8s.io/dynamic-resource-allocation v0.37.2 (Kubernetes 1.37): upstream's own test
+table and ~9,000 random scenarios give the same results (tests/test_allocator_upstream*.py).
+Long-lived inputs live in
 :class:`Allocator`; each :meth:`Allocator.allocate` call works in a private
 :class:`_Attempt`, like upstream's ``allocator`` struct.
 """
@@ -94,8 +97,8 @@ class _MaxSizeExceeded(Exception):
 _MAX_SIZE = _MaxSizeExceeded()
 
 
-# Which upstream implementation this follows (checked against
-# kubernetes/dynamic-resource-allocation@3d03671, structured/allocator.go):
+# Which upstream implementation this follows (structured/allocator.go, read at
+# kubernetes/dynamic-resource-allocation@3d03671 and v0.37.2):
 # NewAllocator takes the first of stable, incubating, experimental whose
 # SupportedFeatures cover every enabled allocator feature. kube-scheduler derives
 # those features from its gates: AdminAccess, PrioritizedList, PartitionableDevices,
@@ -118,11 +121,11 @@ _MAX_SIZE = _MaxSizeExceeded()
 # where experimental starts after the previous pick. So it tries more permutations:
 # more allocateOne calls (upstream's table records 32 against 26 in one case). Whether a
 # set of devices fits does not depend on the order they are picked in, so the first
-# solution has the same devices, possibly listed in a different order. The exception is
-# the counter quirk described in allocate_device.
+# solution has the same devices, possibly listed in a different order.
 # (c) It builds the node selector from the slice's nodeName and ignores bindsToNode
 # (that feature is off there anyway). Everything else, including the error texts,
-# matches.
+# matches. (v0.37.2 also dropped older counter/constraint rollback quirks; see
+# allocate_device.)
 class Allocator:
     """Allocates claims on a node from a cluster's slices, classes and allocated devices.
 
@@ -177,9 +180,9 @@ class Allocator:
         self.aggregated: dict[DeviceKey, dict[str, Fraction]] = {}
         self._held: dict[str, list[tuple[DeviceKey, bool, dict[str, Fraction] | None]]] = {}
         self.holders: dict[DeviceKey, list[str]] = {}
-        # availableCounters: per *pool name* (as upstream), never recomputed until the
+        # availableCounters: per pool ID (driver, pool), as upstream; never recomputed until the
         # allocated state changes.
-        self.available_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
+        self.available_counters: dict[tuple[str, str], dict[str, dict[str, Fraction]]] = {}
         self.num_allocate_one = 0
         for c in cluster.claims:
             if c.allocation is not None:
@@ -209,7 +212,7 @@ class Allocator:
                 self._allocated_count[key] = self._allocated_count.get(key, 0) + 1
                 self.allocated.add(key)
                 held.append((key, False, None))
-            self.available_counters.pop(r.pool, None)
+            self.available_counters.pop((r.driver, r.pool), None)
         self._held[claim_key] = held
 
     def release(self, claim_key: str) -> None:
@@ -240,7 +243,7 @@ class Allocator:
                 else:
                     del self._allocated_count[key]
                     self.allocated.discard(key)
-            self.available_counters.pop(key[1], None)
+            self.available_counters.pop(key[:2], None)
 
     def is_device_allocated(self, key: DeviceKey) -> bool:
         """internal.IsDeviceAllocated: exclusive, shared, or with consumed capacity."""
@@ -249,7 +252,7 @@ class Allocator:
     def counters_left(self, pool: PoolView) -> dict[str, dict[str, Fraction]]:
         """A fresh copy of ``pool``'s counter sets less what its allocated devices consume.
 
-        Not cached here: the allocator caches it per pool name (upstream's
+        Not cached here: the allocator caches it per pool ID (upstream's
         availableCounters), explanations per pool.
         """
         avail = {n: dict(cs) for n, cs in pool.counter_sets.items()}
@@ -463,7 +466,7 @@ class _Attempt:
         self.match: dict[tuple[int, int, int, int], bool] = {}
         self.allocating: dict[DeviceKey, set[int]] = {}
         self.allocating_capacity: dict[DeviceKey, dict[str, Fraction]] = {}
-        self.consumed_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
+        self.consumed_counters: dict[tuple[str, str], dict[str, dict[str, Fraction]]] = {}
         self.result: list[list[_DevResult]] = [[] for _ in self.claims]
         self.invalid_pools = False
 
@@ -496,12 +499,14 @@ class _Attempt:
                     self._validate(claim, rd)
                     datas.append(rd)
                 per_claim.append(datas)
-                min_claim += min(rd.num_devices for rd in datas)
+                min_req = min(rd.num_devices for rd in datas)
+                if min_req > ALLOCATION_RESULTS_MAX_SIZE - min_claim:
+                    raise AllocationError(
+                        f"claim {kobj(claim)}, request {rname}: adding {min_req} devices exceeds the claim limit of "
+                        f"{ALLOCATION_RESULTS_MAX_SIZE}, with {min_claim} already accounted for"
+                    )
+                min_claim += min_req
             self.reqs.append(per_claim)
-            if min_claim > ALLOCATION_RESULTS_MAX_SIZE:
-                raise AllocationError(
-                    f"claim {kobj(claim)}: number of requested devices {min_claim} exceeds the claim limit of {ALLOCATION_RESULTS_MAX_SIZE}"
-                )
             cons = []
             for i, c in enumerate(claim.spec.constraints):
                 if c.match_attribute:
@@ -546,6 +551,11 @@ class _Attempt:
         if rd.mode == "ExactCount":
             rd.num_devices = rd.count
         elif rd.mode == "All":
+            # As upstream: pool by pool, so a selector error on an earlier pool's device
+            # comes before the complaint about a later incomplete or invalid pool.
+            by_pool: dict[int, list[Candidate]] = {}
+            for cand in self.view.devices:
+                by_pool.setdefault(id(cand.pool), []).append(cand)
             for pool in self.view.pools:
                 if pool.incomplete:
                     raise AllocationError(
@@ -555,11 +565,12 @@ class _Attempt:
                     raise AllocationError(
                         f"claim {kobj(claim)}, request {rd.name}: asks for all devices, but resource pool {pool.id} is currently invalid"
                     )
-            for cand in self.view.devices:
-                if self.is_selectable(rd, cand):
-                    if a.f_consumable and not cap.fits(
-                        a.aggregated.get(cand.key), rd.capacity, cand.device.capacity, self.allocating_capacity.get(cand.key)
-                    ):
+                for cand in by_pool.get(id(pool), ()):
+                    if not self.is_selectable(rd, cand):
+                        continue
+                    # Static capacity only: what is left gets checked in allocate_device,
+                    # so a matching device without room stays in the list and All fails.
+                    if a.f_consumable and not cap.fits(None, rd.capacity, cand.device.capacity, None):
                         continue
                     rd.all_devices.append(cand)
             rd.num_devices = len(rd.all_devices)
@@ -691,9 +702,11 @@ class _Attempt:
     def allocate_device(self, rd: ReqData, cand: Candidate, must: bool) -> Callable[[], None] | None:
         """allocateDevice: returns the rollback function, or None when the device cannot be used.
 
-        Upstream quirks kept on purpose (they influence later picks): counters taken by
-        a device that then fails the taint or constraint check are not given back, and
-        a device with allowMultipleAllocations keeps its counters on rollback.
+        As upstream (v0.37 deviceRollbackState/rollbackDevice), every rejection after the
+        counters were reserved gives back exactly what this call changed: counters,
+        constraints, the in-use mark. The undo of a successful pick does the same and
+        also removes its share of the allocating capacity, keeping an (empty) entry when
+        an earlier share of the same device created it.
         """
         a = self.a
         ci = rd.ci
@@ -707,58 +720,77 @@ class _Attempt:
             return None
         if not a.f_partitionable and device.consumes_counters:
             return None
-        skip_counters = multi and (key in a.aggregated or key in self.allocating_capacity)
+        # deviceCapacityInUse: aggregated capacity, a persisted share, or a share being allocated
+        skip_counters = multi and (key in a.aggregated or key in a._shared or key in self.allocating_capacity)
+        reserved = False
         if not skip_counters and device.consumes_counters:
             if not self.take_counters(cand):
                 return None
+            reserved = True
         base, sub = rd.base_name, rd.sub_name
         if a.f_taints and taint_prevents(cand.taints, rd.tolerations):
+            if reserved:
+                self.give_back_counters(cand)
             return None
         cons = self.constraints[ci]
         for i, c in enumerate(cons):
             if not c.add(base, sub, device, key):
+                for e in range(i - 1, -1, -1):
+                    cons[e].remove(base, sub, device, key)
+                if reserved:
+                    self.give_back_counters(cand)
                 if must:
                     raise AllocationError(
                         f"claim {kobj(self.claims[ci])}, request {rd.name}: cannot add device {cand.id} because a claim constraint would not be satisfied"
                     )
-                for e in range(i):
-                    cons[e].remove(base, sub, device, key)
                 return None
         if users is None:
             users = self.allocating[key] = set()
-        if not multi:
+        marked = not multi
+        if marked:
             users.add(ci)
+
+        def rollback(consumed: dict | None, inserted: bool, existed: bool) -> None:
+            if inserted:
+                agg = self.allocating_capacity.get(key)
+                if agg is not None:
+                    for k, q in (consumed or {}).items():
+                        agg[k] = agg.get(k, Fraction(0)) - q.value
+                    # ConsumedCapacityCollection.Remove drops entries that reach zero
+                    if all(v == 0 for v in agg.values()):
+                        del self.allocating_capacity[key]
+                if existed and key not in self.allocating_capacity:
+                    self.allocating_capacity[key] = {}
+            if marked:
+                users.discard(ci)
+            for c in reversed(cons):
+                c.remove(base, sub, device, key)
+            if reserved:
+                self.give_back_counters(cand)
+
         consumed: dict | None = None
         share = ""
+        inserted = existed = False
         if a.f_consumable:
             ok = cap.fits(a.aggregated.get(key), rd.capacity, device.capacity, self.allocating_capacity.get(key))
             if not ok:
-                return None  # upstream leaves constraints and allocatingDevices as they are
+                rollback(None, False, False)
+                return None
             if multi:
                 consumed = cap.consumed_from_request(rd.capacity, device.capacity)
                 share = a.share_id()
+                existed = key in self.allocating_capacity
                 agg = self.allocating_capacity.setdefault(key, {})
                 for k, q in consumed.items():
                     agg[k] = agg.get(k, Fraction(0)) + q.value
+                inserted = True
         results = self.result[ci]
         n_before = len(results)
         results.append(_DevResult(rd, cand, share, consumed or None, rd.admin))
 
         def undo() -> None:
-            for c in cons:
-                c.remove(base, sub, device, key)
-            users.discard(ci)
-            if multi:
-                if consumed:
-                    agg = self.allocating_capacity[key]
-                    for k, q in consumed.items():
-                        agg[k] -= q.value
-                    # ConsumedCapacityCollection.Remove drops entries that reach zero
-                    if all(v == 0 for v in agg.values()):
-                        del self.allocating_capacity[key]
-            elif a.f_partitionable and device.consumes_counters:
-                self.give_back_counters(cand)
             del results[n_before:]
+            rollback(consumed, inserted, existed)
 
         return undo
 
@@ -767,15 +799,16 @@ class _Attempt:
     def available_for(self, cand: Candidate) -> dict[str, dict[str, Fraction]]:
         a = self.a
         pool = cand.pool
-        avail = a.available_counters.get(pool.name)
+        pid = (pool.driver, pool.name)
+        avail = a.available_counters.get(pid)
         if avail is None:
-            avail = a.available_counters[pool.name] = a.counters_left(pool)
+            avail = a.available_counters[pid] = a.counters_left(pool)
         return avail
 
     def take_counters(self, cand: Candidate) -> bool:
         """checkAvailableCounters: add the device's consumption; False (and undone) if anything goes short."""
         avail = self.available_for(cand)
-        consumed = self.consumed_counters.setdefault(cand.pool.name, {})
+        consumed = self.consumed_counters.setdefault((cand.pool.driver, cand.pool.name), {})
         for cc in cand.device.consumes_counters:
             cs = consumed.setdefault(cc.counter_set, {})
             for name, q in cc.counters.items():
@@ -790,7 +823,7 @@ class _Attempt:
         return True
 
     def give_back_counters(self, cand: Candidate) -> None:
-        consumed = self.consumed_counters.get(cand.pool.name, {})
+        consumed = self.consumed_counters.get((cand.pool.driver, cand.pool.name), {})
         for cc in cand.device.consumes_counters:
             cs = consumed.setdefault(cc.counter_set, {})
             for name, q in cc.counters.items():
