@@ -1,12 +1,18 @@
-"""Consumable capacity: upstream ``consumable_capacity.go``.
+"""Consumable capacity: upstream ``consumable_capacity.go`` (k8s.io/dynamic-resource-allocation
+v0.37.2, ``structured/internal/incubating`` and ``experimental``, which agree).
 
-Amounts are exact ``Fraction``s; where upstream calls ``Quantity.Value()`` (rounding
-up to an integer) so do we, so the step rounding gives the same numbers.
+Amounts are exact ``Fraction``s. The step rounding of ``requestPolicy.validRange`` uses
+upstream's int64 arithmetic: with DRAFractionalCapacityRange on (``fractional``) and a range
+whose min/max/step are all representable in milli units (step >= 1m), on milli values
+(``MilliValue()``); otherwise on ``Value()`` (each amount rounded up, away from zero), as
+before the gate. Both paths report a request that cannot be represented (or whose rounded
+value passes the int64 range) as a :class:`CapacityError`, and so does a negative consumed
+capacity; the allocator aborts on those instead of skipping the device.
 """
 
 from __future__ import annotations
 
-import math
+import json
 from fractions import Fraction
 from typing import Mapping
 
@@ -16,9 +22,31 @@ from dractl.quantity import Quantity
 # capacity name -> amount
 Amounts = dict[str, Fraction]
 
+MAX_INT64 = (1 << 63) - 1
+_MIN_INT64 = -(1 << 63)
 
-def _ceil(v: Fraction) -> int:
-    return math.ceil(v)
+# errCapacityRequestNotRepresentable and errNegativeCapacity
+ERR_NOT_REPRESENTABLE = "capacity request cannot be represented in the device's range arithmetic"
+ERR_NEGATIVE = "capacity value is negative"
+
+
+class CapacityError(Exception):
+    """A fatal capacity error: upstream's ``capacity %q: %w`` (the allocator aborts)."""
+
+
+class _NotRepresentable(Exception):
+    """errCapacityRequestNotRepresentable with its detail (before the capacity name)."""
+
+
+def _wrap(v: int) -> int:
+    """Go int64 wrap-around."""
+    return ((v - _MIN_INT64) % (1 << 64)) + _MIN_INT64
+
+
+def _go_quo(a: int, b: int) -> int:
+    """Go's int64 ``/`` (truncated division; MinInt64 / -1 wraps)."""
+    q = abs(a) // abs(b)
+    return _wrap(q if (a < 0) == (b < 0) else -q)
 
 
 def _go_mod(a: int, b: int) -> int:
@@ -27,13 +55,50 @@ def _go_mod(a: int, b: int) -> int:
     return -r if a < 0 else r
 
 
+def _go_quote(s: str) -> str:
+    """Go's ``%q`` for the (ASCII) capacity names."""
+    return json.dumps(s)
+
+
 def int_quantity(v: int) -> Quantity:
     """``resource.NewQuantity(v, resource.BinarySI)``."""
     return Quantity.from_value(v, "BinarySI")
 
 
-def consumed_for(requested: Quantity | None, cap: DeviceCapacity) -> Quantity:
-    """``calculateConsumedCapacity``: what one allocation consumes of ``cap``."""
+def safe_milli_value(q: Quantity) -> int | None:
+    """``safeMilliValue``: ``q`` in milli units if that is lossless, else None (the error).
+
+    ``MilliValue()`` rounds up and ``NewMilliQuantity`` holds an int64, so the round trip
+    keeps ``q`` exactly when ``q * 1000`` is a whole number within int64.
+    """
+    m = q.value * 1000
+    if m.denominator != 1 or not _MIN_INT64 <= m.numerator <= MAX_INT64:
+        return None
+    return m.numerator
+
+
+def use_milli(policy: RequestPolicy, fractional: bool) -> bool:
+    """``useMilli``: milli arithmetic when the gate is on, every bound of the range has a
+    lossless milli value, and the step is at least 1m. (Upstream no longer requires one of
+    them to be fractional: whole-number ranges take the milli path too.)"""
+    if not fractional:
+        return False
+    for i, q in enumerate((policy.valid_range_min, policy.valid_range_max, policy.valid_range_step)):
+        if q is None:
+            continue
+        m = safe_milli_value(q)
+        if m is None:
+            return False
+        if i == 2 and m < 1:
+            return False
+    return True
+
+
+def consumed_for(requested: Quantity | None, cap: DeviceCapacity, fractional: bool = True) -> Quantity:
+    """``calculateConsumedCapacity``: what one allocation consumes of ``cap``.
+
+    Raises :class:`_NotRepresentable` (see :func:`check_fits` for the wrapped form).
+    """
     policy = cap.request_policy
     if requested is None:
         if policy is not None and policy.default is not None:
@@ -42,7 +107,7 @@ def consumed_for(requested: Quantity | None, cap: DeviceCapacity) -> Quantity:
     if policy is None:
         return requested
     if policy.valid_range_min is not None:
-        return _round_up_range(requested, policy)
+        return _round_up_range(requested, policy, fractional)
     if policy.valid_values:
         for v in policy.valid_values:
             if requested.value <= v.value:
@@ -51,23 +116,47 @@ def consumed_for(requested: Quantity | None, cap: DeviceCapacity) -> Quantity:
     return requested
 
 
-def _round_up_range(requested: Quantity, policy: RequestPolicy) -> Quantity:
+def _round_up_range(requested: Quantity, policy: RequestPolicy, fractional: bool) -> Quantity:
+    """``roundUpRange``."""
     mn = policy.valid_range_min
     assert mn is not None
     if requested.value < mn.value:
         return mn
-    if policy.valid_range_step is None:
+    step = policy.valid_range_step
+    if step is None:
         return requested
-    req, step, low = _ceil(requested.value), _ceil(policy.valid_range_step.value), _ceil(mn.value)
-    added = req - low
-    n = added // step if added >= 0 else -((-added) // step)
-    if _go_mod(added, step) != 0:
+    if use_milli(policy, fractional):
+        req = safe_milli_value(requested)
+        if req is None:
+            raise _NotRepresentable(f"{ERR_NOT_REPRESENTABLE}: request {requested} is not a representable milli value")
+        step_m, min_m = step.milli_value(), mn.milli_value()
+        added = _wrap(req - min_m)
+        n = _go_quo(added, step_m)
+        if _go_mod(added, step_m) != 0:
+            n += 1
+        if n > _go_quo(_wrap(MAX_INT64 - min_m), step_m):
+            raise _NotRepresentable(
+                f"{ERR_NOT_REPRESENTABLE}: rounding request {requested} up to the next step passes the milli-value range"
+            )
+        val_m = _wrap(min_m + _wrap(step_m * n))
+        # NewQuantity(valMilli/1000, format) for whole numbers, else NewMilliQuantity
+        return Quantity.from_value(Fraction(val_m, 1000), step.format)
+    # Integer arithmetic path.
+    if requested.value > MAX_INT64:
+        raise _NotRepresentable(f"{ERR_NOT_REPRESENTABLE}: request {requested} exceeds MaxInt64")
+    req, step_i, low = requested.value_int(), step.value_int(), mn.value_int()
+    added = _wrap(req - low)
+    n = _go_quo(added, step_i)
+    if _go_mod(added, step_i) != 0:
         n += 1
+    if low >= 0 and n > _go_quo(MAX_INT64 - low, step_i):
+        raise _NotRepresentable(f"{ERR_NOT_REPRESENTABLE}: rounding request {requested} up to the next step passes MaxInt64")
     # resource.NewQuantity(minInt+stepInt*n, validRange.Step.Format)
-    return Quantity.from_value(low + step * n, policy.valid_range_step.format)
+    return Quantity.from_value(_wrap(low + _wrap(step_i * n)), step.format)
 
 
-def violates_policy(consumed: Quantity, policy: RequestPolicy | None) -> bool:
+def violates_policy(consumed: Quantity, policy: RequestPolicy | None, fractional: bool = True) -> bool:
+    """``violatesPolicy``."""
     if policy is None:
         return False
     if policy.default is not None and consumed.value == policy.default.value:
@@ -75,9 +164,17 @@ def violates_policy(consumed: Quantity, policy: RequestPolicy | None) -> bool:
     if policy.valid_range_min is not None:
         if policy.valid_range_max is not None and consumed.value > policy.valid_range_max.value:
             return True
-        if policy.valid_range_step is not None:
-            added = _ceil(consumed.value) - _ceil(policy.valid_range_min.value)
-            if _go_mod(added, _ceil(policy.valid_range_step.value)) != 0:
+        step = policy.valid_range_step
+        if step is not None:
+            if use_milli(policy, fractional):
+                req = safe_milli_value(consumed)
+                if req is None:
+                    return True
+                step_v, min_v = step.milli_value(), policy.valid_range_min.milli_value()
+            else:
+                req, step_v, min_v = consumed.value_int(), step.value_int(), policy.valid_range_min.value_int()
+            # must be a multiple of step from min
+            if _go_mod(_wrap(req - min_v), step_v) != 0:
                 return True
         return False
     if policy.valid_values:
@@ -85,27 +182,49 @@ def violates_policy(consumed: Quantity, policy: RequestPolicy | None) -> bool:
     return False
 
 
-def fits(
+def _resolve(
+    requests: Mapping[str, Quantity] | None, capacity: Mapping[str, DeviceCapacity], fractional: bool
+) -> dict[str, Quantity]:
+    """The first loop of ``CmpRequestOverCapacity``: every consumed amount, or the fatal error.
+
+    All capacities are resolved before any soft check, so an unrepresentable request or a
+    negative amount is reported whatever the order of the capacities.
+    """
+    consumed: dict[str, Quantity] = {}
+    for name, cap in capacity.items():
+        req = requests.get(name) if requests else None
+        try:
+            q = consumed_for(req, cap, fractional)
+        except _NotRepresentable as e:
+            raise CapacityError(f"capacity {_go_quote(name)}: {e}") from None
+        if q.value < 0:
+            raise CapacityError(f"capacity {_go_quote(name)}: {ERR_NEGATIVE}")
+        consumed[name] = q
+    return consumed
+
+
+def check_fits(
     already: Mapping[str, Fraction] | None,
     requests: Mapping[str, Quantity] | None,
     capacity: Mapping[str, DeviceCapacity],
     allocating: Mapping[str, Fraction] | None,
-) -> bool | None:
-    """``CmpRequestOverCapacity``: True if the request fits, False if not, None on error.
+    fractional: bool = True,
+) -> bool:
+    """``CmpRequestOverCapacity``: True if the request fits, False to skip the device.
 
-    None stands for upstream's error "some requested capacity has not been defined"
-    (the device lacks a requested capacity), which the search treats as "skip".
+    Raises :class:`CapacityError` for upstream's fatal errors (the allocation aborts).
+    A requested capacity that the device lacks is a plain False, checked first.
     """
     if requests:
         for name in requests:
             if name not in capacity:
-                return None
+                return False
+    consumed = _resolve(requests, capacity, fractional)
     for name, cap in capacity.items():
-        req = requests.get(name) if requests else None
-        consumed = consumed_for(req, cap)
-        if violates_policy(consumed, cap.request_policy):
+        q = consumed[name]
+        if violates_policy(q, cap.request_policy, fractional):
             return False
-        total = consumed.value
+        total = q.value
         if already and name in already:
             total += already[name]
         if allocating and name in allocating:
@@ -115,36 +234,69 @@ def fits(
     return True
 
 
+def fits(
+    already: Mapping[str, Fraction] | None,
+    requests: Mapping[str, Quantity] | None,
+    capacity: Mapping[str, DeviceCapacity],
+    allocating: Mapping[str, Fraction] | None,
+    fractional: bool = True,
+) -> bool | None:
+    """:func:`check_fits` without exceptions: True, False, or None for an error.
+
+    None stands for upstream's "some requested capacity has not been defined" (the
+    device lacks a requested capacity) and for the fatal errors of :func:`check_fits`;
+    :func:`why_not` tells them apart.
+    """
+    if requests:
+        for name in requests:
+            if name not in capacity:
+                return None
+    try:
+        return check_fits(already, requests, capacity, allocating, fractional)
+    except CapacityError:
+        return None
+
+
 def why_not(
     already: Mapping[str, Fraction] | None,
     requests: Mapping[str, Quantity] | None,
     capacity: Mapping[str, DeviceCapacity],
+    fractional: bool = True,
 ) -> tuple[str, str] | None:
     """Explain a False/None from :func:`fits` (no allocating state): (kind, text)."""
     if requests:
         for name in requests:
             if name not in capacity:
                 return "capacity-missing", f"has no capacity {name}"
+    try:
+        consumed = _resolve(requests, capacity, fractional)
+    except CapacityError as e:
+        return "capacity-error", str(e)
     for name, cap in capacity.items():
-        req = requests.get(name) if requests else None
-        consumed = consumed_for(req, cap)
-        if violates_policy(consumed, cap.request_policy):
-            return "capacity-policy", f"{name}: {consumed} is not allowed by the device's requestPolicy"
+        q = consumed[name]
+        if violates_policy(q, cap.request_policy, fractional):
+            return "capacity-policy", f"{name}: {q} is not allowed by the device's requestPolicy"
         used = already.get(name, Fraction(0)) if already else Fraction(0)
-        if consumed.value + used > cap.value.value:
+        if q.value + used > cap.value.value:
             if used:
                 left = cap.value.value - used
-                return "capacity-left", f"{name}: {Quantity.from_value(left, 'BinarySI')} left of {cap.value}, needs {consumed}"
-            return "capacity-size", f"{name}: asks for {consumed}; device has {cap.value}"
+                return "capacity-left", f"{name}: {Quantity.from_value(left, 'BinarySI')} left of {cap.value}, needs {q}"
+            return "capacity-size", f"{name}: asks for {q}; device has {cap.value}"
     return None
 
 
 def consumed_from_request(
-    requests: Mapping[str, Quantity] | None, capacity: Mapping[str, DeviceCapacity]
+    requests: Mapping[str, Quantity] | None, capacity: Mapping[str, DeviceCapacity], fractional: bool = True
 ) -> dict[str, Quantity]:
-    """``GetConsumedCapacityFromRequest``: every capacity of the device, even 0."""
+    """``GetConsumedCapacityFromRequest``: every capacity of the device, even 0.
+
+    Raises :class:`CapacityError` (unreachable after :func:`check_fits` accepted the device).
+    """
     out: dict[str, Quantity] = {}
     for name, cap in capacity.items():
         req = requests.get(name) if requests else None
-        out[name] = consumed_for(req, cap)
+        try:
+            out[name] = consumed_for(req, cap, fractional)
+        except _NotRepresentable as e:
+            raise CapacityError(f"capacity {_go_quote(name)}: {e}") from None
     return out

@@ -156,6 +156,7 @@ class Allocator:
         self.f_taints = f.device_taints
         self.f_binding = f.binding_conditions
         self.f_consumable = f.consumable_capacity
+        self.f_fractional = f.fractional_capacity_range
         self.f_list_types = f.list_type_attributes
         self.selectors = SelectorCache(features)
         self.classes: dict[str, DeviceClass] = {c.name: c for c in cluster.classes}
@@ -570,8 +571,15 @@ class _Attempt:
                         continue
                     # Static capacity only: what is left gets checked in allocate_device,
                     # so a matching device without room stays in the list and All fails.
-                    if a.f_consumable and not cap.fits(None, rd.capacity, cand.device.capacity, None):
-                        continue
+                    if a.f_consumable:
+                        try:
+                            ok = cap.check_fits(None, rd.capacity, cand.device.capacity, None, a.f_fractional)
+                        except cap.CapacityError as e:
+                            raise AllocationError(
+                                f"claim {kobj(claim)}, request {rd.name}: checking capacity for device {cand.device.name}: {e}"
+                            ) from None
+                        if not ok:
+                            continue
                     rd.all_devices.append(cand)
             rd.num_devices = len(rd.all_devices)
         else:
@@ -650,10 +658,18 @@ class _Attempt:
                 continue
             if not self.is_selectable(rd, cand):
                 continue
-            if a.f_consumable and not cap.fits(
-                a.aggregated.get(key), rd.capacity, cand.device.capacity, self.allocating_capacity.get(key)
-            ):
-                continue
+            if a.f_consumable:
+                try:
+                    ok = cap.check_fits(
+                        a.aggregated.get(key), rd.capacity, cand.device.capacity, self.allocating_capacity.get(key),
+                        a.f_fractional,
+                    )
+                except cap.CapacityError as e:
+                    raise AllocationError(
+                        f"claim {kobj(self.claims[ci])}, request {rd.name}: checking capacity for device {cand.id}: {e}"
+                    ) from None
+                if not ok:
+                    continue
             undo = self.allocate_device(rd, cand, False)
             if undo is None:
                 continue
@@ -772,12 +788,26 @@ class _Attempt:
         share = ""
         inserted = existed = False
         if a.f_consumable:
-            ok = cap.fits(a.aggregated.get(key), rd.capacity, device.capacity, self.allocating_capacity.get(key))
+            try:
+                ok = cap.check_fits(
+                    a.aggregated.get(key), rd.capacity, device.capacity, self.allocating_capacity.get(key), a.f_fractional
+                )
+            except cap.CapacityError as e:
+                rollback(None, False, False)
+                raise AllocationError(
+                    f"claim {kobj(self.claims[ci])}, request {rd.name}: rechecking capacity for device {cand.id}: {e}"
+                ) from None
             if not ok:
                 rollback(None, False, False)
                 return None
             if multi:
-                consumed = cap.consumed_from_request(rd.capacity, device.capacity)
+                try:
+                    consumed = cap.consumed_from_request(rd.capacity, device.capacity, a.f_fractional)
+                except cap.CapacityError as e:
+                    rollback(None, False, False)
+                    raise AllocationError(
+                        f"claim {kobj(self.claims[ci])}, request {rd.name}: computing consumed capacity for device {cand.id}: {e}"
+                    ) from None
                 share = a.share_id()
                 existed = key in self.allocating_capacity
                 agg = self.allocating_capacity.setdefault(key, {})

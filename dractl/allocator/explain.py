@@ -251,8 +251,8 @@ class _Classifier:
             holders = sorted(set(a.holders.get(key, [])))
             return "in-use", "already allocated to " + (", ".join(holders) or "another claim")
         if a.f_consumable:
-            if not cap.fits(a.aggregated.get(key), rd.capacity, d.capacity, None):
-                why = cap.why_not(a.aggregated.get(key), rd.capacity, d.capacity)
+            if not cap.fits(a.aggregated.get(key), rd.capacity, d.capacity, None, a.f_fractional):
+                why = cap.why_not(a.aggregated.get(key), rd.capacity, d.capacity, a.f_fractional)
                 return "capacity", f"capacity {why[1]}" if why else "capacity does not fit"
         elif rd.capacity:
             return "capacity", "capacity requests need DRAConsumableCapacity"
