@@ -92,7 +92,7 @@ CASES = {
         driver="dra.example.com", match_error="CEL result of type list could not be converted to bool", cost=4),
     "includes-function-can-evaluate": dict(
         expression='device.attributes["dra.example.com"].name.includes("fish")',
-        attrs={"name": A("strings", ["fish", "bird"])}, driver="dra.example.com", match=True, cost=4 + 48),
+        attrs={"name": A("strings", ["fish", "bird"])}, driver="dra.example.com", match=True, cost=4 + 64),
     "list-of-bool": dict(expression='device.attributes["dra.example.com"].names.size() == 2',
                          attrs={"names": A("bools", [True, False])}, driver="dra.example.com", match=True, cost=6),
     "list-of-int": dict(expression='device.attributes["dra.example.com"].names.size() == 2',
@@ -119,7 +119,7 @@ CASES = {
     "includes-function-compilation-and-eval-success": dict(
         env="new", features=FeatureGates({"DRAListTypeAttributes": True}),
         expression='device.attributes["dra.example.com"].attr.includes("fish")', attrs={"attr": A("string", "fish")},
-        driver="dra.example.com", match=True, cost=4 + 48),
+        driver="dra.example.com", match=True, cost=4 + 64),
     "in-operator-on-list": dict(expression='1 in device.attributes["dra.example.com"].names',
                                 attrs={"names": A("ints", [1, 2, 3])}, driver="dra.example.com", match=True, cost=4 + 64),
     "version": dict(expression='device.attributes["dra.example.com"].name.isGreaterThan(semver("0.0.1"))',
@@ -201,14 +201,14 @@ _INC = [
 ]
 for _name, _arg, _attr, _match, _sv in _INC:
     CASES[_name] = dict(expression=f'device.attributes["dra.example.com"].name.includes({_arg})', attrs={"name": _attr},
-                        driver="dra.example.com", match=_match, cost=4 + 48 + (1 if _sv else 0), semver=_sv)
+                        driver="dra.example.com", match=_match, cost=4 + 64 + (1 if _sv else 0), semver=_sv)
 CASES["includes-function-on-very-long-list-positive"] = dict(
     expression='device.attributes["dra.example.com"].name.includes("value-48")', attrs={"name": A("strings", LONG48)},
-    driver="dra.example.com", match=False, cost=4 + 48)
+    driver="dra.example.com", match=False, cost=4 + 64)
 CASES["includes-function-on-very-long-list-runtime-error"] = dict(
     expression='device.attributes["dra.example.com"].name.includes("value-49")', attrs={"name": A("strings", LONG49)},
     driver="dra.example.com", match_error="'includes' function cannot be applied to lists longer than 48 values",
-    cost=4 + 48)
+    cost=4 + 64)
 
 
 def _run(name: str, case: dict) -> None:

@@ -10,6 +10,7 @@ cost that validation compares against CELSelectorExpressionMaxCost.
 from __future__ import annotations
 
 import math
+from collections import ChainMap
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,14 +41,17 @@ A, B, K, V = ("param", "A"), ("param", "B"), ("param", "K"), ("param", "V")
 
 
 def fmt_type(t: Any, any_name: str = "any") -> str:
-    """cel-go's checker messages print the Any type as ``any``; the DRA output-type
-    message (cel.Type.String()) as ``google.protobuf.Any`` (pass any_name)."""
+    """cel-go's checker messages (FormatCELType) print the Any type as ``any`` and the
+    null type as ``null``; the DRA output-type message (cel.Type.String()) prints
+    ``google.protobuf.Any`` (pass any_name) and ``null_type``."""
     if isinstance(t, tuple):
         if t[0] == "param":
             return t[1]
         return f"{t[0]}(" + ", ".join(fmt_type(x, any_name) for x in t[1:]) + ")"
     if t == ANY:
         return any_name
+    if t == NULL and any_name == "any":
+        return "null"
     return t
 
 
@@ -58,36 +62,115 @@ def is_dyn(t: Any) -> bool:
 _NULLABLE = {QUANTITY, SEMVER, DEVICE, ANY, NULL, TIMESTAMP, DURATION}
 
 
+def _is_var(t: Any) -> bool:
+    return isinstance(t, tuple) and t[0] == "param"
+
+
+def _not_referenced_in(m: dict, v: Any, within: Any) -> bool:
+    """cel-go notReferencedIn: whether type variable ``v`` does not occur in ``within``."""
+    if v == within:
+        return False
+    if _is_var(within):
+        sub = m.get(within)
+        return True if sub is None else _not_referenced_in(m, v, sub)
+    if isinstance(within, tuple):
+        return all(_not_referenced_in(m, v, x) for x in within[1:])
+    return True
+
+
+def _less_specific(a: Any, b: Any) -> bool:
+    """cel-go isEqualOrLessSpecific."""
+    if a in (DYN, ANY) or _is_var(a):
+        return True
+    if b in (DYN, ANY) or _is_var(b):
+        return False
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return a[0] == b[0] and len(a) == len(b) and all(_less_specific(x, y) for x, y in zip(a[1:], b[1:]))
+    if a == TYPE and b == TYPE:
+        return True
+    return a == b
+
+
+def most_general(a: Any, b: Any) -> Any:
+    return a if _less_specific(a, b) else b
+
+
+def _valid_sub(m: dict, t1: Any, var: Any) -> tuple[bool, bool]:
+    """cel-go isValidTypeSubstitution(m, t1, var): (valid, var has a substitution)."""
+    if t1 == var:
+        return True, True
+    sub = m.get(var)
+    if sub is not None:
+        if t1 == sub:
+            return True, True
+        if assign(m, sub, t1):
+            new = most_general(t1, sub)
+            if _not_referenced_in(m, var, new):
+                m[var] = new
+            return True, True
+        return False, True
+    if _not_referenced_in(m, var, t1):
+        m[var] = t1
+        return True, False
+    return False, False
+
+
 def assign(m: dict, p: Any, a: Any) -> bool:
-    """cel-go isAssignable(p <- a) with type-parameter substitution in ``m``."""
-    if isinstance(p, tuple) and p[0] == "param":
-        if p in m:
-            cur = m[p]
-            if assign(m, cur, a):
-                return True
-            if assign({}, a, cur):
-                m[p] = a
-                return True
+    """cel-go internalIsAssignable(m, a, p): ``a`` (an argument's type) may be used where
+    ``p`` (a parameter's type) is expected, binding type variables in ``m``."""
+    if _is_var(p):
+        valid, has_sub = _valid_sub(m, a, p)
+        if valid:
+            return True
+        if has_sub:
             return False
-        m[p] = a
-        return True
-    if isinstance(a, tuple) and a[0] == "param":
-        return True
+    if _is_var(a):
+        return _valid_sub(m, p, a)[0]
     if is_dyn(p) or is_dyn(a):
         return True
     if a == NULL:
         return p in _NULLABLE
+    if p == NULL:
+        return a in _NULLABLE
     if isinstance(p, tuple) and isinstance(a, tuple):
         return p[0] == a[0] and len(p) == len(a) and all(assign(m, x, y) for x, y in zip(p[1:], a[1:]))
     return p == a
 
 
-def subst(m: dict, t: Any) -> Any:
+def subst(m: dict, t: Any, to_dyn: bool = True) -> Any:
+    """cel-go substitute: replace bound type variables; free ones become dyn if ``to_dyn``."""
     if isinstance(t, tuple):
         if t[0] == "param":
             v = m.get(t)
-            return DYN if v is None else subst(m, v) if v != t else DYN
-        return (t[0],) + tuple(subst(m, x) for x in t[1:])
+            if v is None or v == t:
+                return DYN if to_dyn else t
+            return subst(m, v, to_dyn)
+        return (t[0],) + tuple(subst(m, x, to_dyn) for x in t[1:])
+    return t
+
+
+def _equivalent(a: Any, b: Any) -> bool:
+    """cel-go Type.IsEquivalentType (type parameter names are ignored)."""
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        if a[0] == "param" or b[0] == "param":
+            return a[0] == b[0]
+        return a[0] == b[0] and len(a) == len(b) and all(_equivalent(x, y) for x, y in zip(a[1:], b[1:]))
+    return a == b
+
+
+def _params_of(t: Any) -> list:
+    if isinstance(t, tuple):
+        if t and t[0] == "param":
+            return [t]
+        return [x for y in t for x in _params_of(y)]
+    return []
+
+
+def _instantiate(t: Any, fresh: dict) -> Any:
+    if isinstance(t, tuple):
+        if t[0] == "param":
+            return fresh[t]
+        return (t[0],) + tuple(_instantiate(x, fresh) for x in t[1:])
     return t
 
 
@@ -214,7 +297,7 @@ def _std() -> dict[str, list[Overload]]:
     # Optional types
     add("optional.of", _ov("optional_of", False, [A], O(A)))
     add("optional.ofNonZeroValue", _ov("optional_ofNonZeroValue", False, [A], O(A)))
-    add("optional.none", _ov("optional_none", False, [], O(DYN)))
+    add("optional.none", _ov("optional_none", False, [], O(A)))
     add("value", _ov("optional_value", True, [O(A)], A))
     add("hasValue", _ov("optional_hasValue", True, [O(A)], BOOL))
     add("or", _ov("optional_or_optional", True, [O(A), O(A)], O(A)))
@@ -340,6 +423,32 @@ class Checker:
         self.out = Checked()
         self.scopes: list[dict[str, Any]] = [{}]
         self.device_fields = cfg.device_fields()
+        # cel-go's type substitutions: overload type parameters and the element types of
+        # empty list/map literals are fresh type variables, bound as checking proceeds
+        # (so `[].sort()` picks list_int_sort, the first overload that binds it).
+        self.mapping: dict = {}
+        self.nvars = 0
+        self.depth = 0
+
+    def new_var(self) -> Any:
+        v = ("param", f"_var{self.nvars}")
+        self.nvars += 1
+        return v
+
+    def is_assignable(self, p: Any, a: Any) -> bool:
+        """cel-go checker.isAssignable(a, p): bindings are kept only on success."""
+        m = ChainMap({}, self.mapping)  # tentative bindings; committed on success
+        if assign(m, p, a):
+            self.mapping.update(m.maps[0])
+            return True
+        return False
+
+    def resolved(self, t: Any) -> Any:
+        return subst(self.mapping, t, False)
+
+    def fmt(self, t: Any) -> str:
+        """Types in messages: current bindings substituted, free type variables as dyn."""
+        return fmt_type(subst(self.mapping, t, True))
 
     def lookup_var(self, name: str) -> Any:
         for s in reversed(self.scopes):
@@ -359,9 +468,71 @@ class Checker:
         return STD.get(name)
 
     def check(self, e: Node) -> Any:
-        t = getattr(self, "c_" + e.kind)(e)
+        self.depth += 1
+        try:
+            t = getattr(self, "c_" + e.kind)(e)
+        finally:
+            self.depth -= 1
         self.out.types[e.id] = t
+        if self.depth == 0:
+            # cel-go substitutes the final type variable bindings (free ones: dyn).
+            for k, v in self.out.types.items():
+                self.out.types[k] = subst(self.mapping, v, True)
+            t = self.out.types[e.id]
+            self.validate_homogeneous(e)
         return t
+
+    def validate_homogeneous(self, root: Node) -> None:
+        """cel.HomogeneousAggregateLiterals: cel-go's AST validator, run on the final
+        types, requires equivalent element (key, value) types in list and map literals,
+        so `[1, dyn(2)]` is rejected even though the checker joins it to list(dyn)."""
+        errs: list[tuple[int, str]] = []
+        types = self.out.types
+
+        def elem(t: Any, opt: bool) -> Any:
+            if opt and isinstance(t, tuple) and t[0] == "optional_type":
+                return t[1]
+            return t
+
+        def mismatch(n: Node, want: Any, got: Any) -> None:
+            errs.append((n.pos, f"expected type '{fmt_type(want)}' but found '{fmt_type(got)}'"))
+
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            if n.kind == "list":
+                first = None
+                for i, a in enumerate(n.args):
+                    et = elem(types.get(a.id, DYN), i in n.optional)
+                    if first is None:
+                        first = et
+                    elif not _equivalent(first, et):
+                        mismatch(a, first, et)
+                        break
+                stack.extend(n.args)
+            elif n.kind == "map":
+                kt = vt = None
+                for k, v, opt in n.entries:
+                    t1, t2 = types.get(k.id, DYN), elem(types.get(v.id, DYN), opt)
+                    if kt is None:
+                        kt, vt = t1, t2
+                    else:
+                        if not _equivalent(kt, t1):
+                            mismatch(k, kt, t1)
+                        if not _equivalent(vt, t2):
+                            mismatch(v, vt, t2)
+                    stack.extend((k, v))
+            elif n.kind == "select":
+                stack.append(n.operand)
+            elif n.kind == "call":
+                if n.operand is not None:
+                    stack.append(n.operand)
+                stack.extend(a for a in n.args if isinstance(a, Node))
+            elif n.kind == "comp":
+                stack.extend((n.iter_range, n.accu_init, n.loop_cond, n.loop_step, n.result))
+        if errs:
+            pos, msg = min(errs, key=lambda x: x[0])
+            raise CheckError(msg, pos)
 
     # -- nodes
     def c_lit(self, e: Node) -> Any:
@@ -399,8 +570,11 @@ class Checker:
         return BOOL if e.test_only else rt
 
     def select_field(self, e: Node, ot: Any, field: str, optional: bool) -> Any:
+        ot = self.resolved(ot)
         is_opt = isinstance(ot, tuple) and ot[0] == "optional_type"
         target = ot[1] if is_opt else ot
+        if _is_var(target):
+            self.is_assignable(target, DYN)
         if isinstance(target, tuple) and target[0] == "map":
             rt = target[2]
         elif target == DEVICE:
@@ -410,7 +584,7 @@ class Checker:
         elif is_dyn(target) or (isinstance(target, tuple) and target[0] == "param"):
             rt = DYN
         else:
-            raise CheckError(f"type '{fmt_type(target)}' does not support field selection", e.pos)
+            raise CheckError(f"type '{self.fmt(target)}' does not support field selection", e.pos)
         if is_opt or optional:
             return O(rt)
         return rt
@@ -418,43 +592,41 @@ class Checker:
     def c_list(self, e: Node) -> Any:
         et = None
         for i, a in enumerate(e.args):
-            t = self.check(a)
+            t = self.resolved(self.check(a))
             if i in e.optional:
                 if isinstance(t, tuple) and t[0] == "optional_type":
                     t = t[1]
                 elif not is_dyn(t):
-                    raise CheckError(f"expected type 'optional_type({fmt_type(t)})' but found '{fmt_type(t)}'", a.pos)
+                    raise CheckError(f"expected type 'optional_type({self.fmt(t)})' but found '{self.fmt(t)}'", a.pos)
             et = self._join(a, et, t)
-        return L(DYN if et is None else et)
+        return L(self.new_var() if et is None else et)
 
     def c_map(self, e: Node) -> Any:
         kt = vt = None
         for k, v, opt in e.entries:
             tk = self.check(k)
-            tv = self.check(v)
+            tv = self.resolved(self.check(v))
             if opt:
                 if isinstance(tv, tuple) and tv[0] == "optional_type":
                     tv = tv[1]
                 elif not is_dyn(tv):
-                    raise CheckError(f"expected type 'optional_type({fmt_type(tv)})' but found '{fmt_type(tv)}'", v.pos)
+                    raise CheckError(f"expected type 'optional_type({self.fmt(tv)})' but found '{self.fmt(tv)}'", v.pos)
             kt = self._join(k, kt, tk)
             vt = self._join(v, vt, tv)
-        return M(DYN if kt is None else kt, DYN if vt is None else vt)
+        if kt is None:
+            return M(self.new_var(), self.new_var())
+        return M(kt, vt)
 
     def _join(self, e: Node, prev: Any, cur: Any) -> Any:
         # cel.HomogeneousAggregateLiterals: all elements must have the same type.
         if prev is None:
             return cur
-        if prev == cur:
-            return prev
-        if is_dyn(prev) or is_dyn(cur):
-            return prev if is_dyn(cur) else cur
-        if assign({}, prev, cur):
-            return prev
-        raise CheckError(f"expected type '{fmt_type(prev)}' but found '{fmt_type(cur)}'", e.pos)
+        if self.is_assignable(cur, prev):
+            return most_general(prev, cur)
+        raise CheckError(f"expected type '{self.fmt(prev)}' but found '{self.fmt(cur)}'", e.pos)
 
     def c_comp(self, e: Node) -> Any:
-        rt = self.check(e.iter_range)
+        rt = self.resolved(self.check(e.iter_range))
         at = self.check(e.accu_init)
         self.scopes.append({e.accu_var: at})
         if isinstance(rt, tuple) and rt[0] == "list":
@@ -463,19 +635,21 @@ class Checker:
                 vt, vt2 = INT, rt[1]
         elif isinstance(rt, tuple) and rt[0] == "map":
             vt, vt2 = rt[1], (rt[2] if e.iter_var2 else None)
-        elif rt in (DYN, ERROR) or (isinstance(rt, tuple) and rt[0] == "param"):
+        elif rt in (DYN, ERROR) or _is_var(rt):
+            if _is_var(rt):
+                self.is_assignable(rt, DYN)
             vt, vt2 = DYN, (DYN if e.iter_var2 else None)
         else:
             raise CheckError(
-                f"expression of type '{fmt_type(rt)}' cannot be range of a comprehension (must be list, map, or dynamic)",
+                f"expression of type '{self.fmt(rt)}' cannot be range of a comprehension (must be list, map, or dynamic)",
                 e.iter_range.pos)
         loop = {e.iter_var: vt}
         if e.iter_var2:
             loop[e.iter_var2] = vt2
         self.scopes.append(loop)
         ct = self.check(e.loop_cond)
-        if not assign({}, BOOL, ct):
-            raise CheckError(f"expected type 'bool' but found '{fmt_type(ct)}'", e.loop_cond.pos)
+        if not self.is_assignable(ct, BOOL):
+            raise CheckError(f"expected type 'bool' but found '{self.fmt(ct)}'", e.loop_cond.pos)
         st = self.check(e.loop_step)
         if e.macro == "map":
             body_t = self.out.types[e.loop_step.args[-1].id] if e.loop_step.name == "_+_" else None
@@ -486,8 +660,8 @@ class Checker:
             self.scopes[-2][e.accu_var] = L(body_t)
         elif e.macro == "filter":
             self.scopes[-2][e.accu_var] = L(vt)
-        elif not assign({}, at, st) and not (isinstance(at, tuple) and at[0] == "list" and isinstance(st, tuple)):
-            raise CheckError(f"expected type '{fmt_type(at)}' but found '{fmt_type(st)}'", e.loop_step.pos)
+        elif not self.is_assignable(st, at) and not (isinstance(at, tuple) and at[0] == "list" and isinstance(st, tuple)):
+            raise CheckError(f"expected type '{self.fmt(at)}' but found '{self.fmt(st)}'", e.loop_step.pos)
         self.scopes.pop()
         res = self.check(e.result)
         self.scopes.pop()
@@ -527,19 +701,26 @@ class Checker:
         for ov in ovs:
             if ov.member != member or len(ov.params) != len(arg_types):
                 continue
-            m: dict = {}
-            if all(assign(m, p, a) for p, a in zip(ov.params, arg_types)):
+            params, res = ov.params, ov.result
+            tparams = sorted({t for t in _params_of((params, res))}, key=lambda t: t[1])
+            if tparams:
+                fresh = {t: self.new_var() for t in tparams}
+                params = tuple(_instantiate(x, fresh) for x in params)
+                res = _instantiate(res, fresh)
+            m = ChainMap({}, self.mapping)
+            if all(assign(m, p, a) for p, a in zip(params, arg_types)):
+                self.mapping.update(m.maps[0])
                 matched.append(ov)
-                r = subst(m, ov.result)
+                r = subst(m, res, False)
                 if result is None:
                     result = r
                 elif result != r and not is_dyn(result):
                     result = DYN
         if not matched:
             if member:
-                sig = fmt_type(arg_types[0]) + ".(" + ", ".join(fmt_type(t) for t in arg_types[1:]) + ")"
+                sig = self.fmt(arg_types[0]) + ".(" + ", ".join(self.fmt(t) for t in arg_types[1:]) + ")"
             else:
-                sig = "(" + ", ".join(fmt_type(t) for t in arg_types) + ")"
+                sig = "(" + ", ".join(self.fmt(t) for t in arg_types) + ")"
             raise CheckError(f"found no matching overload for '{fn}' applied to '{sig}'", e.pos)
         self.out.overloads[e.id] = matched
         return result
@@ -557,7 +738,6 @@ DOMAIN_MAX = 63
 ID_MAX = 32
 ATTRS_PER_DEVICE = 32
 ATTR_VALUE_MAX = 64  # max(DeviceAttributeMaxValueLength=64, ResourceSliceMaxAttributeValuesPerDevice=48)
-ATTR_VALUES_PER_DEVICE = 48
 
 # The DRA size estimator's view of the newest device type: name -> (max elements, children)
 _ATTR = ("attr", ATTR_VALUE_MAX)
@@ -571,11 +751,19 @@ def _smul(a: int, b: int) -> int:
     return min(U64, a * b)
 
 
+_TWO_TO_64 = float(2 ** 64)
+
+
 def _factor(x: int, f: float) -> int:
-    if x >= U64:
+    """cel-go checker multiplyByCostFactor: float64 arithmetic, so an unbounded (max
+    uint64) size times 0.1 is 1844674407370955264, not max uint64."""
+    xf = float(x)
+    if xf > 0 and f > 0 and xf > float(U64) / f:
         return U64
-    r = math.ceil(x * f)
-    return U64 if r >= 2 ** 64 else int(r)
+    r = math.ceil(xf * f)
+    if r >= _TWO_TO_64:
+        return U64
+    return int(r)
 
 
 class Est:
@@ -866,6 +1054,11 @@ class Coster:
     def function_cost(self, e: Node, fn: str, oid: str, target: Node | None, args: list[Node],
                       costs: list[Est]) -> tuple[Est, Est | None]:
         argsum = self._arg_sum(costs)
+        # checker.OverloadCostEstimate options (ext.Lists(version 3), ext.Sets) take
+        # precedence over the Kubernetes library.CostEstimator.
+        ovr = self.overload_call_cost(oid, target, args)
+        if ovr is not None:
+            return ovr[0].add(argsum), ovr[1]
         k8s = self.k8s_call_cost(fn, oid, target, args)
         if k8s is not None:
             return k8s[0].add(argsum), k8s[1]
@@ -918,10 +1111,71 @@ class Coster:
             return t[1]
         return None
 
+    @staticmethod
+    def _lit_uint(e: Node, default: int) -> int:
+        """cel-go ext nodeAsUintValue: an int literal (negative -> 0), else the default."""
+        if e.kind != "lit":
+            return default
+        v = e.value
+        if not isinstance(v, int) or isinstance(v, (bool, UInt)):
+            return default
+        return 0 if v < 0 else v
+
+    @staticmethod
+    def _alloc_list_call(factor: float, size: Est) -> tuple[Est, Est | None]:
+        """cel-go ext estimateAllocatingListCall: size*factor + call + list allocation."""
+        return size.factor(factor).add(Est(1, 1)).add(Est(10, 10)), size
+
+    def overload_call_cost(self, oid: str, target: Node | None, args: list[Node]) -> tuple[Est, Est | None] | None:
+        """cel-go ext/lists.go (ListsVersion(3)) and ext/sets.go overload cost estimators."""
+        if oid == "list_slice":
+            if target is None or len(args) != 2:
+                return None
+            sz = self.size_or_unknown(target)
+            start = self._lit_uint(args[0], 0)
+            end = self._lit_uint(args[1], sz.hi)
+            n = (end - start) % (1 << 64)  # uint64 subtraction wraps
+            return self._alloc_list_call(1.0, Est(n, n))
+        if oid == "lists_range":
+            if target is not None or len(args) != 1:
+                return None
+            n = self._lit_uint(args[0], U64)
+            return self._alloc_list_call(1.0, Est(n, n))
+        if oid == "list_reverse":
+            if target is None or args:
+                return None
+            return self._alloc_list_call(1.0, self.size_or_unknown(target))
+        if oid in ("list_flatten", "list_flatten_int"):
+            if target is None or len(args) > 1:
+                return None
+            depth = self._lit_uint(args[0], U64) if args else 1
+            return self._alloc_list_call(float(depth), self.size_or_unknown(target))
+        if oid == "list_distinct":
+            if target is None or args:
+                return None
+            sz = self.size_or_unknown(target)
+            return self._alloc_list_call(2.0, sz.mul(sz))
+        if oid.endswith("_sort") and oid.startswith("list_"):
+            if target is None or args:
+                return None
+            sz = self.size_or_unknown(target)
+            f = 2.0
+            if oid in ("list_string_sort", "list_bytes_sort"):
+                f += STRING_TRAVERSAL
+            return self._alloc_list_call(f, sz.mul(sz))
+        if oid in ("list_sets_contains_list", "list_sets_intersects_list", "list_sets_equivalent_list"):
+            if len(args) != 2:
+                return None
+            f = 2.0 if oid == "list_sets_equivalent_list" else 1.0
+            a0, a1 = self.size_or_unknown(args[0]), self.size_or_unknown(args[1])
+            return a0.mul(a1).factor(f).add(Est(1, 1)), None
+        return None
+
     def k8s_call_cost(self, fn: str, oid: str, target: Node | None, args: list[Node]) -> tuple[Est, Est | None] | None:
-        """draCostEstimator + library.CostEstimator.EstimateCallCost."""
-        if fn == "includes" and oid == "dra_includes_dyn_dyn" and target is not None:
-            return Est(0, ATTR_VALUES_PER_DEVICE), None
+        """library.CostEstimator.EstimateCallCost (the DRA sizeEstimator has no call costs).
+
+        includes() (library.IncludesOption, a dyn member function) is costed like the
+        other O(n) list functions: the target's size times one comparison."""
         if fn in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes") and target is not None:
             et = self.list_elem_type(self.type(target))
             if et is not None:
