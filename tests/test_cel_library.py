@@ -395,7 +395,14 @@ def test_cel_go_errors_on_celpy(expr, err):
         '{"a": 1, "a": 2}["a"] == 2',
         "{1.5: 1}.size() == 1",  # double keys are allowed in map literals
         "{1.5: 1}[1.5] == 1",
+        "{null: 1}.size() == 1",  # null keys too
     ],
 )
 def test_map_literals_like_cel_go(expr):
     assert evaluate_expression(expr) is True
+
+
+def test_lists_range_refuses_a_negative_size():
+    # cel-go ext/lists.go, checked against v0.29.2
+    with pytest.raises(CELRuntimeError, match="lists.range: size must be non-negative, got -3"):
+        evaluate_expression("lists.range(-3) == []")

@@ -308,6 +308,8 @@ def _key_kind(k: Any) -> int:
         return 2
     if t is IntType or t is UintType or t is DoubleType:
         return 3
+    if k is None:  # cel-go accepts null keys in map literals
+        return 4
     return 0
 
 
@@ -1272,7 +1274,9 @@ def _reverse(v: Any) -> Any:
 
 def _lists_range(n: Any) -> Any:
     _want(_is_int(n))
-    return ListType([int.__new__(IntType, i) for i in range(int(n))]) if n > 0 else ListType()
+    if n < 0:  # cel-go ext/lists.go
+        raise EvalError(f"lists.range: size must be non-negative, got {int(n)}")
+    return ListType([int.__new__(IntType, i) for i in range(int(n))])
 
 
 def _sets_contains(a: Any, b: Any) -> Any:
