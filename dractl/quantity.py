@@ -147,32 +147,20 @@ def _parse(s: str) -> "Quantity":
 
     # The int64 fast path; it only decides whether the input string is kept as
     # the cached canonical form (upstream's q.s), the value is the same either way.
-    precision, scale, mantissa = 0, 0, 1
-    if fmt is Format.BINARY_SI:
-        if exponent >= 0 and not denom:
-            mantissa = 1 << exponent
-            precision = 15 - len(num) - int(exponent * 3 / 10) - 1
-        else:
-            precision = -1
-    else:
-        scale = exponent
-        precision = _MAX_INT64_FACTORS - (len(num) + len(denom))
-    if precision >= 0:
-        scale -= len(denom)
-        if scale >= -9:
-            shifted = num + denom
-            result = int(shifted) * mantissa
-            if _fits_int64(result):
-                if not positive:
-                    result = -result
-                cached = None
-                if fmt is Format.BINARY_SI:
-                    if exponent % 10 == 0 and int(shifted) & 0x07 != 0:
-                        cached = s
-                elif scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0":
-                    cached = s
-                amount = Fraction(result) * (Fraction(10) ** scale)
-                return Quantity(amount, fmt, _s=cached)
+    fast = _int64_fast_path(num, denom, exponent, fmt)
+    if fast is not None:
+        result, scale = fast
+        shifted = num + denom
+        if not positive:
+            result = -result
+        cached = None
+        if fmt is Format.BINARY_SI:
+            if exponent % 10 == 0 and int(shifted) & 0x07 != 0:
+                cached = s
+        elif scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0":
+            cached = s
+        amount = Fraction(result) * (Fraction(10) ** scale)
+        return Quantity(amount, fmt, _s=cached)
 
     # The inf.Dec slow path.  inf.Dec.SetString fails when there is no digit.
     if not any(c in _DIGITS for c in value):
@@ -215,6 +203,16 @@ def int64_amount(s: str) -> tuple[int, int] | None:
         _base, exponent, fmt = _interpret_suffix(suf)
     except QuantityError:
         return None
+    fast = _int64_fast_path(num, denom, exponent, fmt)
+    if fast is None:
+        return None
+    result, scale = fast
+    return (result if positive else -result, scale)
+
+
+def _int64_fast_path(num: str, denom: str, exponent: int, fmt: "Format") -> tuple[int, int] | None:
+    """quantity.go ParseQuantity's int64 fast path: the unsigned int64Amount
+    (value, scale) it stores, or None when upstream falls back to inf.Dec."""
     precision, scale, mantissa = 0, 0, 1
     if fmt is Format.BINARY_SI:
         if exponent >= 0 and not denom:
@@ -233,7 +231,7 @@ def int64_amount(s: str) -> tuple[int, int] | None:
     result = int(num + denom) * mantissa
     if not _fits_int64(result):
         return None
-    return (result if positive else -result, scale)
+    return result, scale
 
 
 def int64_amount_add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:
