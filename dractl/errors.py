@@ -42,7 +42,7 @@ class ValidationError(InputError):
         self.origin = origin
         super().__init__(self._text())
 
-    def located(self, *, obj: str | None = None, origin: str | None = None) -> "ValidationError":
+    def located(self, *, obj: str | None = None, origin: str | None = None) -> ValidationError:
         """Return a copy that also names the object and/or the file."""
         return ValidationError(
             self.field,

@@ -6,8 +6,8 @@ see the README for what each gate changes in dractl.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from dractl.errors import UsageError
 
@@ -91,7 +91,7 @@ class FeatureGates:
         return tuple(sorted((n, self.enabled(n)) for n in GATE_NAMES))
 
     @classmethod
-    def parse(cls, spec: str | None) -> "FeatureGates":
+    def parse(cls, spec: str | None) -> FeatureGates:
         """Parse ``Name=true,Other=false`` as kube-scheduler's ``--feature-gates`` does."""
         if not spec:
             return cls()

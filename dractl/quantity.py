@@ -136,7 +136,7 @@ def _fits_int64(v: int) -> bool:
     return _INT64_MIN <= v <= _INT64_MAX
 
 
-def _parse(s: str) -> "Quantity":
+def _parse(s: str) -> Quantity:
     """quantity.go ParseQuantity."""
     if len(s) == 0:
         raise QuantityError(ERR_FORMAT_WRONG)
@@ -210,7 +210,7 @@ def int64_amount(s: str) -> tuple[int, int] | None:
     return (result if positive else -result, scale)
 
 
-def _int64_fast_path(num: str, denom: str, exponent: int, fmt: "Format") -> tuple[int, int] | None:
+def _int64_fast_path(num: str, denom: str, exponent: int, fmt: Format) -> tuple[int, int] | None:
     """quantity.go ParseQuantity's int64 fast path: the unsigned int64Amount
     (value, scale) it stores, or None when upstream falls back to inf.Dec."""
     precision, scale, mantissa = 0, 0, 1
@@ -356,7 +356,7 @@ class Quantity:
 
     # -- construction ---------------------------------------------------
     @classmethod
-    def parse(cls, s: str | int) -> "Quantity":
+    def parse(cls, s: str | int) -> Quantity:
         """ParseQuantity.  An int means a plain number in DecimalSI format."""
         if isinstance(s, bool):
             raise QuantityError(ERR_FORMAT_WRONG)
@@ -367,7 +367,7 @@ class Quantity:
         return _parse(s)
 
     @classmethod
-    def from_value(cls, value: Fraction | int, format: Format = Format.DECIMAL_SI) -> "Quantity":
+    def from_value(cls, value: Fraction | int, format: Format = Format.DECIMAL_SI) -> Quantity:
         """NewDecimalQuantity: an exact value, no rounding.  Raises
         QuantityError for values that are not finite decimals (e.g. 1/3)."""
         v = Fraction(value)
@@ -392,7 +392,7 @@ class Quantity:
         return f"Quantity({str(self)!r}, {self.format.value})"
 
     # -- comparison -----------------------------------------------------
-    def cmp(self, other: "Quantity | int") -> int:
+    def cmp(self, other: Quantity | int) -> int:
         """Cmp: -1, 0 or 1."""
         o = _value_of(other)
         return (self.value > o) - (self.value < o)
@@ -405,37 +405,37 @@ class Quantity:
     def __hash__(self) -> int:
         return hash(self.value)
 
-    def __lt__(self, other: "Quantity | int") -> bool:
+    def __lt__(self, other: Quantity | int) -> bool:
         return self.value < _value_of(other)
 
-    def __le__(self, other: "Quantity | int") -> bool:
+    def __le__(self, other: Quantity | int) -> bool:
         return self.value <= _value_of(other)
 
-    def __gt__(self, other: "Quantity | int") -> bool:
+    def __gt__(self, other: Quantity | int) -> bool:
         return self.value > _value_of(other)
 
-    def __ge__(self, other: "Quantity | int") -> bool:
+    def __ge__(self, other: Quantity | int) -> bool:
         return self.value >= _value_of(other)
 
     # -- arithmetic -----------------------------------------------------
-    def __add__(self, other: "Quantity | int") -> "Quantity":
+    def __add__(self, other: Quantity | int) -> Quantity:
         """Add: keeps the receiver's format, unless the receiver is zero."""
         return Quantity(self.value + _value_of(other), self._result_format(other))
 
-    def __radd__(self, other: int) -> "Quantity":
+    def __radd__(self, other: int) -> Quantity:
         return Quantity(_value_of(other) + self.value, self.format)
 
-    def __sub__(self, other: "Quantity | int") -> "Quantity":
+    def __sub__(self, other: Quantity | int) -> Quantity:
         """Sub: keeps the receiver's format, unless the receiver is zero."""
         return Quantity(self.value - _value_of(other), self._result_format(other))
 
-    def __rsub__(self, other: int) -> "Quantity":
+    def __rsub__(self, other: int) -> Quantity:
         return Quantity(_value_of(other) - self.value, self.format)
 
-    def __neg__(self) -> "Quantity":
+    def __neg__(self) -> Quantity:
         return Quantity(-self.value, self.format)
 
-    def _result_format(self, other: "Quantity | int") -> Format:
+    def _result_format(self, other: Quantity | int) -> Format:
         # quantity.go Add/Sub: "If the current value is zero, the format of
         # the quantity will be updated to the format of y."
         if self.value == 0 and isinstance(other, Quantity):
@@ -483,7 +483,7 @@ class Quantity:
         return self.scaled_value(-3)
 
 
-def _value_of(x: "Quantity | int") -> Fraction:
+def _value_of(x: Quantity | int) -> Fraction:
     if isinstance(x, Quantity):
         return x.value
     if isinstance(x, int) and not isinstance(x, bool):

@@ -89,7 +89,7 @@ def _parse_prerelease(s: str) -> int | str:
     raise SemverError(f"Invalid character(s) found in prerelease {_go_quote(s)}")
 
 
-def _blang_parse(s: str) -> "Semver":
+def _blang_parse(s: str) -> Semver:
     """v4/semver.go Parse (strict)."""
     if not s:
         raise SemverError("Version string empty")
@@ -119,7 +119,7 @@ def _blang_parse(s: str) -> "Semver":
     return Semver(major, minor, patch, pre, tuple(build))
 
 
-def _normalize_and_parse(s: str) -> "Semver":
+def _normalize_and_parse(s: str) -> Semver:
     """k8s.io/apiserver/pkg/cel/library/semverlib.go normalizeAndParse: strip one
     leading "v", drop leading zeros of the first three dot-separated parts and
     fill a missing minor/patch with 0.  Unlike blang's ParseTolerant it does not
@@ -169,7 +169,7 @@ class Semver:
     build: tuple[str, ...] = ()
 
     @classmethod
-    def parse(cls, s: str, normalize: bool = False) -> "Semver":
+    def parse(cls, s: str, normalize: bool = False) -> Semver:
         """``semver(s)`` / ``semver(s, normalize)`` of the CEL semver library."""
         if not isinstance(s, str):
             raise SemverError(f"expected a string, got {type(s).__name__}")
@@ -184,7 +184,7 @@ class Semver:
             return False
         return True
 
-    def compare(self, other: "Semver") -> int:
+    def compare(self, other: Semver) -> int:
         """v4/semver.go Version.Compare: -1, 0 or 1; build metadata ignored."""
         for a, b in ((self.major, other.major), (self.minor, other.minor), (self.patch, other.patch)):
             if a != b:
@@ -202,16 +202,16 @@ class Semver:
         # a longer prerelease with an equal prefix has higher precedence
         return _cmp(len(self.pre), len(other.pre))
 
-    def __lt__(self, other: "Semver") -> bool:
+    def __lt__(self, other: Semver) -> bool:
         return self.compare(other) < 0
 
-    def __le__(self, other: "Semver") -> bool:
+    def __le__(self, other: Semver) -> bool:
         return self.compare(other) <= 0
 
-    def __gt__(self, other: "Semver") -> bool:
+    def __gt__(self, other: Semver) -> bool:
         return self.compare(other) > 0
 
-    def __ge__(self, other: "Semver") -> bool:
+    def __ge__(self, other: Semver) -> bool:
         return self.compare(other) >= 0
 
     def __str__(self) -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from test_allocator_demos import DRIVER, NODE, V1, claim, gpu_class, gpu_slice, node
+
 from dractl.allocator import Allocator
 from dractl.model.cluster import Cluster
 from dractl.model.parse import parse_object
-from test_allocator_demos import DRIVER, NODE, V1, claim, gpu_class, gpu_slice, node
 
 
 def build(*dicts: dict[str, Any]) -> Cluster:

@@ -39,7 +39,6 @@ import copy
 import dataclasses
 import json
 import re
-from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -205,30 +204,30 @@ class Features(dict):
 class W(dict):
     """A v1 dict with upstream's ``with...`` builder methods."""
 
-    def obj(self) -> "W":
+    def obj(self) -> W:
         return self
 
-    def _copy(self) -> "W":
+    def _copy(self) -> W:
         return W(copy.deepcopy(dict(self)))
 
     # -- ResourceClaim
-    def with_tolerations(self, *tolerations: dict) -> "W":
+    def with_tolerations(self, *tolerations: dict) -> W:
         out = self._copy()
         for r in out["spec"]["devices"].get("requests", []):
             r["exactly"].setdefault("tolerations", []).extend(copy.deepcopy(list(tolerations)))
         return out
 
-    def with_requests(self, *requests: dict) -> "W":
+    def with_requests(self, *requests: dict) -> W:
         out = self._copy()
         out.setdefault("spec", {}).setdefault("devices", {})["requests"] = [copy.deepcopy(dict(r)) for r in requests]
         return out
 
-    def with_constraints(self, *constraints: dict) -> "W":
+    def with_constraints(self, *constraints: dict) -> W:
         out = self._copy()
         out.setdefault("spec", {}).setdefault("devices", {})["constraints"] = list(constraints)
         return out
 
-    def with_configs(self, configs: list[dict]) -> "W":
+    def with_configs(self, configs: list[dict]) -> W:
         out = self._copy()
         out.setdefault("spec", {}).setdefault("devices", {})["config"] = list(configs)
         return out
@@ -237,17 +236,17 @@ class W(dict):
     def _exact(self) -> dict:
         return self["exactly"] if "exactly" in self else self
 
-    def with_capacity_request(self, quantity: str | None) -> "W":
+    def with_capacity_request(self, quantity: str | None) -> W:
         out = self._copy()
         out._exact()["capacity"] = capacity_requests(quantity)
         return out
 
-    def with_selectors(self, *selectors: dict) -> "W":
+    def with_selectors(self, *selectors: dict) -> W:
         out = self._copy()
         out._exact()["selectors"] = list(selectors)
         return out
 
-    def with_allocation_mode(self, mode: str) -> "W":
+    def with_allocation_mode(self, mode: str) -> W:
         out = self._copy()
         out["allocationMode"] = mode
         if mode == "All":
@@ -255,12 +254,12 @@ class W(dict):
         return out
 
     # -- Device
-    def with_taints(self, *taints: dict) -> "W":
+    def with_taints(self, *taints: dict) -> W:
         out = self._copy()
         out.setdefault("taints", []).extend(copy.deepcopy(list(taints)))
         return out
 
-    def with_device_counter_consumption(self, *consumption: dict) -> "W":
+    def with_device_counter_consumption(self, *consumption: dict) -> W:
         out = self._copy()
         from_counters_flag = out.pop("_capacityFromCounters", False)
         out.setdefault("consumesCounters", []).extend(copy.deepcopy(list(consumption)))
@@ -272,7 +271,7 @@ class W(dict):
             out["capacity"] = c
         return out
 
-    def with_node_selection(self, node_selection: Any) -> "W":
+    def with_node_selection(self, node_selection: Any) -> W:
         out = self._copy()
         if isinstance(node_selection, dict):
             out["nodeSelector"] = node_selection
@@ -284,7 +283,7 @@ class W(dict):
             out["nodeName"] = node_selection
         return out
 
-    def with_binding_conditions(self, binding: list[str] | None, failure: list[str] | None) -> "W":
+    def with_binding_conditions(self, binding: list[str] | None, failure: list[str] | None) -> W:
         out = self._copy()
         if binding is not None:
             out["bindingConditions"] = list(binding)
@@ -292,17 +291,17 @@ class W(dict):
             out["bindingFailureConditions"] = list(failure)
         return out
 
-    def with_binds_to_node(self, binds: bool) -> "W":
+    def with_binds_to_node(self, binds: bool) -> W:
         out = self._copy()
         out["bindsToNode"] = binds
         return out
 
-    def with_allow_multiple_allocations(self) -> "W":
+    def with_allow_multiple_allocations(self) -> W:
         out = self._copy()
         out["allowMultipleAllocations"] = True
         return out
 
-    def with_capacity_request_policy_range(self, capacity: dict[str, str]) -> "W":
+    def with_capacity_request_policy_range(self, capacity: dict[str, str]) -> W:
         out = self._copy()
         caps = out.setdefault("capacity", {})
         for name, quantity in capacity.items():
@@ -314,7 +313,7 @@ class W(dict):
 
     def with_capacity_request_policy_valid_values(
         self, default: str, capacity: dict[str, str], additional: list[str] | None
-    ) -> "W":
+    ) -> W:
         out = self._copy()
         caps = out.setdefault("capacity", {})
         for name, quantity in capacity.items():
@@ -325,7 +324,7 @@ class W(dict):
         return out
 
     # -- DeviceRequestAllocationResult
-    def with_consumed_capacity(self, share_id: str | None, consumed: dict[str, str] | None) -> "W":
+    def with_consumed_capacity(self, share_id: str | None, consumed: dict[str, str] | None) -> W:
         out = self._copy()
         if share_id is not None:
             out["shareID"] = share_id

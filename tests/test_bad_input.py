@@ -6,7 +6,6 @@ import os
 
 import pytest
 import yaml
-
 from conftest import fixture_path
 
 SLICE = fixture_path("dra-example-driver", "derived", "resourceslice-gpu-default.yaml")

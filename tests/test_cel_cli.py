@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import fixture_path
 
 MODEL = "device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'"

@@ -7,9 +7,9 @@ import pytest
 
 from dractl.cel import CELCompileError, CELRuntimeError, compile_selector, evaluate_expression, evaluate_many
 from dractl.cel.library import CelQuantity
-from dractl.features import FeatureGates
 from dractl.model.objects import AttributeValue, Device, DeviceCapacity
 from dractl.quantity import Quantity
+
 
 def _value(v):
     if isinstance(v, CelQuantity):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-
 from conftest import fixture_path
 
 SHARED_FIXTURE = fixture_path("dra-example-driver", "derived", "resourceclaim-allocated-shared-gpu.yaml")
@@ -168,7 +167,7 @@ def test_human_duration_is_kubectls(secs, text):
     from dractl.cli.claims import human_age, human_duration
 
     assert human_duration(secs) == text
-    now = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+    now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     stamp = (now - dt.timedelta(seconds=secs)).strftime("%Y-%m-%dT%H:%M:%SZ")
     assert human_age(stamp, now) == text
     assert human_age("", now) == "<unknown>"

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from dractl.cli import completion, completion_engine as engine
+from dractl.cli import completion
+from dractl.cli import completion_engine as engine
 from dractl.cli.completion_table import TABLE
 
 ROOT = Path(__file__).parent.parent

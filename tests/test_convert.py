@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 
 import yaml
-
 from conftest import fixture_path
 
 EKS = fixture_path("other-drivers", "dranet__aws_eks_examples__gpu-efa__resourceslice-gpu.yaml")

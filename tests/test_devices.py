@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import fixture_path
 
 NVIDIA_EKS = fixture_path("other-drivers", "dranet__aws_eks_examples__gpu-efa__resourceslice-gpu.yaml")

@@ -13,8 +13,8 @@ capacity; the allocator aborts on those instead of skipping the device.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Mapping
 
 from dractl.model.objects import DeviceCapacity, RequestPolicy
 from dractl.quantity import Quantity

@@ -9,8 +9,9 @@ order; the first that fits is reported (dractl's contract; the scheduler would s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
 
 from dractl.allocator.core import Allocator, Outcome
 from dractl.allocator.explain import Explanation

@@ -13,9 +13,10 @@ Long-lived inputs live in
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from dractl.allocator import capacity as cap
 from dractl.allocator.celmatch import SelectorCache, SelectorFailure
@@ -76,7 +77,7 @@ class Outcome:
     node: str = ""
     error: str | None = None
     reason: str | None = None
-    explanation: "Explanation | None" = None
+    explanation: Explanation | None = None
     steps: int = 0  # allocateOne invocations (upstream's NumAllocateOneInvocations)
 
     @property

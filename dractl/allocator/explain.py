@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from dractl.allocator import capacity as cap
 from dractl.allocator.celmatch import SelectorFailure
@@ -159,7 +160,7 @@ class Explanation:
             "lines": self.lines(),
         }
 
-    def merge(self, other: "Explanation") -> None:
+    def merge(self, other: Explanation) -> None:
         self.nodes.extend(other.nodes)
         self.notes.extend(n for n in other.notes if n not in self.notes)
 
@@ -218,7 +219,7 @@ def _q(v: Fraction) -> str:
 
 
 class _Classifier:
-    def __init__(self, a: "Allocator", view: NodeView, claims: Sequence[ResourceClaim]) -> None:
+    def __init__(self, a: Allocator, view: NodeView, claims: Sequence[ResourceClaim]) -> None:
         self.a = a
         self.view = view
         self.claims = list(claims)
@@ -461,7 +462,7 @@ def explain_request(
 
 
 def explain_node(
-    a: "Allocator", view: NodeView, claims: Sequence[ResourceClaim], reason: str
+    a: Allocator, view: NodeView, claims: Sequence[ResourceClaim], reason: str
 ) -> NodeExplanation:
     """Why ``claims`` (one pod's) cannot be allocated on the node of ``view``."""
     nx = NodeExplanation(view.node_name, reason)
@@ -511,7 +512,7 @@ def explain_node(
 
 
 def _combination_notes(
-    a: "Allocator", cl: _Classifier, claims: Sequence[ResourceClaim], per_request: list[list[RequestExplanation]]
+    a: Allocator, cl: _Classifier, claims: Sequence[ResourceClaim], per_request: list[list[RequestExplanation]]
 ) -> list[str]:
     """Every request can be satisfied alone; say what joins them, and only what is true."""
     notes: list[str] = []
@@ -556,7 +557,7 @@ def _combination_notes(
     return notes
 
 
-def _constraint_note(a: "Allocator", cl: _Classifier, ci: int, claim: ResourceClaim, con: Any) -> str | None:
+def _constraint_note(a: Allocator, cl: _Classifier, ci: int, claim: ResourceClaim, con: Any) -> str | None:
     attr = con.match_attribute or con.distinct_attribute
     kind = "matchAttribute" if con.match_attribute else "distinctAttribute"
     names = set(con.requests)
@@ -599,7 +600,7 @@ def _constraint_note(a: "Allocator", cl: _Classifier, ci: int, claim: ResourceCl
     return None
 
 
-def explain_error(a: "Allocator", view: NodeView | None, claims: Sequence[ResourceClaim], error: str) -> Explanation:
+def explain_error(a: Allocator, view: NodeView | None, claims: Sequence[ResourceClaim], error: str) -> Explanation:
     """An error aborts allocation; add the nearest fix where one is clear."""
     ex = Explanation(error=error)
     m = re.search(r"no such key: (\w+)", error)
@@ -617,7 +618,7 @@ def explain_error(a: "Allocator", view: NodeView | None, claims: Sequence[Resour
 _CLASS_NOT_FOUND_RE = re.compile(r'could not retrieve device class \S+: deviceclass\.resource\.k8s\.io "([^"]+)" not found')
 
 
-def _class_hints(a: "Allocator", name: str) -> list[str]:
+def _class_hints(a: Allocator, name: str) -> list[str]:
     """The hint for an unknown class name: the closest existing class, if one is close."""
     close = difflib.get_close_matches(name, sorted(a.classes), n=1)
     return [f"did you mean {close[0]}?"] if close else []

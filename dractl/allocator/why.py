@@ -43,7 +43,7 @@ class Explained:
 class Explainer:
     """Explains claims and pending pods of ``cluster``; one allocator, made when first needed."""
 
-    def __init__(self, cluster: "Cluster", features: Any, relations: Relations | None = None) -> None:
+    def __init__(self, cluster: Cluster, features: Any, relations: Relations | None = None) -> None:
         self.cluster = cluster
         self.features = features
         self.relations = relations if relations is not None else Relations(cluster)
@@ -58,7 +58,7 @@ class Explainer:
 
     # -------------------------------------------------------- pending
 
-    def claim(self, c: "ResourceClaim") -> Explained:
+    def claim(self, c: ResourceClaim) -> Explained:
         """Why ``c`` is pending (as its waiting pod, if any), or how it got its devices."""
         if c.allocation is not None:
             return self._allocated(c)
@@ -76,7 +76,7 @@ class Explainer:
         summary, more, detail = self._run([c])
         return Explained(f"Claim {c.key} (pending)", summary, lines + more, detail)
 
-    def pod(self, pod: "Pod", missing: list[str]) -> Explained:
+    def pod(self, pod: Pod, missing: list[str]) -> Explained:
         """Explain a pending pod's claims together, as the scheduler tries them."""
         ns = pod.namespace or "default"
         key = (ns, pod.name)
@@ -125,7 +125,7 @@ class Explainer:
         self._pod_cache[key] = e
         return e
 
-    def _run(self, claims: list["ResourceClaim"]) -> tuple[str, list[str], Any]:
+    def _run(self, claims: list[ResourceClaim]) -> tuple[str, list[str], Any]:
         """Try ``claims`` on every node as the scheduler does; (summary, lines, detail)."""
         a = self.allocator
         nodes = self.cluster.node_names
@@ -160,7 +160,7 @@ class Explainer:
 
     # -------------------------------------------------------- allocated
 
-    def _allocated(self, c: "ResourceClaim") -> Explained:
+    def _allocated(self, c: ResourceClaim) -> Explained:
         alloc = c.allocation
         assert alloc is not None
         node = single_node(alloc.node_selector)
@@ -303,7 +303,7 @@ def brief_lines(ex: Explanation, max_lines: int = MAX_LINES) -> list[str]:
     return out
 
 
-def _shape(sub: Any, cluster: "Cluster") -> str:
+def _shape(sub: Any, cluster: Cluster) -> str:
     n = len(sub.selectors)
     cls = cluster.device_class(sub.device_class_name)
     cs = len(cls.selectors) if cls is not None else 0
@@ -313,7 +313,7 @@ def _shape(sub: Any, cluster: "Cluster") -> str:
     return "matches " + " and ".join(parts)
 
 
-def _pod_condition(pod: "Pod") -> str | None:
+def _pod_condition(pod: Pod) -> str | None:
     """The scheduler's message on the pod's PodScheduled=False condition, if any."""
     status = (pod.raw or {}).get("status") or {}
     for c in status.get("conditions") or []:

@@ -27,7 +27,8 @@ import os
 import re
 import sys
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from dractl.cel.errors import CELRuntimeError
 

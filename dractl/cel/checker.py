@@ -772,16 +772,16 @@ class Est:
     def __init__(self, lo: int, hi: int) -> None:
         self.lo, self.hi = lo, hi
 
-    def add(self, o: "Est") -> "Est":
+    def add(self, o: Est) -> Est:
         return Est(_sadd(self.lo, o.lo), _sadd(self.hi, o.hi))
 
-    def mul(self, o: "Est") -> "Est":
+    def mul(self, o: Est) -> Est:
         return Est(_smul(self.lo, o.lo), _smul(self.hi, o.hi))
 
-    def factor(self, f: float) -> "Est":
+    def factor(self, f: float) -> Est:
         return Est(_factor(self.lo, f), _factor(self.hi, f))
 
-    def union(self, o: "Est") -> "Est":
+    def union(self, o: Est) -> Est:
         return Est(min(self.lo, o.lo), max(self.hi, o.hi))
 
 

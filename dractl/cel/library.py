@@ -21,10 +21,18 @@ from __future__ import annotations
 import functools
 import math
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from celpy.celtypes import (
-    BoolType, BytesType, DoubleType, IntType, ListType, MapType, StringType, UintType,
+    BoolType,
+    BytesType,
+    DoubleType,
+    IntType,
+    ListType,
+    MapType,
+    StringType,
+    UintType,
 )
 from celpy.evaluation import CELEvalError
 

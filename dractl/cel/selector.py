@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from dractl.cel.checker import (
-    BOOL, Checker, CheckError, EnvConfig, Unsupported, estimate_cost, fmt_type,
+    BOOL,
+    Checker,
+    CheckError,
+    EnvConfig,
+    Unsupported,
+    estimate_cost,
+    fmt_type,
 )
 from dractl.cel.errors import CELCompileError, CELRuntimeError, CELUnsupported
 from dractl.cel.syntax import Node, ParseError, UInt, parse

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from dractl.cli import completion as _c
@@ -29,7 +27,7 @@ app = typer.Typer(
 @app.callback()
 def root(
     ctx: typer.Context,
-    from_file: Optional[str] = typer.Option(
+    from_file: str | None = typer.Option(
         None,
         "--from",
         metavar="FILE",
@@ -37,13 +35,13 @@ def root(
         autocompletion=_c.complete_files,
     ),
     fake: bool = typer.Option(False, "--fake", help="Use the embedded fake cluster."),
-    kubeconfig: Optional[str] = typer.Option(
+    kubeconfig: str | None = typer.Option(
         None, "--kubeconfig", help="Path to the kubeconfig file.", autocompletion=_c.complete_files
     ),
-    context: Optional[str] = typer.Option(
+    context: str | None = typer.Option(
         None, "--context", help="The kubeconfig context to use.", autocompletion=_c.complete_contexts
     ),
-    namespace: Optional[str] = typer.Option(
+    namespace: str | None = typer.Option(
         None, "--namespace", "-n", help="Namespace (default: default).", autocompletion=_c.complete_namespaces
     ),
     all_namespaces: bool = typer.Option(False, "--all-namespaces", "-A", help="List across all namespaces."),
@@ -51,17 +49,17 @@ def root(
         "table", "--output", "-o", help="Output format: table|wide|json|yaml|name.", autocompletion=_c.complete_formats
     ),
     no_headers: bool = typer.Option(False, "--no-headers", help="Don't print table headers."),
-    feature_gates: Optional[str] = typer.Option(
+    feature_gates: str | None = typer.Option(
         None,
         "--feature-gates",
         metavar="NAME=BOOL,...",
         help="DRA feature gates (Kubernetes v1.37 defaults).",
         autocompletion=_c.complete_gates,
     ),
-    request_timeout: Optional[str] = typer.Option(
+    request_timeout: str | None = typer.Option(
         None, "--request-timeout", help="Timeout for a live cluster's requests (e.g. 5s)."
     ),
-    state_dir: Optional[str] = typer.Option(
+    state_dir: str | None = typer.Option(
         None,
         "--state-dir",
         help="Fake cluster state folder (default: $DRACTL_STATE or the XDG state dir).",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -18,9 +18,9 @@ def register(app: typer.Typer) -> None:
 def cel(
     ctx: typer.Context,
     expression: str = typer.Argument(..., help="A CEL selector, e.g. \"device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0\"."),
-    device_class: Optional[str] = typer.Option(None, "--class", help="Apply this DeviceClass's selectors first, as the scheduler does."),
-    node: Optional[str] = typer.Option(None, "--node", help="Only devices usable from this node."),
-    driver: Optional[str] = typer.Option(None, "--driver", help="Only devices of this driver."),
+    device_class: str | None = typer.Option(None, "--class", help="Apply this DeviceClass's selectors first, as the scheduler does."),
+    node: str | None = typer.Option(None, "--node", help="Only devices usable from this node."),
+    driver: str | None = typer.Option(None, "--driver", help="Only devices of this driver."),
 ) -> None:
     """Evaluate a CEL selector on every device: true, false or the runtime error, and why."""
     from dractl.cel import CELCompileError, compile_selector

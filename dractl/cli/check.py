@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -12,7 +12,7 @@ from dractl.cli import completion as _c
 def check(
     ctx: typer.Context,
     filename: str = typer.Option(..., "-f", "--filename", help="ResourceClaims, ResourceClaimTemplates and/or Pods (- for stdin).", autocompletion=_c.complete_files),
-    node: Optional[str] = typer.Option(None, "--node", help="Only try this node (default: every node, in name order).", autocompletion=_c.complete_nodes),
+    node: str | None = typer.Option(None, "--node", help="Only try this node (default: every node, in name order).", autocompletion=_c.complete_nodes),
 ) -> None:
     """What-if: allocate the claims (or pods) in FILE against the current devices, without writing anything.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -18,7 +18,7 @@ NONE = "-"
 
 def claims(
     ctx: typer.Context,
-    name: Optional[str] = typer.Argument(None, help="Only this claim.", autocompletion=_c.complete_claims),
+    name: str | None = typer.Argument(None, help="Only this claim.", autocompletion=_c.complete_claims),
     explain: bool = typer.Option(
         False, "--explain", help="Say why each pending claim has no devices, and why allocated claims got theirs."
     ),
@@ -46,7 +46,7 @@ def claims(
             explanations[c.key] = ex.claim(c)
         if not name:
             orphans = [ex.pod(p, missing) for p, missing in rel.pods_missing_claims(ns)]
-    now = _dt.datetime.now(_dt.timezone.utc)
+    now = _dt.datetime.now(_dt.UTC)
     show_ns = ns is None
 
     def table() -> Any:
@@ -108,7 +108,7 @@ def claims(
 # ---------------------------------------------------------------- cells
 
 
-def _result_cells(c: "ResourceClaim") -> list[tuple[str, str, str]]:
+def _result_cells(c: ResourceClaim) -> list[tuple[str, str, str]]:
     from dractl.model.views import capacity_text
 
     if c.allocation is None or not c.allocation.results:
@@ -125,8 +125,8 @@ def human_age(stamp: str, now: _dt.datetime | None = None) -> str:
     except ValueError:
         return "<unknown>"
     if t.tzinfo is None:
-        t = t.replace(tzinfo=_dt.timezone.utc)
-    now = now or _dt.datetime.now(_dt.timezone.utc)
+        t = t.replace(tzinfo=_dt.UTC)
+    now = now or _dt.datetime.now(_dt.UTC)
     return human_duration((now - t).total_seconds())
 
 

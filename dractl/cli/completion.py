@@ -14,7 +14,8 @@ Regenerate the table and the committed scripts after changing commands or option
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import typer
 

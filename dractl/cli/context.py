@@ -25,25 +25,25 @@ class AppContext:
     debug: bool = False
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
     stderr: TextIO = field(default_factory=lambda: sys.stderr)
-    _source: "Source | None" = None
-    _features: "FeatureGates | None" = None
+    _source: Source | None = None
+    _features: FeatureGates | None = None
 
     def warn(self, message: str) -> None:
         self.stderr.write(f"dractl: {message}\n")
 
     @property
-    def source(self) -> "Source":
+    def source(self) -> Source:
         if self._source is None:
             from dractl.sources.base import open_source
 
             self._source = open_source(self.source_options, self.warn)
         return self._source
 
-    def cluster(self) -> "Cluster":
+    def cluster(self) -> Cluster:
         return self.source.load()
 
     @property
-    def features(self) -> "FeatureGates":
+    def features(self) -> FeatureGates:
         if self._features is None:
             from dractl.features import FeatureGates
 

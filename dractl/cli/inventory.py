@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -20,16 +20,16 @@ def register(app: typer.Typer) -> None:
 
 def devices(
     ctx: typer.Context,
-    node: Optional[str] = typer.Option(
+    node: str | None = typer.Option(
         None, "--node", help="Only devices usable from this node.", autocompletion=_c.complete_nodes
     ),
-    driver: Optional[str] = typer.Option(
+    driver: str | None = typer.Option(
         None, "--driver", help="Only devices of this driver.", autocompletion=_c.complete_drivers
     ),
-    pool: Optional[str] = typer.Option(None, "--pool", help="Only devices of this pool.", autocompletion=_c.complete_pools),
+    pool: str | None = typer.Option(None, "--pool", help="Only devices of this pool.", autocompletion=_c.complete_pools),
     available: bool = typer.Option(False, "--available", help="Only devices a new claim could get now."),
-    selector: Optional[str] = typer.Option(None, "--selector", "-l", help="Only devices this CEL selector matches."),
-    device_class: Optional[str] = typer.Option(
+    selector: str | None = typer.Option(None, "--selector", "-l", help="Only devices this CEL selector matches."),
+    device_class: str | None = typer.Option(
         None, "--class", help="Only devices this DeviceClass selects.", autocompletion=_c.complete_classes
     ),
 ) -> None:
@@ -152,7 +152,7 @@ def _devices_table(views: list[Any]):
 
 
 def slices(
-    ctx: typer.Context, driver: Optional[str] = typer.Option(None, "--driver", autocompletion=_c.complete_drivers)
+    ctx: typer.Context, driver: str | None = typer.Option(None, "--driver", autocompletion=_c.complete_drivers)
 ) -> None:
     """List ResourceSlices with their pool, generation and completeness."""
     from dractl.model.views import slice_node_text

@@ -6,9 +6,9 @@ printers consume. It is pure data plus derived indexes; it never does I/O.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterator
 
 from dractl.model.objects import (
     AllocatedDeviceStatus,

@@ -7,9 +7,10 @@ kubernetes client's model classes). Every top-level object keeps its v1 dictiona
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from dractl.quantity import Quantity
 
@@ -56,7 +57,7 @@ class APIObject:
     """Accessors shared by every top-level kind (each has ``meta: ObjectMeta``)."""
 
     __slots__ = ()
-    meta: "ObjectMeta"
+    meta: ObjectMeta
 
     @property
     def name(self) -> str:
@@ -78,7 +79,7 @@ class ObjectMeta:
     creation_timestamp: str = ""
     deletion_timestamp: str = ""
     resource_version: str = ""
-    owner_references: tuple["OwnerReference", ...] = ()
+    owner_references: tuple[OwnerReference, ...] = ()
     finalizers: tuple[str, ...] = ()
 
 

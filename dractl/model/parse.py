@@ -9,9 +9,10 @@ name the object and the field path; callers add the file name.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from dractl.errors import ValidationError
 from dractl.model import objects as m

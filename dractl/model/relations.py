@@ -28,7 +28,7 @@ def single_node(sel: Any) -> str | None:
     return None
 
 
-def claim_keys(p: "Pod") -> dict[str, ClaimKey | None]:
+def claim_keys(p: Pod) -> dict[str, ClaimKey | None]:
     """Pod claim name -> (namespace, claim name), None when not created yet."""
     ns = p.namespace or "default"
     statuses = {s.name: s.resource_claim_name for s in p.claim_statuses}
@@ -45,7 +45,7 @@ def claim_keys(p: "Pod") -> dict[str, ClaimKey | None]:
 class Relations:
     """Pods by name and uid, and which pods use which claim."""
 
-    def __init__(self, cluster: "Cluster") -> None:
+    def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
         self.pods: dict[ClaimKey, Pod] = {}
         self.pods_by_uid: dict[str, Pod] = {}
@@ -59,11 +59,11 @@ class Relations:
                 if key is not None:
                     self.users.setdefault(key, []).append(p)
 
-    def missing_claims(self, p: "Pod") -> list[str]:
+    def missing_claims(self, p: Pod) -> list[str]:
         """The pod's claim names whose ResourceClaim is not created yet or does not exist."""
         return [rc for rc, key in claim_keys(p).items() if key is None or self.cluster.claim(*key) is None]
 
-    def owner(self, c: "ResourceClaim") -> "Pod | None":
+    def owner(self, c: ResourceClaim) -> Pod | None:
         """The pod that controls ``c`` (a claim generated from a template), if it exists."""
         for o in c.meta.owner_references:
             if o.kind == "Pod" and o.controller:
@@ -71,7 +71,7 @@ class Relations:
                 return p or self.pods.get((c.namespace or "default", o.name))
         return None
 
-    def origin(self, c: "ResourceClaim") -> tuple[str | None, str | None]:
+    def origin(self, c: ResourceClaim) -> tuple[str | None, str | None]:
         """(pod, template) of a claim generated from a template."""
         owner = next((o for o in c.meta.owner_references if o.kind == "Pod" and o.controller), None)
         if owner is None:
@@ -85,7 +85,7 @@ class Relations:
                     template = rc.resource_claim_template_name or None
         return owner.name, template
 
-    def consumers(self, c: "ResourceClaim") -> list["Pod"]:
+    def consumers(self, c: ResourceClaim) -> list[Pod]:
         """Pods that reference ``c`` or that it is reserved for."""
         key = (c.namespace or "default", c.name)
         out = list(self.users.get(key, []))
@@ -95,7 +95,7 @@ class Relations:
                 out.append(p)
         return out
 
-    def node_of(self, c: "ResourceClaim") -> str | None:
+    def node_of(self, c: ResourceClaim) -> str | None:
         """The node(s) of a claim: its allocation's single node, else its consumers' nodes."""
         if c.allocation is not None:
             n = single_node(c.allocation.node_selector)
@@ -108,7 +108,7 @@ class Relations:
             return "<selector>"
         return None
 
-    def pods_missing_claims(self, ns: str | None) -> list[tuple["Pod", list[str]]]:
+    def pods_missing_claims(self, ns: str | None) -> list[tuple[Pod, list[str]]]:
         """Unscheduled pods (in ``ns``, or all namespaces) with claims that do not exist yet."""
         out = []
         for p in self.cluster.pods:

@@ -30,8 +30,9 @@ import ipaddress
 import json
 import re
 import uuid as _uuid
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from dractl.errors import ValidationError
 from dractl.quantity import Quantity, QuantityError

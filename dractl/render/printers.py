@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, TextIO
 
 from dractl.errors import UsageError
 
@@ -27,7 +28,7 @@ class Table:
     rows: list[list[str]] = field(default_factory=list)
     wide: set[str] = field(default_factory=set)
 
-    def visible(self, wide: bool) -> "Table":
+    def visible(self, wide: bool) -> Table:
         if wide or not self.wide:
             return self
         keep = [i for i, c in enumerate(self.columns) if c not in self.wide]
@@ -129,9 +130,9 @@ def plain_table(table: Table, no_headers: bool = False) -> str:
 
 
 def _rich_table(table: Table, no_headers: bool, out: TextIO) -> None:
+    from rich import box
     from rich.console import Console
     from rich.table import Table as RichTable
-    from rich import box
 
     t = RichTable(box=box.SIMPLE_HEAD, show_header=not no_headers, pad_edge=False, header_style="bold")
     for c in table.columns:

@@ -6,8 +6,9 @@ Sources do all I/O. The rest of dractl sees a ``Cluster`` (``dractl.model.cluste
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from dractl.errors import SourceError
 
@@ -25,7 +26,7 @@ class Source(Protocol):
     #: Whether ``dractl fake`` style writes are possible.
     writable: bool
 
-    def load(self) -> "Cluster":
+    def load(self) -> Cluster:
         """Return every DRA-relevant object the source holds."""
         ...
 

@@ -14,7 +14,8 @@ import fcntl
 import json
 import os
 import tempfile
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from dractl.errors import SourceError
 from dractl.model.cluster import Cluster

@@ -11,7 +11,8 @@ import json
 import os
 import sys
 import threading
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from dractl.errors import InputError, ValidationError
 from dractl.model.cluster import Cluster
