@@ -13,6 +13,11 @@ import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).parent.parent
+CLUSTER = Path(__file__).parent / "cluster"
+# Captured before any test swaps HOME: the control plane's binaries are cached outside the repo.
+CLUSTER_CACHE = os.environ.get("DRACTL_CLUSTER_CACHE") or str(
+    Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dractl-test-cluster"
+)
 
 
 @dataclass
@@ -70,3 +75,62 @@ def dractl_proc():
 
 def fixture_path(*parts: str) -> str:
     return str(FIXTURES.joinpath(*parts))
+
+
+@dataclass
+class ControlPlane:
+    """A real kube-apiserver, kube-controller-manager, kube-scheduler and KWOK nodes (tests/cluster)."""
+
+    dir: Path
+    kubeconfig: Path
+    server: str
+    nodes: list[str]
+    api: object  # tests/cluster/kube.py API: server-side apply and reads as a kubectl user would
+
+    def env(self) -> dict[str, str]:
+        return {"KUBECONFIG": str(self.kubeconfig)}
+
+
+def start_control_plane(d: Path, *args: str) -> ControlPlane:
+    """Run tests/cluster/control-plane up D (building on a cache miss) and describe what it started."""
+    env = dict(os.environ, DRACTL_CLUSTER_CACHE=CLUSTER_CACHE)
+    p = subprocess.run([sys.executable, str(CLUSTER / "control-plane"), "up", str(d), *args],
+                       env=env, capture_output=True, text=True, timeout=3600)
+    if p.returncode != 0:
+        logs = "".join(f"\n--- {f.name}\n" + f.read_text()[-3000:] for f in sorted((d / "logs").glob("*.log")))
+        raise RuntimeError(f"control-plane up failed ({p.returncode}):\n{p.stderr[-5000:]}{logs}")
+    sys.path.insert(0, str(CLUSTER))
+    from kube import API  # type: ignore[import-not-found]
+
+    info = json.loads((d / "env").read_text())
+    return ControlPlane(d, d / "kubeconfig", info["server"], info["nodes"], API(info["server"], d / "pki"))
+
+
+def stop_control_plane(d: Path) -> None:
+    subprocess.run([sys.executable, str(CLUSTER / "control-plane"), "down", str(d)], timeout=300, check=False)
+
+
+@pytest.fixture(scope="session")
+def control_plane(tmp_path_factory):
+    """One real v1.37.2 control plane shared by the session: two kind-like KWOK workers (dra-demo-worker,
+    dra-demo-worker2), each with the dra-example-driver's eight GPUs published (DeviceClass gpu.example.com),
+    as on the blog's kind cluster. Tests work in their own namespaces and leave cluster-wide objects as they
+    found them.
+    """
+    d = tmp_path_factory.mktemp("control-plane")
+    cp = start_control_plane(d, "--nodes", "2", "--devices-per-node", "8")
+    try:
+        yield cp
+    finally:
+        stop_control_plane(d)
+
+
+@pytest.fixture(scope="session")
+def bare_control_plane(tmp_path_factory):
+    """A second real control plane with two KWOK workers and no DRA driver: for tests that publish devices."""
+    d = tmp_path_factory.mktemp("bare-control-plane")
+    cp = start_control_plane(d, "--nodes", "2")
+    try:
+        yield cp
+    finally:
+        stop_control_plane(d)
