@@ -47,9 +47,14 @@ def test_found_kubeconfig_never_falls_back_to_fake(dractl, tmp_path, monkeypatch
     kc.write_text("apiVersion: v1\nkind: Config\n")
     monkeypatch.setenv("KUBECONFIG", str(kc))
     r = dractl("devices")
-    assert r.code == 1
-    assert "not supported yet" in r.err and str(kc) in r.err
+    # an empty kubeconfig is unusable: say so, naming it, instead of answering from the fake cluster
+    assert r.code == 2
+    assert str(kc) in r.err and "no current-context" in r.err and "fake" not in r.err
     assert r.out == ""
+    monkeypatch.setenv("KUBECONFIG", str(tmp_path / "missing"))
+    r = dractl("devices")
+    assert (r.code, r.out) == (2, "")
+    assert r.err == f"error: KUBECONFIG names {tmp_path / 'missing'}: no such file\n"
     assert dractl("--fake", "devices").code == 0
 
 

@@ -66,7 +66,8 @@ class Explainer:
         if waiting:
             pod = waiting[0]
             e = self.pod(pod, self.relations.missing_claims(pod))
-            return Explained(f"Claim {c.key} (pending, for pod {pod.name})", e.summary, e.lines, e.detail, e.pod)
+            return Explained(f"Claim {c.key} (pending, for pod {pod.name})", e.summary, e.lines, e.detail, e.pod,
+                             dict(e.extra))
         lines: list[str] = []
         if not self.relations.consumers(c):
             lines.append(
@@ -121,7 +122,12 @@ class Explainer:
             summary, more, detail = self._run(claims)
             lines.extend(more)
         title = f"Pod {ns}/{pod.name} (pending, claims not created)" if missing else f"Pod {ns}/{pod.name} (pending)"
-        e = Explained(title, summary, lines, detail, pod=f"{ns}/{pod.name}")
+        extra: dict[str, Any] = {}
+        said = self.cluster.scheduler_message(ns, pod.name)  # read from a live cluster or its snapshot
+        if said:
+            lines.insert(0, f'kube-scheduler said (latest FailedScheduling event): "{said}"')
+            extra["schedulerMessage"] = said
+        e = Explained(title, summary, lines, detail, pod=f"{ns}/{pod.name}", extra=extra)
         self._pod_cache[key] = e
         return e
 

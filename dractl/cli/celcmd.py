@@ -35,7 +35,9 @@ def cel(
         app_ctx.stderr.write(f"error: {e}\n{e.caret()}\n")
         raise typer.Exit(ExitCode.NEGATIVE)
 
-    cluster = app_ctx.cluster()
+    from dractl.sources.base import DEVICE_NEEDS
+
+    cluster = app_ctx.cluster(DEVICE_NEEDS)
     devices = _devices(cluster, node, driver)
     class_sels = []
     if device_class:

@@ -30,7 +30,7 @@ def check(
     app_ctx = ctx.obj
     origin = "<stdin>" if filename == "-" else filename
     objs = parse_objects(read_bytes(filename), origin, warn=app_ctx.warn)
-    default_ns = app_ctx.namespace or "default"
+    default_ns = app_ctx.default_namespace()
     kinds = (ResourceClaim, ResourceClaimTemplate, Pod)
     used: list[Any] = []
     for o in objs:

@@ -6,7 +6,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
-from dractl.sources.base import SourceOptions
+from dractl.sources.base import Needs, SourceOptions
 
 if TYPE_CHECKING:
     from dractl.features import FeatureGates
@@ -39,8 +39,15 @@ class AppContext:
             self._source = open_source(self.source_options, self.warn)
         return self._source
 
-    def cluster(self) -> Cluster:
-        return self.source.load()
+    def cluster(self, needs: Needs | None = None) -> Cluster:
+        """The source's objects; ``needs`` names the kinds the command uses (a live source reads only those)."""
+        return self.source.load(needs)
+
+    def default_namespace(self) -> str:
+        """-n, else the kubeconfig context's namespace (live), else "default"."""
+        if self.namespace:
+            return self.namespace
+        return getattr(self.source, "default_namespace", None) or "default"
 
     @property
     def features(self) -> FeatureGates:
@@ -54,7 +61,7 @@ class AppContext:
         """The namespace to list, or None for all (-A)."""
         if self.all_namespaces:
             return None
-        return self.namespace or "default"
+        return self.default_namespace()
 
     def print(self, result, *, fmt: str | None = None) -> None:
         from dractl.render.printers import print_result

@@ -37,8 +37,10 @@ def devices(
     from dractl.model.views import device_views, visible_from
     from dractl.render.printers import Result
 
+    from dractl.sources.base import DEVICE_NEEDS
+
     app_ctx = ctx.obj
-    cluster = app_ctx.cluster()
+    cluster = app_ctx.cluster(DEVICE_NEEDS)
     views = device_views(cluster)
     if node:
         n = cluster.node(node)
@@ -158,7 +160,7 @@ def slices(
     from dractl.model.views import slice_node_text
     from dractl.render.printers import Result, Table
 
-    cluster = ctx.obj.cluster()
+    cluster = ctx.obj.cluster(frozenset({"ResourceSlice"}))
     pools = {(p.driver, p.name): p for p in cluster.pools}
     items = [s for s in cluster.slices if not driver or s.driver == driver]
 
@@ -199,8 +201,10 @@ def classes(ctx: typer.Context) -> None:
     """List DeviceClasses, their selectors and how many devices each matches."""
     from dractl.render.printers import Result, Table
 
+    from dractl.sources.base import DEVICE_NEEDS
+
     app_ctx = ctx.obj
-    cluster = app_ctx.cluster()
+    cluster = app_ctx.cluster(DEVICE_NEEDS)
     items = list(cluster.classes)
     counts: dict[str, str] = {}
 

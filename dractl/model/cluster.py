@@ -17,6 +17,7 @@ from dractl.model.objects import (
     DeviceClass,
     DeviceRequestAllocationResult,
     DeviceTaintRule,
+    Event,
     Namespace,
     Node,
     Pod,
@@ -91,6 +92,7 @@ class Cluster:
     nodes: list[Node] = field(default_factory=list)
     namespaces: list[Namespace] = field(default_factory=list)
     taint_rules: list[DeviceTaintRule] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
 
     # -------------------------------------------------------------- lookups
 
@@ -113,6 +115,16 @@ class Cluster:
             if t.namespace == namespace and t.name == name:
                 return t
         return None
+
+    def scheduler_message(self, namespace: str, pod: str) -> str | None:
+        """The message of the scheduler's latest FailedScheduling event for a pod, if any was read."""
+        best: Event | None = None
+        for e in self.events:
+            if (e.reason == "FailedScheduling" and e.involved_kind == "Pod" and e.involved_name == pod
+                    and (e.involved_namespace or "default") == (namespace or "default")):
+                if best is None or e.time >= best.time:
+                    best = e
+        return best.message if best is not None and best.message else None
 
     def node(self, name: str) -> Node | None:
         for n in self.nodes:

@@ -467,6 +467,22 @@ class Namespace(APIObject):
 
 
 @dataclass(frozen=True, slots=True)
+class Event(APIObject):
+    """A core/v1 Event about a pod (a live source reads only the scheduler's FailedScheduling ones)."""
+
+    meta: ObjectMeta
+    involved_kind: str = ""
+    involved_name: str = ""
+    involved_namespace: str = ""
+    reason: str = ""
+    message: str = ""
+    #: the newest of lastTimestamp, eventTime, firstTimestamp, creationTimestamp (RFC 3339, sortable)
+    time: str = ""
+    count: int = 1
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class DeviceTaintRule(APIObject):
     meta: ObjectMeta
     driver: str = ""

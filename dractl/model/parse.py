@@ -29,6 +29,7 @@ KINDS: dict[str, tuple[str, bool]] = {
     "Pod": ("", True),
     "Node": ("", False),
     "Namespace": ("", False),
+    "Event": ("", True),
 }
 
 
@@ -530,6 +531,26 @@ def _namespace(o: dict[str, Any]) -> m.Namespace:
     return m.Namespace(meta=_meta(o.get("metadata")), raw=o)
 
 
+def _event(o: dict[str, Any]) -> m.Event:
+    md = _d(o.get("metadata"))
+    inv = _d(o.get("involvedObject"))
+    # Events of the events.k8s.io shape written through core/v1 carry eventTime/series instead.
+    stamps = [str(o.get(k) or "") for k in ("lastTimestamp", "eventTime", "firstTimestamp")]
+    stamps.append(str(md.get("creationTimestamp") or ""))
+    count = o.get("count") or _d(o.get("series")).get("count") or 1
+    return m.Event(
+        meta=_meta(md),
+        involved_kind=str(inv.get("kind") or ""),
+        involved_name=str(inv.get("name") or ""),
+        involved_namespace=str(inv.get("namespace") or md.get("namespace") or ""),
+        reason=str(o.get("reason") or ""),
+        message=str(o.get("message") or ""),
+        time=max(stamps),
+        count=int(count) if isinstance(count, int) else 1,
+        raw=o,
+    )
+
+
 _PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "DeviceClass": _device_class,
     "ResourceSlice": _slice,
@@ -538,5 +559,6 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "DeviceTaintRule": _taint_rule,
     "Pod": _pod,
     "Node": _node,
+    "Event": _event,
     "Namespace": _namespace,
 }

@@ -16,18 +16,27 @@ if TYPE_CHECKING:  # the model is not needed to pick a source (keeps --help fast
     from dractl.model.cluster import Cluster
 
 Warn = Callable[[str], None]
+#: The kinds a command needs a source to read ("DeviceClass", "ResourceSlice", ...); None means all.
+#: The fake and snapshot sources hold everything anyway; a live source reads only these.
+Needs = frozenset[str]
+
+#: What the device listings need (holders come from claims, taints from DeviceTaintRules, --node from Nodes).
+DEVICE_NEEDS: Needs = frozenset({"DeviceClass", "ResourceSlice", "ResourceClaim", "DeviceTaintRule", "Node"})
 
 
 class Source(Protocol):
     """What commands need from a source."""
 
-    #: Short description for messages ("fake cluster", "snapshot dump.yaml", "cluster kind-dra").
-    description: str
+    @property
+    def description(self) -> str:
+        """Short description for messages ("fake cluster", "snapshot dump.yaml", "cluster kind-dra")."""
+        ...
+
     #: Whether ``dractl fake`` style writes are possible.
     writable: bool
 
-    def load(self) -> Cluster:
-        """Return every DRA-relevant object the source holds."""
+    def load(self, needs: Needs | None = None) -> Cluster:
+        """Return the DRA-relevant objects the source holds (at least the kinds in ``needs``)."""
         ...
 
 
@@ -49,9 +58,9 @@ def kubeconfig_candidates(opts: SourceOptions) -> tuple[str | None, str]:
         return opts.kubeconfig, "--kubeconfig"
     env = os.environ.get("KUBECONFIG")
     if env:
-        for p in env.split(os.pathsep):
-            if p and os.path.exists(p):
-                return p, "KUBECONFIG"
+        paths = [p for p in env.split(os.pathsep) if p]
+        if paths:  # a missing file is open_source's error to report, never a reason to use the fake
+            return next((p for p in paths if os.path.exists(p)), paths[0]), "KUBECONFIG"
     home = os.path.join(os.path.expanduser("~"), ".kube", "config")
     if os.path.exists(home):
         return home, "~/.kube/config"
@@ -76,14 +85,18 @@ def open_source(opts: SourceOptions, warn: Warn) -> Source:
         from dractl.sources.fake import FakeSource
 
         return FakeSource(opts.state_dir, warn)
-    kubeconfig, why = kubeconfig_candidates(opts)
-    if kubeconfig is not None:
-        # Never fall back silently: a user with a cluster must not get fake data.
-        raise SourceError(
-            f"found a kubeconfig ({why}: {kubeconfig}) but live clusters are not supported yet; "
-            "use --fake for the embedded fake cluster or --from FILE for a snapshot"
-        )
+    from dractl.sources.kubeconfig import choose_kubeconfig, parse_timeout
+
+    parse_timeout(opts.request_timeout)  # a bad value is a usage error whatever the source
+    choice = choose_kubeconfig(opts.kubeconfig)  # a named but missing file is an error, never the fake
+    if choice is not None:
+        from dractl.sources.live import LiveSource
+
+        return LiveSource(choice, opts, warn)
+    if opts.context:
+        raise SourceError(f"--context {opts.context}: no kubeconfig found (KUBECONFIG unset, no ~/.kube/config)")
     from dractl.sources.fake import FakeSource
 
+    _, why = kubeconfig_candidates(opts)
     warn(f"using the embedded fake cluster: {why}")
     return FakeSource(opts.state_dir, warn)

@@ -20,7 +20,7 @@ from typing import Any
 from dractl.errors import SourceError
 from dractl.model.cluster import Cluster
 from dractl.sources import profiles
-from dractl.sources.base import Warn
+from dractl.sources.base import Needs, Warn
 from dractl.sources.loader import cluster_from, objects_from_docs
 
 STATE_FILE = "cluster.json"
@@ -73,7 +73,7 @@ class FakeSource:
             ) from None
         return doc
 
-    def load(self) -> Cluster:
+    def load(self, needs: Needs | None = None) -> Cluster:
         if self._cluster is None:
             doc = self.read_state()
             self._cluster = self.cluster_of(doc["items"])

@@ -257,6 +257,7 @@ def cluster_from(objs: Iterable[Any]) -> Cluster:
         m.Node: c.nodes,
         m.Namespace: c.namespaces,
         m.DeviceTaintRule: c.taint_rules,
+        m.Event: c.events,
     }
     for o in objs:
         buckets[type(o)].append(o)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dractl.model.cluster import Cluster
-from dractl.sources.base import Warn
+from dractl.sources.base import Needs, Warn
 from dractl.sources.loader import load_cluster, read_bytes
 
 
@@ -16,7 +16,7 @@ class SnapshotSource:
         self._warn = warn
         self._cluster: Cluster | None = None
 
-    def load(self) -> Cluster:
+    def load(self, needs: Needs | None = None) -> Cluster:
         if self._cluster is None:
             origin = "<stdin>" if self.path == "-" else self.path
             self._cluster = load_cluster(read_bytes(self.path), origin, warn=self._warn)

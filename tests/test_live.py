@@ -1,0 +1,264 @@
+"""dractl against a real kube-apiserver, scheduler and controller-manager (the control_plane fixture).
+
+Each test works in its own namespace; nothing here asserts a node or device the real scheduler chose, only that
+dractl shows what the API server holds.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT
+
+DEMOS = ROOT / "tests" / "test_demos_fake.py"
+
+
+def blog_docs() -> list[dict]:
+    """The blog post's three demos, as the fake-cluster tests hold them."""
+    ns: dict = {}
+    exec(compile(DEMOS.read_text(), str(DEMOS), "exec"), ns)
+    text = "---\n".join([ns["DEMO1"], ns["DEMO2"], ns["DEMO3"]])
+    docs = [d for d in yaml.safe_load_all(text) if d and d["kind"] != "Namespace"]
+    for d in docs:
+        d["metadata"].pop("namespace", None)
+    return docs
+
+
+def kubeconfig(cp, tmp_path: Path, name: str = "kc", *, server: str | None = None, user: dict | None = None,
+               ca: Path | None = None, namespace: str | None = None, context: str | None = None) -> Path:
+    """A copy of the control plane's kubeconfig with one thing changed."""
+    cfg = json.loads(Path(cp.kubeconfig).read_text())
+    if server:
+        cfg["clusters"][0]["cluster"]["server"] = server
+    if user is not None:
+        cfg["users"][0]["user"] = user
+    if ca is not None:
+        cfg["clusters"][0]["cluster"]["certificate-authority-data"] = __import__("base64").b64encode(
+            ca.read_bytes()).decode()
+    if namespace:
+        cfg["contexts"][0]["context"]["namespace"] = namespace
+    if context:
+        old = cfg["contexts"][0]["name"]
+        for section in ("clusters", "users", "contexts"):
+            cfg[section][0]["name"] = context
+        cfg["contexts"][0]["context"].update(cluster=context, user=context)
+        cfg["current-context"] = context if cfg.get("current-context") == old else cfg.get("current-context")
+    p = tmp_path / name
+    p.write_text(yaml.safe_dump(cfg))
+    return p
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def demos(control_plane):
+    """The blog's demos applied in namespace live-demos and settled by the real scheduler."""
+    api = control_plane.api
+    ns = "live-demos"
+    api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+    api.apply(blog_docs(), namespace=ns)
+
+    def settled():
+        pods = api.get("Pod", namespace=ns)["items"]
+        running = [p for p in pods if p["status"].get("phase") == "Running"]
+        evs = api.get("Event", namespace=ns, fieldSelector="involvedObject.name=huge-gpu,reason=FailedScheduling")
+        return len(running) == 5 and evs["items"]
+
+    api.wait("five demo pods Running and huge-gpu's FailedScheduling event", settled, timeout=90)
+    yield ns
+    api.delete("Namespace", ns)
+
+
+@pytest.fixture
+def live(control_plane, monkeypatch):
+    monkeypatch.setenv("KUBECONFIG", str(control_plane.kubeconfig))
+    return control_plane
+
+
+def test_devices_are_the_slices_devices(live, dractl):
+    r = dractl("devices", "-o", "json")
+    assert r.code == 0, r.err
+    assert r.err == ""  # no fake-cluster notice: this is the cluster
+    got = sorted((d["pool"], d["device"]) for d in r.json()["items"])
+    want = sorted((s["spec"]["pool"]["name"], d["name"]) for s in live.api.get("ResourceSlice")["items"]
+                  for d in s["spec"]["devices"])
+    assert got == want and len(got) == 16
+    r = dractl("slices", "-o", "name")
+    assert sorted(r.out.split()) == sorted(f"resourceslice.resource.k8s.io/{s['metadata']['name']}"
+                                           for s in live.api.get("ResourceSlice")["items"])
+    r = dractl("classes", "--no-headers")
+    assert r.out.split()[0] == "gpu.example.com" and r.out.split()[-2] == "16"
+
+
+def test_pagination_reads_every_page(live, dractl, monkeypatch):
+    from dractl.sources import live as live_source
+
+    monkeypatch.setattr(live_source, "PAGE_SIZE", 1)  # two slices: two pages and a continue token
+    r = dractl("devices", "-o", "name")
+    assert r.code == 0, r.err
+    assert len(r.out.splitlines()) == 16
+
+
+def test_claims_show_what_the_scheduler_allocated(live, demos, dractl):
+    api = live.api
+    r = dractl("-n", demos, "claims", "-o", "json")
+    assert r.code == 0, r.err
+    got = {c["name"]: c for c in r.json()["items"]}
+    for c in api.get("ResourceClaim", namespace=demos)["items"]:
+        mine = got[c["metadata"]["name"]]
+        alloc = (c.get("status") or {}).get("allocation")
+        if alloc is None:
+            assert mine["state"] == "pending" and mine["results"] == []
+            continue
+        want = [(x["request"], x["pool"], x["device"]) for x in alloc["devices"]["results"]]
+        assert [(x["request"], x["pool"], x["device"]) for x in mine["results"]] == want
+        assert sorted(mine["reservedFor"]) == sorted(x["name"] for x in c["status"].get("reservedFor") or [])
+    assert len(got) == 5
+    # the devices listing shows the same holders
+    held = {(d["pool"], d["device"]): d["claims"] for d in dractl("devices", "-o", "json").json()["items"]}
+    n = 0
+    for c in api.get("ResourceClaim", namespace=demos)["items"]:
+        alloc = (c.get("status") or {}).get("allocation")
+        for x in alloc["devices"]["results"] if alloc else []:
+            assert f"{demos}/{c['metadata']['name']}" in held[(x["pool"], x["device"])]
+            n += 1
+    assert n == 4
+
+
+def test_namespace_defaults_to_the_contexts(live, demos, dractl, tmp_path, monkeypatch):
+    monkeypatch.setenv("KUBECONFIG", str(kubeconfig(live, tmp_path, namespace=demos)))
+    r = dractl("claims", "-o", "name")
+    assert r.code == 0, r.err
+    assert len(r.out.splitlines()) == 5
+    r = dractl("-n", "default", "claims")
+    assert (r.code, r.out, r.err.strip()) == (0, "", "No resources found in default namespace.")
+
+
+def test_kubeconfig_files_merge_as_kubectl_does(live, dractl, tmp_path, monkeypatch):
+    good = kubeconfig(live, tmp_path, "good")
+    bad = kubeconfig(live, tmp_path, "bad", server=f"https://127.0.0.1:{closed_port()}", context="elsewhere")
+    # the first file to set current-context wins; contexts from every file are usable
+    monkeypatch.setenv("KUBECONFIG", f"{good}:{bad}")
+    assert dractl("devices", "-o", "name").code == 0
+    r = dractl("--context", "elsewhere", "devices")
+    assert r.code == 1 and "connection refused" in r.err
+    monkeypatch.setenv("KUBECONFIG", f"{bad}:{good}")
+    assert dractl("devices").code == 1
+    r = dractl("--context", "nope", "devices")
+    assert r.code == 2 and 'context "nope" not found' in r.err and "elsewhere" in r.err
+    r = dractl("--kubeconfig", str(tmp_path / "absent"), "devices")
+    assert (r.code, r.out) == (2, "") and str(tmp_path / "absent") in r.err
+
+
+def _one_line_error(r, code: int = 1) -> str:
+    assert r.code == code, (r.code, r.out, r.err)
+    assert r.out == ""
+    assert r.err.count("\n") == 1 and r.err.startswith("error: ") and "Traceback" not in r.err
+    return r.err
+
+
+def test_closed_port(live, dractl_proc, tmp_path):
+    port = closed_port()
+    kc = kubeconfig(live, tmp_path, server=f"https://127.0.0.1:{port}")
+    t = time.monotonic()
+    r = dractl_proc("devices", env={"KUBECONFIG": str(kc)})
+    err = _one_line_error(r)
+    assert f"127.0.0.1:{port}" in err and "connection refused" in err
+    assert time.monotonic() - t < 10
+
+
+def test_bad_token_is_401_and_never_printed(live, dractl_proc, tmp_path):
+    secret = "not-a-real-token-0123456789"
+    kc = kubeconfig(live, tmp_path, user={"token": secret})
+    r = dractl_proc("claims", "-A", env={"KUBECONFIG": str(kc)})
+    err = _one_line_error(r)
+    assert "401" in err and live.server in err
+    assert secret not in r.err
+    r = dractl_proc("--debug", "claims", "-A", env={"KUBECONFIG": str(kc)})
+    assert r.code == 1 and secret not in r.err + r.out
+
+
+def test_tls_failure(live, dractl_proc, tmp_path):
+    # the server's own certificate is not a CA: verification fails
+    kc = kubeconfig(live, tmp_path, ca=Path(live.dir) / "pki" / "apiserver.crt")
+    err = _one_line_error(dractl_proc("devices", env={"KUBECONFIG": str(kc)}))
+    assert "TLS" in err and "certificate" in err
+
+
+def test_timeout(live, dractl_proc, tmp_path):
+    # a server that accepts connections and never answers
+    lsock = socket.socket()
+    lsock.bind(("127.0.0.1", 0))
+    lsock.listen(8)
+    conns = []
+    stop = threading.Event()
+
+    def accept():
+        lsock.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                conns.append(lsock.accept()[0])
+            except OSError:
+                pass
+
+    th = threading.Thread(target=accept, daemon=True)
+    th.start()
+    try:
+        kc = kubeconfig(live, tmp_path, server=f"https://127.0.0.1:{lsock.getsockname()[1]}")
+        t = time.monotonic()
+        r = dractl_proc("--request-timeout", "1s", "devices", env={"KUBECONFIG": str(kc)})
+        took = time.monotonic() - t
+        err = _one_line_error(r)
+        assert "did not answer within 1s" in err
+        assert took < 15
+    finally:
+        stop.set()
+        th.join()
+        for c in conns:
+            c.close()
+        lsock.close()
+    r = dractl_proc("--request-timeout", "soon", "devices", env={"KUBECONFIG": str(kc)})
+    assert r.code == 2 and "--request-timeout soon" in r.err
+
+
+def test_service_account_without_rights_gets_403_with_the_rule(live, dractl_proc, tmp_path):
+    api = live.api
+    ns = "live-rbac"
+    api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+    api.create({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "reader", "namespace": ns}})
+    tok = api.ok("POST", f"/api/v1/namespaces/{ns}/serviceaccounts/reader/token",
+                 {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenRequest", "spec": {"expirationSeconds": 600}})
+    token = tok["status"]["token"]
+    kc = kubeconfig(live, tmp_path, user={"token": token})
+    r = dractl_proc("devices", env={"KUBECONFIG": str(kc)})
+    err = _one_line_error(r)
+    assert f'User "system:serviceaccount:{ns}:reader"' in err
+    assert "cannot list" in err and "403" in err
+    assert 'resources: ["' in err and "dractl rbac" in err
+    assert token not in err
+    api.delete("Namespace", ns)
+
+
+def test_pending_claim_quotes_the_schedulers_event(live, demos, dractl):
+    api = live.api
+    huge = api.get("Pod", "huge-gpu", namespace=demos)
+    claim = huge["status"]["resourceClaimStatuses"][0]["resourceClaimName"]
+    evs = api.get("Event", namespace=demos, fieldSelector="involvedObject.name=huge-gpu,reason=FailedScheduling")
+    said = max(evs["items"], key=lambda e: e.get("lastTimestamp") or e.get("eventTime") or "")["message"]
+    r = dractl("-n", demos, "claims", claim, "--explain")
+    assert r.code == 0, r.err
+    assert f'kube-scheduler said (latest FailedScheduling event): "{said}"' in r.out
+    # dractl's own reason, in the devices' numbers, follows
+    assert "memory" in r.out and "100Gi" in r.out
+    doc = dractl("-n", demos, "claims", claim, "--explain", "-o", "json").json()
+    assert doc["items"][0]["explanation"]["schedulerMessage"] == said
