@@ -262,3 +262,61 @@ def test_pending_claim_quotes_the_schedulers_event(live, demos, dractl):
     assert "memory" in r.out and "100Gi" in r.out
     doc = dractl("-n", demos, "claims", claim, "--explain", "-o", "json").json()
     assert doc["items"][0]["explanation"]["schedulerMessage"] == said
+
+
+def test_snapshot_answers_as_the_cluster_does(live, demos, dractl, tmp_path):
+    r = dractl("snapshot")
+    assert r.code == 0, r.err
+    dump = tmp_path / "dump.yaml"
+    dump.write_text(r.out)
+    doc = yaml.safe_load(r.out)
+    kinds = {o["kind"] for o in doc["items"]}
+    assert {"DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "Pod", "Node", "Namespace",
+            "Event"} <= kinds
+    assert "Secret" not in kinds and "managedFields" not in r.out
+    for pod in (o for o in doc["items"] if o["kind"] == "Pod"):
+        assert set(pod["spec"]) <= {"nodeName", "nodeSelector", "affinity", "tolerations", "resourceClaims",
+                                    "schedulerName", "priority", "priorityClassName", "containers", "initContainers"}
+    for args in (["devices", "-o", "json"], ["-A", "claims", "--explain", "-o", "json"], ["-n", demos, "claims"],
+                 ["classes"], ["slices"]):
+        live_answer = dractl(*args)
+        offline = dractl("--from", str(dump), *args)
+        assert (offline.code, offline.out) == (live_answer.code, live_answer.out), args
+    assert "kube-scheduler said" in dractl("--from", str(dump), "-n", demos, "claims", "--explain").out
+    r = dractl("snapshot", "-o", "json")
+    assert json.loads(r.out)["kind"] == "List"
+
+
+def test_rbac_role_is_enough_and_minimal(live, demos, dractl, dractl_proc, tmp_path):
+    api = live.api
+    ns = "live-rbac-ok"
+    api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+    api.create({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "reader", "namespace": ns}})
+    role = yaml.safe_load(dractl("rbac", "--name", "dractl-test-reader").out)
+    assert all(r["verbs"] == ["list"] for r in role["rules"])
+    api.create(role)
+    api.create({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+                "metadata": {"name": "dractl-test-reader"},
+                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
+                            "name": "dractl-test-reader"},
+                "subjects": [{"kind": "ServiceAccount", "name": "reader", "namespace": ns}]})
+    try:
+        tok = api.ok("POST", f"/api/v1/namespaces/{ns}/serviceaccounts/reader/token",
+                     {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenRequest", "spec": {}})
+        kc = kubeconfig(live, tmp_path, user={"token": tok["status"]["token"]})
+        env = {"KUBECONFIG": str(kc)}
+        def ok_as_reader(args: list[str]):
+            got = dractl_proc(*args, env=env)
+            return got if got.code == 0 else None
+
+        for args in (["devices"], ["-n", demos, "claims", "--explain"], ["snapshot"], ["classes"]):
+            # RBAC caches refresh within a second or so of the binding
+            api.wait(f"dractl {' '.join(args)} as the bound service account", lambda a=args: ok_as_reader(a),
+                     timeout=10)
+        # the publish rules are extra: the read-only role cannot write
+        r = dractl_proc("fake", "publish", "--yes", env=env)
+        assert r.code != 0
+    finally:
+        api.delete("ClusterRoleBinding", "dractl-test-reader")
+        api.delete("ClusterRole", "dractl-test-reader")
+        api.delete("Namespace", ns)

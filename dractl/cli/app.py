@@ -91,13 +91,14 @@ def root(
 
 def _register() -> None:
     """Commands in the order `dractl --help` lists them."""
-    from dractl.cli import celcmd, check, claims, fakecmd, inventory, version
+    from dractl.cli import celcmd, check, claims, fakecmd, inventory, livecmd, version
 
     inventory.register(app)  # devices, slices, classes
     app.command("claims")(claims.claims)
     app.command("check")(check.check)
     celcmd.register(app)
     app.add_typer(fakecmd.app, name="fake")
+    livecmd.register(app)  # snapshot, rbac
     _c.register(app)  # completion
     version.register(app)
 
