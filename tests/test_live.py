@@ -314,9 +314,63 @@ def test_rbac_role_is_enough_and_minimal(live, demos, dractl, dractl_proc, tmp_p
             api.wait(f"dractl {' '.join(args)} as the bound service account", lambda a=args: ok_as_reader(a),
                      timeout=10)
         # the publish rules are extra: the read-only role cannot write
-        r = dractl_proc("fake", "publish", "--yes", env=env)
-        assert r.code != 0
+        r = dractl_proc("fake", "unpublish", "--yes", env=env)
+        assert r.code == 0 and "nothing published" in r.out
+        api.create({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+                    "metadata": {"name": "dractl-rbac-test", "labels": {"app.kubernetes.io/managed-by": "dractl"}},
+                    "spec": {}})
+        r = dractl_proc("fake", "unpublish", "--yes", env=env)
+        assert r.code == 1 and "cannot delete deviceclasses.resource.k8s.io" in r.err
+        api.delete("DeviceClass", "dractl-rbac-test")
     finally:
         api.delete("ClusterRoleBinding", "dractl-test-reader")
         api.delete("ClusterRole", "dractl-test-reader")
         api.delete("Namespace", ns)
+
+
+def test_fake_publish_feeds_the_real_scheduler(bare_control_plane, dractl, dractl_proc, monkeypatch, tmp_path):
+    cp = bare_control_plane
+    api = cp.api
+    monkeypatch.setenv("KUBECONFIG", str(cp.kubeconfig))
+    assert dractl("fake", "reset", "--nodes", "1", "--devices-per-node", "4").code == 0
+    # without --yes it asks; no answer publishes nothing
+    r = dractl_proc("fake", "publish", "--nodes", cp.nodes[0], input=b"n\n",
+                    env={"KUBECONFIG": str(cp.kubeconfig), "DRACTL_STATE": str(tmp_path / "state")})
+    assert r.code != 0 and "publish profile example-gpu" in r.err
+    assert api.get("ResourceSlice")["items"] == []
+    r = dractl("fake", "publish", "--nodes", "no-such-node", "--yes")
+    assert r.code == 2 and "no-such-node" in r.err
+    r = dractl("fake", "publish", "--nodes", cp.nodes[0], "--yes")
+    assert r.code == 0, r.err
+    slices = api.get("ResourceSlice")["items"]
+    assert [s["spec"]["nodeName"] for s in slices] == [cp.nodes[0]]
+    assert all(s["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "dractl" for s in slices)
+    r = dractl("devices", "-o", "json")
+    assert sorted(d["device"] for d in r.json()["items"]) == ["gpu-0", "gpu-1", "gpu-2", "gpu-3"]
+    # someone else's object next to ours is left alone by unpublish
+    api.create({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "other.example.com"},
+                "spec": {"selectors": [{"cel": {"expression": "device.driver == 'other.example.com'"}}]}})
+    ns = "live-publish"
+    api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+    api.apply([{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "two"},
+                "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {
+                    "deviceClassName": "gpu.example.com", "count": 2}}]}}},
+               {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+                "spec": {"containers": [{"name": "c", "image": "busybox", "resources": {"claims": [{"name": "gpu"}]}}],
+                         "resourceClaims": [{"name": "gpu", "resourceClaimName": "two"}]}}], namespace=ns)
+
+    def allocated():
+        c = api.get("ResourceClaim", "two", namespace=ns)
+        return (c.get("status") or {}).get("allocation")
+
+    alloc = api.wait("the real scheduler to allocate claim two", allocated, timeout=60)
+    r = dractl("-n", ns, "claims", "two", "-o", "json")
+    got = [(x["pool"], x["device"]) for x in r.json()["items"][0]["results"]]
+    assert got == [(x["pool"], x["device"]) for x in alloc["devices"]["results"]]
+    api.delete("Namespace", ns)
+    api.wait("claim two deleted", lambda: api.call("GET", api.path("ResourceClaim", ns, "two"))[0] == 404, timeout=60)
+    r = dractl("fake", "unpublish", "--yes")
+    assert r.code == 0 and "deleted 2 object(s)" in r.out, r.out + r.err
+    assert api.get("ResourceSlice")["items"] == []
+    assert [c["metadata"]["name"] for c in api.get("DeviceClass")["items"]] == ["other.example.com"]
+    api.delete("DeviceClass", "other.example.com")

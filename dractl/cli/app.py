@@ -99,6 +99,7 @@ def _register() -> None:
     celcmd.register(app)
     app.add_typer(fakecmd.app, name="fake")
     livecmd.register(app)  # snapshot, rbac
+    livecmd.register_fake(fakecmd.app)  # fake publish, fake unpublish
     _c.register(app)  # completion
     version.register(app)
 
