@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from dractl.allocator import Allocator
-from dractl.allocator.check import check
+from dractl.control.whatif import check
 from dractl.model.cluster import Cluster
 from dractl.model.parse import parse_object
 
@@ -107,7 +107,7 @@ def bench_explain(nodes: int = 1000, gpus: int = 10) -> float:
     rep = check(c, [claim])
     dt = time.perf_counter() - t0
     assert rep.outcome == "unschedulable"
-    lines = rep.explanation.lines()
+    lines = rep.pods[0].explanation.lines()
     assert len(lines) <= 4, lines
     return dt
 

@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from dractl.sources import profiles
+from dractl.control import profiles
 
 
 def build(nodes: int, devices: int, profile: str = "example-gpu") -> dict:

@@ -18,7 +18,7 @@ import pytest
 
 from dractl.allocator import Allocator
 from dractl.allocator import capacity as cap
-from dractl.allocator.serialize import allocation_to_dict
+from dractl.model.serialize import allocation_to_dict
 from dractl.features import FeatureGates
 from dractl.model.cluster import Cluster
 from dractl.model.objects import DeviceCapacity, RequestPolicy

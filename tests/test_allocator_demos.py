@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from dractl.allocator import Allocator
-from dractl.allocator.check import check
-from dractl.allocator.serialize import allocation_to_dict
+from dractl.control.whatif import check
+from dractl.model.serialize import allocation_to_dict
 from dractl.model.cluster import Cluster
 from dractl.model.parse import parse_object
 
@@ -108,31 +108,30 @@ def cluster(*extra: dict[str, Any]) -> Cluster:
 
 
 def devices_of(report: Any) -> list[str]:
-    return [r.device for c in report.claims for r in c.allocation.results]
+    return [r.device for p in report.pods for c in p.claims for r in c.allocation.results]
 
 
 def test_demo1_one_gpu_per_pod_gets_different_gpus() -> None:
     c = cluster(template("single-gpu"))
-    alloc = Allocator(c)
-    picked = []
-    for name in ("pod-a", "pod-b"):
-        rep = check(c, [parse_object(pod(name, template_name="single-gpu"), validate=False)], allocator=alloc)
-        assert rep.outcome == "allocated"
-        assert rep.node == NODE
-        assert rep.claims[0].name == f"{name}-gpu"
-        alloc.commit(f"dra-demo/{name}-gpu", rep.claims[0].allocation)
-        picked += devices_of(rep)
-    assert picked == ["gpu-0", "gpu-1"]  # upstream's first fit, in slice order
+    rep = check(c, [parse_object(pod(name, template_name="single-gpu"), validate=False) for name in ("pod-a", "pod-b")])
+    assert rep.outcome == "scheduled"
+    assert [(p.name, p.node, [x.name for x in p.claims]) for p in rep.pods] == [
+        ("pod-a", NODE, ["pod-a-gpu"]),
+        ("pod-b", NODE, ["pod-b-gpu"]),
+    ]
+    assert devices_of(rep) == ["gpu-0", "gpu-1"]  # upstream's first fit, in slice order
 
 
 def test_demo2_shared_claim_one_device_for_both_pods() -> None:
     c = cluster(claim("shared-gpu"))
     objs = [parse_object(pod(n, claim_name="shared-gpu"), validate=False) for n in ("shared-1", "shared-2")]
     rep = check(c, objs)
-    assert rep.outcome == "allocated"
-    assert [(x.namespace, x.name) for x in rep.claims] == [("dra-demo", "shared-gpu")]
+    assert rep.outcome == "scheduled"
+    assert [[(x.namespace, x.name) for x in p.claims] for p in rep.pods] == [[("dra-demo", "shared-gpu")]] * 2
     d = rep.to_dict()
-    alloc = d["claims"][0]["allocation"]
+    assert d["pods"][0]["claims"] == d["pods"][1]["claims"]  # one allocation, two consumers
+    alloc = d["pods"][0]["claims"][0]["allocation"]
+    alloc.pop("allocationTimestamp")
     assert alloc["devices"]["results"] == [
         {"request": "gpu", "driver": DRIVER, "pool": NODE, "device": "gpu-0"}
     ]
@@ -150,7 +149,7 @@ def test_demo3_40gi_selector_fits() -> None:
         )
     )
     rep = check(c, [parse_object(pod("big-gpu", template_name="gpu-40gi"), validate=False)])
-    assert rep.outcome == "allocated"
+    assert rep.outcome == "scheduled"
     assert devices_of(rep) == ["gpu-0"]
 
 
@@ -159,14 +158,14 @@ def test_demo3_100gi_selector_is_unschedulable_and_names_memory() -> None:
     c = cluster(template("gpu-100gi", expr))
     rep = check(c, [parse_object(pod("huge-gpu", template_name="gpu-100gi"), validate=False)])
     assert rep.outcome == "unschedulable"
-    assert rep.reasons == {NODE: "cannot allocate all claims"}
-    lines = rep.explanation.lines()
+    assert rep.pods[0].message == "0/1 nodes are available: 1 cannot allocate all claims."
+    lines = rep.pods[0].explanation.lines()
     text = "\n".join(lines)
     assert f"request gpu: class {DRIVER} matches 8 devices on node {NODE}; all 8 fail selector #0 ({expr})" in text
     assert "80Gi" in text  # the largest memory on offer
     d = rep.to_dict()
-    assert d["outcome"] == "unschedulable" and d["claims"][0]["name"] == "huge-gpu-gpu"
-    req = d["explanation"]["nodes"][0]["requests"][0]
+    assert d["outcome"] == "unschedulable" and d["pods"][0]["claims"][0]["name"] == "huge-gpu-gpu"
+    req = d["pods"][0]["explanation"]["nodes"][0]["requests"][0]
     assert req["classMatches"] == 8 and req["usable"] == 0 and req["reasons"][0]["count"] == 8
 
 

@@ -195,7 +195,7 @@ def test_attribute_under_another_domain_is_suggested() -> None:
 
 
 def test_many_nodes_collapse_into_one_line() -> None:
-    from dractl.allocator.check import check
+    from dractl.control.whatif import check
 
     dicts: list[dict[str, Any]] = [gpu_class()]
     for i in range(50):
@@ -203,7 +203,7 @@ def test_many_nodes_collapse_into_one_line() -> None:
     c = build(*dicts)
     rep = check(c, [pending(count=11)])
     assert rep.outcome == "unschedulable"
-    lines = rep.explanation.lines()
+    lines = rep.pods[0].explanation.lines()
     assert lines[0] == "0/50 nodes are available: 50 cannot allocate all claims."
     assert len(lines) == 2
     assert "on each of 50 nodes (n00, n01, n02, ...)" in lines[1] and "10 usable, needs 11" in lines[1]

@@ -5,7 +5,7 @@ Source: kubernetes/dynamic-resource-allocation@3d03671
 keeps its upstream name and is built from the same small helpers as upstream
 (snake_case here). Objects are built as resource.k8s.io/v1 dicts and parsed by
 ``dractl.model.parse``; expected results are compared in their v1 JSON shape
-(``dractl.allocator.serialize``), results in any order, as upstream's ``ConsistOf``.
+(``dractl.model.serialize``), results in any order, as upstream's ``ConsistOf``.
 
 As upstream, a case without ``features`` runs with every optional allocator feature
 off, and without ``node`` on node-1 in region-1.
@@ -45,7 +45,7 @@ import pytest
 
 from dractl.allocator import Allocator
 from dractl.allocator.core import REASON_INVALID_POOLS
-from dractl.allocator.serialize import allocation_to_dict
+from dractl.model.serialize import allocation_to_dict
 from dractl.features import FeatureGates
 from dractl.model.cluster import Cluster
 from dractl.model.objects import AttributeValue

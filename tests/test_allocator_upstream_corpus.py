@@ -29,7 +29,7 @@ import pytest
 
 from dractl.allocator import Allocator
 from dractl.allocator.core import REASON_INVALID_POOLS
-from dractl.allocator.serialize import allocation_to_dict
+from dractl.model.serialize import allocation_to_dict
 from dractl.features import FeatureGates
 from dractl.model.cluster import Cluster
 from dractl.model.parse import parse_object

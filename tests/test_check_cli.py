@@ -32,10 +32,16 @@ def test_claim_allocated_json_contract(dractl, write):
     r = dractl("check", "-f", write(claim("want")), "-o", "json")
     assert r.code == 0, r.err
     doc = r.json()
-    assert list(doc) == ["outcome", "node", "error", "claims", "explanation"]
-    assert doc["outcome"] == "allocated" and doc["node"] == "dra-demo-worker"
-    assert doc["error"] is None and doc["explanation"] is None
-    assert doc["claims"] == [
+    assert list(doc) == ["outcome", "pods"]
+    assert doc["outcome"] == "scheduled"
+    (p,) = doc["pods"]
+    assert list(p) == ["namespace", "name", "outcome", "node", "message", "error", "claims", "explanation"]
+    # a file without pods is checked as one pod using its claims; that pod has no name
+    assert p["name"] is None and p["outcome"] == "scheduled" and p["node"] == "dra-demo-worker"
+    assert p["message"] is None and p["error"] is None and p["explanation"] is None
+    # what the scheduler would write, including the allocation time (binding conditions are on in 1.37)
+    assert p["claims"][0]["allocation"].pop("allocationTimestamp").endswith("Z")
+    assert p["claims"] == [
         {
             "namespace": "default",
             "name": "want",
@@ -63,7 +69,7 @@ def test_table_output(dractl, write):
     assert head.split() == ["CLAIM", "REQUEST", "DEVICE", "CAPACITY", "NODE"]
     assert row.split() == ["want", "gpu", "gpu.example.com/dra-demo-worker/gpu-0", "exclusive", "dra-demo-worker"]
     assert dractl("check", "-f", write(claim("want")), "-o", "name").out == "resourceclaim.resource.k8s.io/want\n"
-    assert "outcome: allocated" in dractl("check", "-f", write(claim("want")), "-o", "yaml").out
+    assert "outcome: scheduled" in dractl("check", "-f", write(claim("want")), "-o", "yaml").out
 
 
 def test_unschedulable_selector(dractl, write):
@@ -76,12 +82,15 @@ def test_unschedulable_selector(dractl, write):
     assert "0/2 nodes are available: 2 cannot allocate all claims." in r.out
     assert "memory is 80Gi, needs >= 100Gi" in r.out
     doc = dractl("check", "-f", f, "-o", "json").json()
-    assert doc["outcome"] == "unschedulable" and doc["node"] is None and doc["error"] is None
-    assert doc["claims"] == [{"namespace": "default", "name": "huge", "allocation": None}]
-    assert len(doc["explanation"]["nodes"]) == 2
-    assert doc["explanation"]["notes"] == ["0/2 nodes are available: 2 cannot allocate all claims."]
+    assert doc["outcome"] == "unschedulable"
+    (p,) = doc["pods"]
+    assert p["outcome"] == "unschedulable" and p["node"] is None and p["error"] is None
+    assert p["message"] == "0/2 nodes are available: 2 cannot allocate all claims."
+    assert p["claims"] == [{"namespace": "default", "name": "huge", "allocation": None}]
+    assert len(p["explanation"]["nodes"]) == 2
+    assert p["explanation"]["notes"] == ["0/2 nodes are available: 2 cannot allocate all claims."]
     # the JSON carries the same sentences as the text output
-    assert any("memory is 80Gi, needs >= 100Gi" in line for line in doc["explanation"]["lines"])
+    assert any("memory is 80Gi, needs >= 100Gi" in line for line in p["explanation"]["lines"])
 
 
 def test_unschedulable_already_allocated(dractl, write, tmp_path):
@@ -103,16 +112,16 @@ def test_error_class_not_found(dractl, write):
     assert r.code == 1
     assert 'deviceclass.resource.k8s.io "gpu.exmaple.com" not found' in r.err
     doc = dractl("check", "-f", f, "-o", "json").json()
-    assert doc["outcome"] == "error" and "gpu.exmaple.com" in doc["error"]
+    assert doc["outcome"] == "error" and "gpu.exmaple.com" in doc["pods"][0]["error"]
 
 
 def test_node_flag(dractl, write):
     dractl("fake", "reset", "--nodes", "3")
-    doc = dractl("check", "-f", write(claim("want")), "--node", "dra-demo-worker3", "-o", "json").json()
-    assert doc["outcome"] == "allocated" and doc["node"] == "dra-demo-worker3"
-    assert doc["claims"][0]["allocation"]["devices"]["results"][0]["pool"] == "dra-demo-worker3"
+    (p,) = dractl("check", "-f", write(claim("want")), "--node", "dra-demo-worker3", "-o", "json").json()["pods"]
+    assert p["outcome"] == "scheduled" and p["node"] == "dra-demo-worker3"
+    assert p["claims"][0]["allocation"]["devices"]["results"][0]["pool"] == "dra-demo-worker3"
     # without --node the first node in name order wins
-    assert dractl("check", "-f", write(claim("want")), "-o", "json").json()["node"] == "dra-demo-worker"
+    assert dractl("check", "-f", write(claim("want")), "-o", "json").json()["pods"][0]["node"] == "dra-demo-worker"
     r = dractl("check", "-f", write(claim("want")), "--node", "nowhere")
     assert r.code == 1 and 'nodes "nowhere" not found' in r.err
 
@@ -130,26 +139,39 @@ def test_pod_with_template_from_the_file(dractl, write):
     dractl("fake", "reset")
     f = write(template("tpl", ns="dra-demo"), pod("p", template="tpl", ns="dra-demo"))
     doc = dractl("check", "-f", f, "-o", "json").json()
-    assert doc["outcome"] == "allocated"
-    assert [(c["namespace"], c["name"]) for c in doc["claims"]] == [("dra-demo", "p-gpu")]
+    assert doc["outcome"] == "scheduled"
+    (p,) = doc["pods"]
+    assert (p["namespace"], p["name"], p["node"]) == ("dra-demo", "p", "dra-demo-worker")
+    assert [(c["namespace"], c["name"]) for c in p["claims"]] == [("dra-demo", "p-gpu")]
     r = dractl("check", "-f", f)
-    assert r.code == 0 and "p-gpu" in r.out
+    assert r.code == 0
+    head, row = r.out.splitlines()
+    assert head.split() == ["POD", "CLAIM", "REQUEST", "DEVICE", "CAPACITY", "NODE"]
+    assert row.split() == ["p", "p-gpu", "gpu", "gpu.example.com/dra-demo-worker/gpu-0", "exclusive", "dra-demo-worker"]
 
 
-def test_pod_with_missing_template_is_an_error(dractl, write):
+def test_pod_with_missing_template_waits(dractl, write):
+    """As in a cluster: no claim can be made, so the scheduler leaves the pod pending."""
     dractl("fake", "reset")
     r = dractl("check", "-f", write(pod("p", template="nope")), "-o", "json")
     assert r.code == 1
-    doc = r.json()
-    assert doc["outcome"] == "error" and "ResourceClaimTemplate default/nope not found" in doc["error"]
+    (p,) = r.json()["pods"]
+    assert p["outcome"] == "unschedulable" and p["claims"] == []
+    assert p["message"] == 'resourceclaimtemplate.resource.k8s.io "nope" not found'
+    r = dractl("check", "-f", write(pod("p", template="nope")))
+    assert r.out == (
+        "unschedulable: pod default/p cannot be scheduled on any node\n"
+        'resourceclaimtemplate.resource.k8s.io "nope" not found\n'
+    )
 
 
 def test_template_alone_and_namespace_default(dractl, write):
     dractl("fake", "reset")
     text = template("tpl").replace("  namespace: default\n", "")
     doc = dractl("-n", "team", "check", "-f", write(text), "-o", "json").json()
-    assert doc["outcome"] == "allocated"
-    assert doc["claims"][0]["namespace"] == "team" and doc["claims"][0]["name"] == "tpl"
+    assert doc["outcome"] == "scheduled"
+    claim_ = doc["pods"][0]["claims"][0]
+    assert claim_["namespace"] == "team" and claim_["name"] == "tpl"
 
 
 def test_bad_input_exits_2(dractl, write, tmp_path):
@@ -181,3 +203,61 @@ def test_a_full_cluster_is_explained_in_a_few_lines(dractl, write):
     assert "all 2 fail selector #0" in r.out and "memory is 80Gi, needs >= 100Gi" in r.out
     assert "already allocated" not in r.out
     assert len(r.out.splitlines()) == 4  # outcome, scheduler line, request line, hint
+
+
+def _count_template(name: str, count: int) -> str:
+    return template(name).replace("deviceClassName: gpu.example.com", f"deviceClassName: gpu.example.com\n          count: {count}")
+
+
+def test_check_answers_what_apply_would_do_pod_by_pod(dractl, write):
+    """Two pods asking for 5 GPUs each, 2 nodes of 8 GPUs: check and apply agree (one pod
+    per node); check once said "together they need 10 devices" and failed both."""
+    assert dractl("fake", "reset", "--nodes", "2").code == 0
+    f = write(_count_template("five", 5), pod("p1", template="five"), pod("p2", template="five"))
+    before = _state_bytes()
+    r = dractl("check", "-f", f, "-o", "json")
+    assert r.code == 0, r.out
+    doc = r.json()
+    assert doc["outcome"] == "scheduled"
+    got = {p["name"]: (p["outcome"], p["node"], len(p["claims"][0]["allocation"]["devices"]["results"])) for p in doc["pods"]}
+    assert got == {"p1": ("scheduled", "dra-demo-worker", 5), "p2": ("scheduled", "dra-demo-worker2", 5)}
+    assert _state_bytes() == before  # nothing written
+    out = dractl("fake", "apply", "-f", f).out
+    assert "pod/p1 scheduled on dra-demo-worker\n" in out and "pod/p2 scheduled on dra-demo-worker2\n" in out
+    # a third such pod fits nowhere now; check names the reason in the scheduler's words
+    r = dractl("check", "-f", write(_count_template("five", 5), pod("p3", template="five")))
+    assert r.code == 1
+    assert r.out.splitlines()[:2] == [
+        "unschedulable: pod default/p3 cannot be scheduled on any node",
+        "0/2 nodes are available: 2 cannot allocate all claims.",
+    ]
+
+
+def test_check_blog_demo3_reports_each_pod(dractl, write):
+    """The blog's demo 3: big-gpu schedules, huge-gpu does not, and big-gpu is not blamed for it."""
+    from test_demos_fake import DEMO3, NAMESPACE
+
+    assert dractl("fake", "reset").code == 0
+    f = write(NAMESPACE, DEMO3)
+    r = dractl("check", "-f", f, "-o", "json")
+    assert r.code == 1
+    doc = r.json()
+    assert doc["outcome"] == "unschedulable"
+    big, huge = doc["pods"]
+    assert (big["name"], big["outcome"], big["node"], big["message"]) == ("big-gpu", "scheduled", "dra-demo-worker", None)
+    assert [res["device"] for res in big["claims"][0]["allocation"]["devices"]["results"]] == ["gpu-0"]
+    assert big["claims"][0]["name"] == "big-gpu-gpu" and big["explanation"] is None
+    assert (huge["name"], huge["outcome"], huge["node"]) == ("huge-gpu", "unschedulable", None)
+    assert huge["message"] == "0/1 nodes are available: 1 cannot allocate all claims."
+    assert any("memory is 80Gi, needs >= 100Gi" in line for line in huge["explanation"]["lines"])
+    text = dractl("check", "-f", f)
+    assert text.code == 1
+    lines = text.out.splitlines()
+    assert lines[0].split() == ["POD", "CLAIM", "REQUEST", "DEVICE", "CAPACITY", "NODE"]
+    assert lines[1].split() == ["big-gpu", "big-gpu-gpu", "gpu", "gpu.example.com/dra-demo-worker/gpu-0", "exclusive", "dra-demo-worker"]
+    assert lines[2] == "unschedulable: pod dra-demo/huge-gpu cannot be scheduled on any node"
+    assert "big-gpu" not in "\n".join(lines[2:])
+    assert "memory is 80Gi, needs >= 100Gi" in text.out
+    # and apply does the same
+    out = dractl("fake", "apply", "-f", f).out
+    assert "pod/big-gpu scheduled on dra-demo-worker" in out and "pod/huge-gpu pending: 0/1" in out

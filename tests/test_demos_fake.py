@@ -347,7 +347,7 @@ def test_demo3_pick_a_gpu_by_its_attributes(dractl, apply):
 
 
 def test_scheduler_does_not_remember_not_available_as_a_shape_failure(dractl, tmp_path):
-    """Regression (dractl/sim.py): a pod that failed on a node only because a claim it
+    """Regression (the fake scheduler): a pod that failed on a node only because a claim it
     shares is allocated elsewhere must not make that node "full" for the next pod of the
     same template within one reconcile."""
     assert dractl("fake", "reset", "--nodes", "2", "--devices-per-node", "1").code == 0

@@ -67,12 +67,12 @@ def test_state_is_written_atomically(dractl, monkeypatch):
     """A failure while writing leaves the previous state intact and no temp files behind."""
     assert dractl("fake", "reset", "--nodes", "2").code == 0
     before = open(os.path.join(os.environ["DRACTL_STATE"], "cluster.json"), "rb").read()
-    import dractl.sources.fake as fake
+    import dractl.control.store as store
 
     def boom(*a, **k):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(fake.os, "fsync", boom)
+    monkeypatch.setattr(store.os, "fsync", boom)
     r = dractl("fake", "reset", "--nodes", "5")
     assert r.code == 1 and "cannot write: No space left on device" in r.err
     assert open(os.path.join(os.environ["DRACTL_STATE"], "cluster.json"), "rb").read() == before

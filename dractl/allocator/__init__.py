@@ -1,7 +1,8 @@
 """Offline structured allocation with upstream's semantics, plus explanations.
 
 Pure code: no I/O, no printing. See :class:`Allocator` (search), :mod:`.explain`
-(why a claim does not fit), :mod:`.serialize` (v1 JSON) and :func:`check` (what-if).
+(why a claim does not fit) and :mod:`.why` (explanations of a cluster's claims). The
+scheduler's node loop over it is :mod:`dractl.control.scheduler`.
 """
 
 from dractl.allocator.core import (

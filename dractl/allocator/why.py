@@ -133,35 +133,23 @@ class Explainer:
 
     def _run(self, claims: list[ResourceClaim]) -> tuple[str, list[str], Any]:
         """Try ``claims`` on every node as the scheduler does; (summary, lines, detail)."""
-        a = self.allocator
-        nodes = self.cluster.node_names
-        if not nodes:
-            msg = "0/0 nodes are available (no Node objects and no node-local slices)"
-            return msg, [msg], None
-        explanation = Explanation()
-        reasons: dict[str, int] = {}
-        fits: list[str] = []
-        for node in nodes:
-            out = a.allocate(node, claims, explain=True)
-            if out.error is not None:
-                ex = out.explanation or Explanation(error=out.error)
-                return f"scheduler error: {out.error}", ex.lines(), ex.to_dict()
-            if out.allocations is not None:
-                fits.append(node)
-                continue
-            r = out.reason or "cannot allocate all claims"
-            reasons[r] = reasons.get(r, 0) + 1
-            if out.explanation is not None:
-                explanation.merge(out.explanation)
-        if fits:
-            shown = ", ".join(fits[:3]) + (", ..." if len(fits) > 3 else "")
+        from dractl.control.scheduler import NO_NODES, place
+
+        p = place(self.allocator, self.cluster.node_names, claims, explain=True, first_fit=False)
+        if p.nodes == 0:
+            return NO_NODES, [NO_NODES, "the cluster has no Node objects and no node-local slices"], None
+        if p.error is not None:
+            ex = p.explanation or Explanation(error=p.error)
+            return f"scheduler error: {p.error}", ex.lines(), ex.to_dict()
+        if p.fits:
+            shown = ", ".join(p.fits[:3]) + (", ..." if len(p.fits) > 3 else "")
             msg = (
-                f"{len(fits)}/{len(nodes)} node(s) could allocate it now ({shown}); the scheduler has not retried yet"
+                f"{len(p.fits)}/{p.nodes} node(s) could allocate it now ({shown}); the scheduler has not retried yet"
                 " (in the fake cluster, any 'dractl fake apply' reschedules)"
             )
             return msg, [msg], None
-        parts = ", ".join(f"{n} {r}" for r, n in reasons.items())
-        summary = f"0/{len(nodes)} nodes are available: {parts}."
+        explanation = p.explanation or Explanation()
+        summary = p.message or ""
         return summary, [summary, *brief_lines(explanation)], explanation.to_dict()
 
     # -------------------------------------------------------- allocated

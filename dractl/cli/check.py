@@ -1,4 +1,4 @@
-"""`dractl check -f FILE`: would these claims / pods get devices now, and which? Nothing is written."""
+"""`dractl check -f FILE`: what would happen if FILE were applied? Nothing is written."""
 
 from __future__ import annotations
 
@@ -11,52 +11,51 @@ from dractl.cli import completion as _c
 
 def check(
     ctx: typer.Context,
-    filename: str = typer.Option(..., "-f", "--filename", help="ResourceClaims, ResourceClaimTemplates and/or Pods (- for stdin).", autocompletion=_c.complete_files),
-    node: str | None = typer.Option(None, "--node", help="Only try this node (default: every node, in name order).", autocompletion=_c.complete_nodes),
+    filename: str = typer.Option(
+        ...,
+        "-f",
+        "--filename",
+        help="ResourceClaims, ResourceClaimTemplates and/or Pods (- for stdin).",
+        autocompletion=_c.complete_files,
+    ),
+    node: str | None = typer.Option(
+        None,
+        "--node",
+        help="Only try this node for the file's pods (default: every node, in name order).",
+        autocompletion=_c.complete_nodes,
+    ),
 ) -> None:
-    """What-if: allocate the claims (or pods) in FILE against the current devices, without writing anything.
+    """What-if: apply FILE to a copy of the cluster and schedule it pod by pod, without writing anything.
 
-    A Pod's claims are tried together on one node; claims made from a template are
-    named <pod>-<claim>. Without pods, the file's claims (and one claim per template)
-    are tried together. Exit 0 allocated, 1 unschedulable or error, 2 bad input.
+    Each pod of FILE gets its outcome: the node and devices, or the scheduler's reason.
+    Claims made from a template are named <pod>-<claim>. Without pods, the file's
+    claims (and one claim per template) are tried together. Exit 0 when every pod is
+    scheduled, 1 when one is not, 2 for bad input.
     """
-    from dataclasses import replace
-
-    from dractl.allocator.check import check as run_check
+    from dractl.control.whatif import CHECKED_KINDS
+    from dractl.control.whatif import check as what_if
     from dractl.errors import InputError, NotFoundError
-    from dractl.model.objects import ObjectMeta, Pod, ResourceClaim, ResourceClaimTemplate
     from dractl.sources.loader import parse_objects, read_bytes
 
     app_ctx = ctx.obj
     origin = "<stdin>" if filename == "-" else filename
     objs = parse_objects(read_bytes(filename), origin, warn=app_ctx.warn)
-    default_ns = app_ctx.default_namespace()
-    kinds = (ResourceClaim, ResourceClaimTemplate, Pod)
-    used: list[Any] = []
+    used = []
     for o in objs:
-        if not isinstance(o, kinds):
-            app_ctx.warn(f"{origin}: ignoring {type(o).__name__} {o.name}: check uses ResourceClaims, ResourceClaimTemplates and Pods")
+        if not isinstance(o, CHECKED_KINDS):
+            kind = type(o).__name__
+            uses = "check uses ResourceClaims, ResourceClaimTemplates and Pods"
+            app_ctx.warn(f"{origin}: ignoring {kind} {o.name}: {uses}")
             continue
-        if not o.meta.namespace:
-            o = replace(o, meta=replace(o.meta, namespace=default_ns))
         used.append(o)
     if not used:
         raise InputError(f"{origin}: no ResourceClaim, ResourceClaimTemplate or Pod to check")
-    if not any(isinstance(o, Pod) for o in used):
-        # Templates without pods: check one claim per template, named after it.
-        for t in [o for o in used if isinstance(o, ResourceClaimTemplate)]:
-            used.append(
-                ResourceClaim(
-                    meta=ObjectMeta(name=t.name, namespace=t.namespace, labels=t.claim_labels),
-                    spec=t.spec,
-                )
-            )
     cluster = app_ctx.cluster()
     if node:
         known = cluster.node_names
         if known and node not in known:
             raise NotFoundError(f'nodes "{node}" not found')
-    report = run_check(cluster, used, node=node, features=app_ctx.features)
+    report = what_if(cluster, used, namespace=app_ctx.default_namespace(), node=node, features=app_ctx.features)
     fmt = app_ctx.output
     out = app_ctx.stdout
     if fmt in ("json", "yaml"):
@@ -64,37 +63,56 @@ def check(
 
         out.write((to_json if fmt == "json" else to_yaml)(report.to_dict()))
     elif fmt == "name":
-        for c in report.claims:
-            out.write(f"resourceclaim.resource.k8s.io/{c.name}\n")
-    elif report.outcome == "allocated":
-        _print_allocated(app_ctx, report)
-    elif report.outcome == "unschedulable":
-        where = f"on node {report.node}" if report.node else "on any node"
-        out.write(f"unschedulable: the claims cannot be allocated {where}\n")
-        if report.explanation is not None:
-            for line in report.explanation.lines():
-                out.write(line + "\n")
+        for p in report.pods:
+            for c in p.claims:
+                out.write(f"resourceclaim.resource.k8s.io/{c.name}\n")
     else:
-        app_ctx.stderr.write(f"error: {report.error}\n")
-        if report.explanation is not None:
-            for note in report.explanation.notes:
-                app_ctx.stderr.write(f"  hint: {note}\n")
-    if report.outcome != "allocated":
+        _print_report(app_ctx, report)
+    if report.outcome != "scheduled":
         raise typer.Exit(1)
 
 
-def _print_allocated(app_ctx: Any, report: Any) -> None:
+def _print_report(app_ctx: Any, report: Any) -> None:
+    """The scheduled pods as one table, then each pod that is not scheduled with its reason."""
     from dractl.model.views import capacity_text
     from dractl.render.printers import Table, print_table
 
+    out = app_ctx.stdout
+    scheduled = [p for p in report.pods if p.outcome == "scheduled"]
+    with_pods = any(p.name is not None for p in report.pods)
+    show_ns = len({c.namespace for p in scheduled for c in p.claims} | {p.namespace for p in scheduled if p.name}) > 1
     rows = []
-    show_ns = len({c.namespace for c in report.claims}) > 1
-    for c in report.claims:
-        head = [c.namespace] if show_ns else []
-        results = c.allocation.results if c.allocation is not None else ()
+    for p in scheduled:
+        head = ([p.namespace] if show_ns else []) + ([p.name or "-"] if with_pods else [])
+        results = [(c, r) for c in p.claims for r in (c.allocation.results if c.allocation is not None else ())]
         if not results:
-            rows.append([*head, c.name, "-", "-", "-", report.node or "-"])
-        for r in results:
-            rows.append([*head, c.name, r.request, f"{r.driver}/{r.pool}/{r.device}", capacity_text(r), report.node or "-"])
-    cols = (["NAMESPACE"] if show_ns else []) + ["CLAIM", "REQUEST", "DEVICE", "CAPACITY", "NODE"]
-    print_table(Table(cols, rows), no_headers=app_ctx.no_headers, out=app_ctx.stdout)
+            rows.append(
+                [*head, *(c.name for c in p.claims[:1]), *(["-"] * (1 if p.claims else 2)), "-", "-", p.node or "-"]
+            )
+        for c, r in results:
+            rows.append([*head, c.name, r.request, f"{r.driver}/{r.pool}/{r.device}", capacity_text(r), p.node or "-"])
+    if rows:
+        cols = (
+            (["NAMESPACE"] if show_ns else [])
+            + (["POD"] if with_pods else [])
+            + ["CLAIM", "REQUEST", "DEVICE", "CAPACITY", "NODE"]
+        )
+        print_table(Table(cols, rows), no_headers=app_ctx.no_headers, out=out)
+    where = f"on node {report.node}" if report.node else "on any node"
+    for p in report.pods:
+        if p.outcome == "unschedulable":
+            who = (
+                "the claims cannot be allocated"
+                if p.name is None
+                else f"pod {p.namespace}/{p.name} cannot be scheduled"
+            )
+            out.write(f"unschedulable: {who} {where}\n")
+            lines = p.explanation.lines() if p.explanation is not None else [p.message or ""]
+            for line in lines:
+                out.write(line + "\n")
+        elif p.outcome == "error":
+            who = "" if p.name is None else f"pod {p.namespace}/{p.name}: "
+            app_ctx.stderr.write(f"error: {who}{p.error}\n")
+            if p.explanation is not None:
+                for note in p.explanation.notes:
+                    app_ctx.stderr.write(f"  hint: {note}\n")

@@ -67,7 +67,7 @@ def claims(
         return Table(cols, rows, wide={"POD", "TEMPLATE"})
 
     def document() -> dict[str, Any]:
-        from dractl.allocator.serialize import result_to_dict
+        from dractl.model.serialize import result_to_dict
 
         out = []
         for c in items:

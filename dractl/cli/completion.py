@@ -88,7 +88,7 @@ def _gates() -> list[tuple[str, str]]:
 
 
 def _profiles() -> list[tuple[str, str]]:
-    from dractl.sources.profiles import PROFILES
+    from dractl.control.profiles import PROFILES
 
     return [(p, "") for p in PROFILES]
 

@@ -266,7 +266,8 @@ def _quiet(_message: str) -> None:
 def _tolerant_cluster(docs: list, origin: str):
     """A Cluster of every object that parses; anything broken is skipped, not validated."""
     from dractl.model.parse import parse_object
-    from dractl.sources.loader import cluster_from, iter_objects
+    from dractl.model.cluster import cluster_from
+    from dractl.sources.loader import iter_objects
 
     objs = []
     for obj, _ in iter_objects(docs, origin):
@@ -278,10 +279,10 @@ def _tolerant_cluster(docs: list, origin: str):
 
 
 def _fake_cluster(state_dir: str | None):
-    from dractl.sources.fake import FakeSource
+    from dractl.control.store import Store
 
-    src = FakeSource(state_dir, _quiet)
-    return _tolerant_cluster(src.read_state()["items"], src.path)
+    store = Store(state_dir)
+    return _tolerant_cluster(store.read()["items"], store.path)
 
 
 def _snapshot_cluster(path: str):

@@ -12,13 +12,13 @@ from dractl.errors import UsageError
 app = typer.Typer(help="Manage the embedded fake cluster (state in $DRACTL_STATE or the XDG state dir).", no_args_is_help=True)
 
 
-def fake_source(ctx: typer.Context) -> Any:
-    from dractl.sources.fake import FakeSource
+def fake_store(ctx: typer.Context) -> tuple[Any, Any]:
+    from dractl.control.store import Store
 
     app_ctx = ctx.find_root().obj
     if app_ctx.source_options.from_file:
         raise UsageError("dractl fake works on the fake cluster; --from cannot be used with it")
-    return FakeSource(app_ctx.source_options.state_dir, app_ctx.warn), app_ctx
+    return Store(app_ctx.source_options.state_dir), app_ctx
 
 
 @app.command("reset")
@@ -34,13 +34,14 @@ def reset(
     ),
 ) -> None:
     """Recreate the fake cluster: N nodes with the example driver's GPUs."""
-    from dractl.sources import profiles
+    from dractl.control import profiles
+    from dractl.control.store import document
 
-    src, app_ctx = fake_source(ctx)
+    store, app_ctx = fake_store(ctx)
     items = profiles.build(profile, nodes, devices_per_node)
-    with src.transaction() as doc:
+    with store.transaction() as doc:
         doc.clear()
-        doc.update({"apiVersion": "dractl/v1", "profile": profile, "items": items})
+        doc.update(document(profile, items))
     total = sum(len((o.get("spec") or {}).get("devices") or []) for o in items if o["kind"] == "ResourceSlice")
     app_ctx.stdout.write(f"fake cluster reset: profile {profile}, {nodes} node(s), {total} device(s)\n")
 
@@ -50,21 +51,23 @@ def load(ctx: typer.Context, file: str = typer.Argument(
         ..., help="Snapshot file (YAML or JSON, - for stdin).", autocompletion=_c.complete_files
     )) -> None:
     """Replace the fake cluster's state with the objects in FILE."""
-    src, app_ctx = fake_source(ctx)
-    objs, raws = _read(file, app_ctx)
-    with src.transaction() as doc:
+    from dractl.control.store import document
+
+    store, app_ctx = fake_store(ctx)
+    objs = _read(file, app_ctx)
+    raws = [dict(o.raw) for o in objs]
+    with store.transaction() as doc:
         doc.clear()
-        doc.update({"apiVersion": "dractl/v1", "profile": "loaded", "items": raws})
+        doc.update(document("loaded", raws))
     app_ctx.stdout.write(f"fake cluster loaded from {file}: {len(raws)} object(s)\n")
 
 
-def _read(file: str, app_ctx: Any) -> tuple[list[Any], list[dict[str, Any]]]:
-    """Parse and validate FILE; returns the model objects and their v1 dicts."""
+def _read(file: str, app_ctx: Any) -> list[Any]:
+    """Parse and validate FILE into model objects (their ``raw`` is the v1 dict)."""
     from dractl.sources.loader import parse_objects, read_bytes
 
     origin = "<stdin>" if file == "-" else file
-    objs = parse_objects(read_bytes(file), origin, warn=app_ctx.warn)
-    return objs, [dict(o.raw) for o in objs]
+    return parse_objects(read_bytes(file), origin, warn=app_ctx.warn)
 
 
 @app.command("apply")
@@ -72,29 +75,7 @@ def apply(ctx: typer.Context, filename: str = typer.Option(
         ..., "-f", "--filename", help="File to apply (- for stdin).", autocompletion=_c.complete_files
     )) -> None:
     """Create or replace the objects in FILE (pods and claims are then scheduled)."""
-    from dractl import sim
-    from dractl.sources.fake import object_key
-
-    src, app_ctx = fake_source(ctx)
-    objs, raws = _read(filename, app_ctx)
-    lines: list[str] = []
-    with src.transaction() as doc:
-        index = {object_key(o): i for i, o in enumerate(doc["items"])}
-        for raw in raws:
-            raw = _defaulted(raw, app_ctx.namespace)
-            sim.admit(raw, doc["items"])  # raises before anything is written
-            key = object_key(raw)
-            if key in index:
-                doc["items"][index[key]] = sim.updated(doc["items"][index[key]], raw)
-                verb = "configured"
-            else:
-                index[key] = len(doc["items"])
-                doc["items"].append(raw)
-                verb = "created"
-            lines.append(f"{_kind_name(raw)} {verb}")
-        lines.extend(_reconcile(src, doc, app_ctx))
-    for line in lines:
-        app_ctx.stdout.write(line + "\n")
+    _change(ctx, filename, delete=False)
 
 
 @app.command("delete")
@@ -102,54 +83,38 @@ def delete(ctx: typer.Context, filename: str = typer.Option(
         ..., "-f", "--filename", help="File naming the objects to delete.", autocompletion=_c.complete_files
     )) -> None:
     """Delete the objects named in FILE."""
-    from dractl.sources.fake import object_key
-
-    src, app_ctx = fake_source(ctx)
-    objs, raws = _read(filename, app_ctx)
-    lines: list[str] = []
-    with src.transaction() as doc:
-        for raw in raws:
-            key = object_key(_defaulted(raw, app_ctx.namespace))
-            found = [o for o in doc["items"] if object_key(o) == key]
-            if not found:
-                lines.append(f"{_kind_name(raw)} not found")
-                continue
-            in_use = (found[0].get("status") or {}).get("reservedFor") if key[0] == "ResourceClaim" else None
-            if in_use:
-                # delete-protection: the claim goes once its consumers are gone
-                found[0].setdefault("metadata", {}).setdefault("deletionTimestamp", _now())
-                users = ", ".join(r.get("name", "") for r in in_use)
-                lines.append(f"{_kind_name(raw)} marked for deletion (still in use by {users})")
-                continue
-            doc["items"] = [o for o in doc["items"] if object_key(o) != key]
-            lines.append(f"{_kind_name(raw)} deleted")
-        lines.extend(_reconcile(src, doc, app_ctx))
-    for line in lines:
-        app_ctx.stdout.write(line + "\n")
+    _change(ctx, filename, delete=True)
 
 
-def _reconcile(src: Any, doc: dict[str, Any], app_ctx: Any) -> list[str]:
-    """Run the simulated control plane (claim controller, scheduler)."""
-    from dractl import sim
+def _change(ctx: typer.Context, filename: str, *, delete: bool) -> None:
+    """Apply or delete FILE's objects, then run the simulated control plane; one atomic write."""
+    from dractl.control.plane import ControlPlane
+    from dractl.render.events import event_line
+    from dractl.sources.fake import FakeSource
 
-    return sim.reconcile(doc, features=app_ctx.features)
-
-
-def _now() -> str:
-    from dractl.sim import _now as now
-
-    return now()
+    store, app_ctx = fake_store(ctx)
+    objs = _read(filename, app_ctx)
+    source = FakeSource(app_ctx.source_options.state_dir, app_ctx.warn)
+    with store.transaction() as doc:
+        plane = ControlPlane(source.objects(doc["items"]), features=app_ctx.features)
+        if delete:
+            events = plane.delete(objs, app_ctx.namespace)
+        else:
+            events = plane.apply(objs, app_ctx.namespace)  # admission raises before anything is written
+        events.extend(plane.reconcile())
+        doc["items"] = plane.raw_items()
+    for e in events:
+        app_ctx.stdout.write(event_line(e) + "\n")
 
 
 @app.command("env")
 def env(ctx: typer.Context, pod: str = typer.Argument(..., help="Pod name (namespace from -n).", autocompletion=_c.complete_pods)) -> None:
     """Show the environment the example driver would give POD's containers (GPU_DEVICE_*)."""
-    from dractl import sim
+    from dractl.control.driver import container_env
 
-    src, app_ctx = fake_source(ctx)
+    store, app_ctx = fake_store(ctx)
     ns = app_ctx.namespace or "default"
-    doc = src.read_state()
-    per_container = sim.container_env(doc["items"], ns, pod)
+    per_container = container_env(store.read()["items"], ns, pod)
     if app_ctx.output in ("json", "yaml"):
         from dractl.render.printers import to_json, to_yaml
 
@@ -162,20 +127,3 @@ def env(ctx: typer.Context, pod: str = typer.Argument(..., help="Pod name (names
     for container, variables in per_container.items():
         for k, v in variables.items():
             app_ctx.stdout.write((f"[{container}] " if multi else "") + f"{k}={v}\n")
-
-
-_NAMESPACED = {"ResourceClaim", "ResourceClaimTemplate", "Pod"}
-
-
-def _defaulted(raw: dict[str, Any], namespace: str | None) -> dict[str, Any]:
-    """Namespaced objects without a namespace go to -n (else 'default'), as kubectl apply does."""
-    if raw.get("kind") in _NAMESPACED and not (raw.get("metadata") or {}).get("namespace"):
-        raw = {**raw, "metadata": {**(raw.get("metadata") or {}), "namespace": namespace or "default"}}
-    return raw
-
-
-def _kind_name(raw: dict[str, Any]) -> str:
-    kind = raw.get("kind", "")
-    group = (raw.get("apiVersion") or "").rpartition("/")[0]
-    resource = kind.lower() + (f".{group}" if group else "")
-    return f"{resource}/{(raw.get('metadata') or {}).get('name', '')}"

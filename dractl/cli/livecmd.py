@@ -101,12 +101,12 @@ def publish(
     """Publish the fake cluster's profile into the live cluster: its DeviceClass and one ResourceSlice set per
     node, as the dra-example-driver would, labelled app.kubernetes.io/managed-by=dractl."""
     from dractl.errors import UsageError
-    from dractl.sources import profiles
-    from dractl.sources.fake import FakeSource
+    from dractl.control import profiles
+    from dractl.control.store import Store
 
     app_ctx = ctx.find_root().obj
     live = _live(app_ctx)
-    state = FakeSource(app_ctx.source_options.state_dir, app_ctx.warn).read_state()
+    state = Store(app_ctx.source_options.state_dir).read()
     profile = state.get("profile")
     if profile not in profiles.PROFILES:
         raise UsageError(

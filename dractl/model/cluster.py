@@ -6,9 +6,10 @@ printers consume. It is pure data plus derived indexes; it never does I/O.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from dractl.model.objects import (
     AllocatedDeviceStatus,
@@ -227,3 +228,22 @@ def _holder(claim: ResourceClaim, r: DeviceRequestAllocationResult) -> Holder:
         consumed=dict(r.consumed_capacity),
         admin_access=bool(r.admin_access),
     )
+
+
+def cluster_from(objs: Iterable[Any]) -> Cluster:
+    """A Cluster of model objects, each in its kind's list (order kept)."""
+    c = Cluster()
+    buckets: dict[type, list[Any]] = {
+        DeviceClass: c.classes,
+        ResourceSlice: c.slices,
+        ResourceClaim: c.claims,
+        ResourceClaimTemplate: c.templates,
+        Pod: c.pods,
+        Node: c.nodes,
+        Namespace: c.namespaces,
+        DeviceTaintRule: c.taint_rules,
+        Event: c.events,
+    }
+    for o in objs:
+        buckets[type(o)].append(o)
+    return c

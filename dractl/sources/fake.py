@@ -1,119 +1,34 @@
-"""The embedded fake cluster: objects kept in a state folder, written atomically.
-
-State lives in ``$DRACTL_STATE`` or ``$XDG_STATE_HOME/dractl`` (``~/.local/state/dractl``)
-as ``cluster.json``: ``{"apiVersion": "dractl/v1", "profile": ..., "items": [objects]}``.
-Every write goes to a temporary file in the same folder, is fsynced and then renamed
-over the old one, under an exclusive lock, so an interrupted or failed command never
-leaves a torn or half-updated state.
-"""
+"""The embedded fake cluster as a source: the objects of its store (:mod:`dractl.control.store`)."""
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import json
-import os
-import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
 
-from dractl.errors import SourceError
-from dractl.model.cluster import Cluster
-from dractl.sources import profiles
-from dractl.sources.base import Needs, Warn
-from dractl.sources.loader import cluster_from, objects_from_docs
-
-STATE_FILE = "cluster.json"
-STATE_API = "dractl/v1"
-
-
-def state_dir(explicit: str | None = None) -> str:
-    if explicit:
-        return explicit
-    env = os.environ.get("DRACTL_STATE")
-    if env:
-        return env
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "dractl")
-
-
-def object_key(obj: dict[str, Any]) -> tuple[str, str, str]:
-    md = obj.get("metadata") or {}
-    return (str(obj.get("kind", "")), str(md.get("namespace") or ""), str(md.get("name") or ""))
+from dractl.control.store import Store
+from dractl.model.cluster import Cluster, cluster_from
+from dractl.sources.loader import objects_from_docs
 
 
 class FakeSource:
     writable = True
     description = "fake cluster"
 
-    def __init__(self, directory: str | None, warn: Warn) -> None:
-        self.directory = state_dir(directory)
-        self.path = os.path.join(self.directory, STATE_FILE)
+    def __init__(self, directory: str | None, warn: Callable[[str], None]) -> None:
+        self.store = Store(directory)
+        self.directory = self.store.directory
+        self.path = self.store.path
         self._warn = warn
         self._cluster: Cluster | None = None
 
-    # ------------------------------------------------------------------ reading
-
-    def read_state(self) -> dict[str, Any]:
-        """The raw state document; a fresh default cluster when none exists yet."""
-        try:
-            with open(self.path, "rb") as f:
-                data = f.read()
-        except FileNotFoundError:
-            return {"apiVersion": STATE_API, "profile": profiles.DEFAULT_PROFILE, "items": profiles.build()}
-        except OSError as e:
-            raise SourceError(f"fake cluster state {self.path}: cannot read: {e.strerror or e}") from None
-        try:
-            doc = json.loads(data)
-            if not isinstance(doc, dict) or not isinstance(doc.get("items"), list):
-                raise ValueError("no items list")
-        except (ValueError, RecursionError) as e:
-            raise SourceError(
-                f"fake cluster state {self.path} is unreadable ({e}); run 'dractl fake reset' to recreate it"
-            ) from None
-        return doc
-
-    def load(self, needs: Needs | None = None) -> Cluster:
+    def load(self, needs: frozenset[str] | None = None) -> Cluster:
+        """Every object of the state (``needs`` is for sources that can read less)."""
         if self._cluster is None:
-            doc = self.read_state()
-            self._cluster = self.cluster_of(doc["items"])
+            self._cluster = cluster_from(self.objects(self.store.read()["items"]))
         return self._cluster
 
-    def cluster_of(self, items: list[dict[str, Any]]) -> Cluster:
+    def objects(self, items: list[dict[str, Any]]) -> list[Any]:
+        """The state's objects, in storage order, as model objects."""
         # dractl wrote this state from validated objects; parse it without re-validating
         # (a hand-edited, broken state still ends in a one-line error).
-        return cluster_from(objects_from_docs(items, self.path, warn=self._warn, validate=False))
-
-    # ------------------------------------------------------------------ writing
-
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[dict[str, Any]]:
-        """Lock the state, yield it for changes, and write it atomically if the block succeeds."""
-        os.makedirs(self.directory, exist_ok=True)
-        lock_path = os.path.join(self.directory, ".lock")
-        with open(lock_path, "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                doc = self.read_state()
-                yield doc
-                self.write_state(doc)
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
-        self._cluster = None
-
-    def write_state(self, doc: dict[str, Any]) -> None:
-        os.makedirs(self.directory, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".cluster-", suffix=".json", dir=self.directory)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                # dumps (C encoder) then one write: json.dump to a file runs in pure Python
-                f.write(json.dumps(doc, separators=(",", ":")))
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except BaseException as e:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            if isinstance(e, OSError):
-                raise SourceError(f"fake cluster state {self.path}: cannot write: {e.strerror or e}") from None
-            raise
+        return objects_from_docs(items, self.path, warn=self._warn, validate=False)

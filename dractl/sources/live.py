@@ -289,7 +289,8 @@ class LiveSource:
             return list(pool.map(one, kinds))
 
     def load(self, needs: Needs | None = None) -> Cluster:
-        from dractl.sources.loader import cluster_from, objects_from_docs
+        from dractl.model.cluster import cluster_from
+        from dractl.sources.loader import objects_from_docs
 
         want = frozenset(KINDS) if needs is None else frozenset(needs) & frozenset(KINDS)
         if self._cluster is not None and want <= self._loaded:

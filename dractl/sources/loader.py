@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from dractl.errors import InputError, ValidationError
-from dractl.model.cluster import Cluster
+from dractl.model.cluster import Cluster, cluster_from
 from dractl.model.parse import UnknownKind, object_label, parse_object
 
 MAX_BYTES = 256 * 1024 * 1024
@@ -242,23 +242,3 @@ def _skipped_text(origin: str, skipped: list[tuple[Any, str]]) -> str:
 
 def _yaml_type(v: Any) -> str:
     return {str: "string", int: "number", float: "number", bool: "boolean", list: "list"}.get(type(v), type(v).__name__)
-
-
-def cluster_from(objs: Iterable[Any]) -> Cluster:
-    from dractl.model import objects as m
-
-    c = Cluster()
-    buckets = {
-        m.DeviceClass: c.classes,
-        m.ResourceSlice: c.slices,
-        m.ResourceClaim: c.claims,
-        m.ResourceClaimTemplate: c.templates,
-        m.Pod: c.pods,
-        m.Node: c.nodes,
-        m.Namespace: c.namespaces,
-        m.DeviceTaintRule: c.taint_rules,
-        m.Event: c.events,
-    }
-    for o in objs:
-        buckets[type(o)].append(o)
-    return c

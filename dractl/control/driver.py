@@ -1,0 +1,110 @@
+"""The dra-example-driver's container environment, from the fake cluster's stored objects.
+
+Pure: works on the v1 dicts the store keeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def _key(o: Mapping[str, Any]) -> tuple[str, str]:
+    md = o.get("metadata") or {}
+    return (md.get("namespace") or "default", md.get("name") or "")
+
+
+def _claim_keys(pod: Mapping[str, Any]) -> list[tuple[str, str] | None]:
+    """Per pod claim (in spec order), the (namespace, name) of its ResourceClaim, if known."""
+    ns = _key(pod)[0]
+    statuses = {
+        s.get("name"): s.get("resourceClaimName") for s in (pod.get("status") or {}).get("resourceClaimStatuses") or []
+    }
+    out: list[tuple[str, str] | None] = []
+    for rc in (pod.get("spec") or {}).get("resourceClaims") or []:
+        name = rc.get("resourceClaimName") or statuses.get(rc.get("name"))
+        out.append((ns, name) if name else None)
+    return out
+
+
+def container_env(items: list[dict[str, Any]], namespace: str, pod_name: str) -> dict[str, dict[str, str]]:
+    """Per container, the variables the dra-example-driver's CDI spec would set.
+
+    From kubernetes-sigs/dra-example-driver cmd/dra-example-kubeletplugin (cdi.go,
+    state.go): GPU_DEVICE_<ID>=<device>, ..._RESOURCE_CLAIM=<claim uid>, and the
+    sharing settings from the opaque GpuConfig (default TimeSlicing, interval Default).
+    """
+    pods = [p for p in items if p.get("kind") == "Pod" and _key(p) == (namespace, pod_name)]
+    if not pods:
+        from dractl.errors import NotFoundError
+
+        raise NotFoundError(f'pod "{pod_name}" not found in namespace "{namespace}"')
+    pod = pods[0]
+    node = (pod.get("spec") or {}).get("nodeName")
+    if not node:
+        return {}
+    keys = _claim_keys(pod)
+    by_pod_claim = {}
+    for rc, key in zip((pod.get("spec") or {}).get("resourceClaims") or [], keys, strict=True):
+        by_pod_claim[rc.get("name")] = key
+    claims = {_key(c): c for c in items if c.get("kind") == "ResourceClaim"}
+    out: dict[str, dict[str, str]] = {}
+    spec = pod.get("spec") or {}
+    for c in (spec.get("initContainers") or []) + (spec.get("containers") or []):
+        env: dict[str, str] = {}
+        for ref in (c.get("resources") or {}).get("claims") or []:
+            key = by_pod_claim.get(ref.get("name"))
+            claim = claims.get(key) if key else None
+            alloc = ((claim or {}).get("status") or {}).get("allocation")
+            if not alloc:
+                continue
+            uid = ((claim or {}).get("metadata") or {}).get("uid", "")
+            configs = (alloc.get("devices") or {}).get("config") or []
+            for r in (alloc.get("devices") or {}).get("results") or []:
+                if ref.get("request") and r.get("request").split("/")[0] != ref["request"]:
+                    continue
+                driver = r.get("driver", "")
+                profile = driver.split(".")[0].upper()
+                env.setdefault("KUBERNETES_NODE_NAME", node)
+                env.setdefault("DRA_RESOURCE_DRIVER_NAME", driver)
+                dev = r.get("device", "")
+                ident = dev.removeprefix(driver.split(".")[0] + "-").upper().replace("-", "_")
+                base = f"{profile}_DEVICE_{ident}"
+                env[base] = dev
+                env[f"{base}_RESOURCE_CLAIM"] = uid
+                sharing = _sharing(configs, r.get("request", ""))
+                env[f"{base}_SHARING_STRATEGY"] = sharing.get("strategy", "TimeSlicing")
+                if sharing.get("strategy", "TimeSlicing") == "TimeSlicing":
+                    env[f"{base}_TIMESLICE_INTERVAL"] = (sharing.get("timeSlicingConfig") or {}).get(
+                        "interval", "Default"
+                    )
+                else:
+                    env[f"{base}_PARTITION_COUNT"] = str(
+                        (sharing.get("spacePartitioningConfig") or {}).get("partitionCount", "")
+                    )
+                for cap, q in (r.get("consumedCapacity") or {}).items():
+                    env[f"{base}_{cap.rpartition('/')[2].upper()}"] = str(q)
+                env["DRA_ADMIN_ACCESS"] = "true" if r.get("adminAccess") else "false"
+        if env:
+            out[c.get("name", "")] = dict(sorted(env.items()))
+    return out
+
+
+def _sharing(configs: list[dict[str, Any]], request: str) -> dict[str, Any]:
+    """The GpuConfig sharing block that applies to ``request`` (claim config wins over class)."""
+    chosen: dict[str, Any] = {}
+    for src in ("FromClass", "FromClaim"):
+        for c in configs:
+            if c.get("source") != src:
+                continue
+            reqs = c.get("requests") or []
+            if reqs and request not in reqs and request.split("/")[0] not in reqs:
+                continue
+            params = ((c.get("opaque") or {}).get("parameters")) or {}
+            if (
+                isinstance(params, dict)
+                and params.get("kind") == "GpuConfig"
+                and isinstance(params.get("sharing"), dict)
+            ):
+                chosen = params["sharing"]
+    return chosen

@@ -1,0 +1,468 @@
+"""The simulated control plane: apiserver writes, the resourceclaim controller, the scheduler.
+
+A :class:`ControlPlane` holds the objects of one cluster (dractl's typed model, in
+storage order) and changes them as Kubernetes would. ``dractl fake apply``/``delete``
+run it on the fake cluster's state and keep the result; ``dractl check`` runs it on a
+copy of any source's cluster and keeps nothing. Pure: no I/O; it returns
+:class:`Change` facts, which the render layer words.
+
+:meth:`ControlPlane.reconcile` runs, in order:
+
+1. garbage collection: claims owned by a deleted pod go; consumers that no longer
+   exist leave ``reservedFor``; a claim nobody reserves is deallocated (the
+   resourceclaim controller does this upstream); a claim marked for deletion goes
+   once its consumers are gone;
+2. the resourceclaim controller: a pod's ``resourceClaimTemplateName`` entries get a
+   claim ``<pod>-<claim>-<5 random>`` owned by the pod, recorded in the pod's
+   ``status.resourceClaimStatuses`` (pkg/controller/resourceclaim/controller.go);
+3. the scheduler: every unbound pod, in creation order, goes through
+   :func:`dractl.control.scheduler.place`; its claims are allocated and reserved and
+   the pod is bound and Running, or it stays Pending with the scheduler's message.
+
+Changed objects are new model objects (``dataclasses.replace``) whose ``raw`` is a
+changed copy; nothing is parsed again except a claim the controller creates.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import random
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from dractl.control import admission
+from dractl.features import DEFAULT_GATES, FeatureGates
+from dractl.model.cluster import Cluster, cluster_from
+from dractl.model.objects import (
+    AllocationResult,
+    ConsumerReference,
+    Namespace,
+    Pod,
+    PodResourceClaimStatus,
+    ResourceClaim,
+    ResourceClaimTemplate,
+)
+from dractl.model.parse import parse_object
+from dractl.model.relations import POD_CLAIM_NAME
+from dractl.model.serialize import allocation_to_dict
+
+_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # apimachinery's utilrand alphabet
+DELETE_PROTECTION = "resource.kubernetes.io/delete-protection"
+
+Key = tuple[str, str, str]  # (kind, namespace, name)
+
+
+def now() -> str:
+    return _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def object_key(raw: Mapping[str, Any]) -> Key:
+    md = raw.get("metadata") or {}
+    return (str(raw.get("kind", "")), str(md.get("namespace") or ""), str(md.get("name") or ""))
+
+
+def _key(o: Any) -> Key:
+    return (type(o).__name__, o.meta.namespace, o.meta.name)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One thing that happened, as a fact: ``ref`` (``pod/x``), ``verb`` and its details.
+
+    verbs: created, configured, deleted, not found, marked for deletion (``users``),
+    claim created (``template``, ``pod``), scheduled (``node``), pending (``message``;
+    ``explainable`` when the allocator could say more).
+    """
+
+    ref: str
+    verb: str
+    node: str = ""
+    message: str = ""
+    template: str = ""
+    pod: str = ""
+    users: tuple[str, ...] = ()
+    explainable: bool = False
+
+
+@dataclass
+class PodResult:
+    """What the scheduler did with one pod in the last reconcile."""
+
+    namespace: str
+    name: str
+    placement: Any  # scheduler.Placement, or None when the pod waited for its claims
+    claims: list[ResourceClaim] = field(default_factory=list)
+    message: str = ""  # why it is pending, when it is
+
+
+def _stamp(o: Any, rng: random.Random, at: str) -> Any:
+    md = o.meta
+    if md.uid and md.creation_timestamp:
+        return o
+    raw_md = dict(o.raw.get("metadata") or {})
+    uid = md.uid or str(uuid.UUID(int=rng.getrandbits(128), version=4))
+    ts = md.creation_timestamp or at
+    raw_md.setdefault("uid", uid)
+    raw_md.setdefault("creationTimestamp", ts)
+    return replace(o, meta=replace(md, uid=uid, creation_timestamp=ts), raw={**o.raw, "metadata": raw_md})
+
+
+class ControlPlane:
+    """The objects of one cluster and what the control plane does to them."""
+
+    def __init__(
+        self,
+        objects: Iterable[Any],
+        *,
+        features: FeatureGates = DEFAULT_GATES,
+        rng: random.Random | None = None,
+        clock: Callable[[], str] = now,
+        random_names: bool = True,
+    ) -> None:
+        self.objects: list[Any] = list(objects)
+        self.features = features
+        self.rng = rng or random.Random()
+        self.clock = clock
+        self.random_names = random_names
+        self.results: dict[tuple[str, str], PodResult] = {}
+        self._at = ""  # the time of the current reconcile
+        self._reindex()
+
+    @classmethod
+    def of(cls, cluster: Cluster, **kw: Any) -> ControlPlane:
+        objs = [
+            *cluster.namespaces,
+            *cluster.nodes,
+            *cluster.classes,
+            *cluster.slices,
+            *cluster.taint_rules,
+            *cluster.templates,
+            *cluster.claims,
+            *cluster.pods,
+        ]
+        return cls(objs, **kw)
+
+    def _reindex(self) -> None:
+        self._index = {_key(o): i for i, o in enumerate(self.objects)}
+
+    def get(self, kind: str, namespace: str, name: str) -> Any:
+        i = self._index.get((kind, namespace, name))
+        return None if i is None else self.objects[i]
+
+    def _put(self, o: Any) -> None:
+        k = _key(o)
+        i = self._index.get(k)
+        if i is None:
+            self._index[k] = len(self.objects)
+            self.objects.append(o)
+        else:
+            self.objects[i] = o
+
+    def cluster(self) -> Cluster:
+        return cluster_from(self.objects)
+
+    def raw_items(self) -> list[dict[str, Any]]:
+        return [dict(o.raw) for o in self.objects]
+
+    def _namespace_labels(self, ns: str) -> Mapping[str, str]:
+        n = self.get(Namespace.__name__, "", ns)
+        return n.meta.labels if n is not None else {}
+
+    # ------------------------------------------------------------ apiserver writes
+
+    def apply(self, objects: Sequence[Any], namespace: str | None) -> list[Change]:
+        """Create or update ``objects`` (model objects, e.g. parsed from a file), as kubectl apply.
+
+        Admission runs for each object before it is stored; an object it refuses raises
+        InputError (callers keep nothing then).
+        """
+        events = []
+        for o in objects:
+            raw = admission.defaulted(o.raw, namespace)
+            key = object_key(raw)
+            old = self.get(*key)
+            if key[0] in ("ResourceClaim", "ResourceClaimTemplate"):
+                admission.admit(raw, old.raw if old is not None else None, self._namespace_labels(key[1]))
+            if old is not None:
+                raw = admission.updated(old.raw, raw)
+            self._put(o if raw is o.raw else parse_object(dict(raw), validate=False))
+            events.append(Change(admission.reference(raw), "configured" if old is not None else "created"))
+        return events
+
+    def delete(self, objects: Sequence[Any], namespace: str | None) -> list[Change]:
+        """Delete the objects named; a claim in use is only marked (delete-protection)."""
+        events = []
+        gone: set[Key] = set()
+        for o in objects:
+            raw = admission.defaulted(o.raw, namespace)
+            key = object_key(raw)
+            ref = admission.reference(raw)
+            old = self.get(*key) if key not in gone else None
+            if old is None:
+                events.append(Change(ref, "not found"))
+                continue
+            if isinstance(old, ResourceClaim) and old.reserved_for:
+                if not old.meta.deletion_timestamp:
+                    ts = self.clock()
+                    md = {**(old.raw.get("metadata") or {}), "deletionTimestamp": ts}
+                    self._put(
+                        replace(old, meta=replace(old.meta, deletion_timestamp=ts), raw={**old.raw, "metadata": md})
+                    )
+                events.append(Change(ref, "marked for deletion", users=tuple(r.name for r in old.reserved_for)))
+                continue
+            gone.add(key)
+            events.append(Change(ref, "deleted"))
+        if gone:
+            self.objects = [o for o in self.objects if _key(o) not in gone]
+            self._reindex()
+        return events
+
+    # ------------------------------------------------------------ controllers
+
+    def reconcile(
+        self,
+        *,
+        explain: Iterable[tuple[str, str]] = (),
+        pin: Mapping[tuple[str, str], str] | None = None,
+    ) -> list[Change]:
+        """Run the controllers and the scheduler once.
+
+        ``explain``: pods (namespace, name) whose failures are explained (costs time);
+        ``pin``: pods that may only go to the given node (``dractl check --node``).
+        """
+        at = self._at = self.clock()
+        self.objects = [_stamp(o, self.rng, at) for o in self.objects]
+        events: list[Change] = []
+        self._collect_garbage()
+        self._create_claims(events)
+        self._schedule(events, set(explain), pin or {})
+        return events
+
+    def _collect_garbage(self) -> None:
+        pods = [o for o in self.objects if isinstance(o, Pod)]
+        pod_uids = {p.meta.uid for p in pods}
+        pod_names = {(p.meta.namespace or "default", p.meta.name) for p in pods}
+        keep: list[Any] = []
+        changed = False
+        for o in self.objects:
+            if isinstance(o, ResourceClaim):
+                owners = [r for r in o.meta.owner_references if r.kind == "Pod" and r.controller]
+                if owners and not any(r.uid in pod_uids for r in owners):
+                    changed = True
+                    continue  # generated for a pod that is gone
+                ns = o.meta.namespace or "default"
+                alive = tuple(r for r in o.reserved_for if r.resource != "pods" or (ns, r.name) in pod_names)
+                if len(alive) != len(o.reserved_for):
+                    status = dict(o.raw.get("status") or {})
+                    status["reservedFor"] = [_consumer_dict(r) for r in alive]
+                    if alive:
+                        o = replace(o, reserved_for=alive, raw={**o.raw, "status": status})
+                    else:  # deallocated once nobody uses it
+                        for k in ("reservedFor", "allocation", "devices"):
+                            status.pop(k, None)
+                        o = replace(o, reserved_for=(), allocation=None, devices=(), raw={**o.raw, "status": status})
+                if o.meta.deletion_timestamp and not alive:
+                    changed = True
+                    continue
+            keep.append(o)
+        self.objects = keep
+        if changed:
+            self._reindex()
+
+    def _claim_name(self, ns: str, pod: str, claim: str) -> str:
+        if not self.random_names:
+            name = f"{pod}-{claim}"[:253]
+            if self.get("ResourceClaim", ns, name) is None:
+                return name
+        while True:
+            suffix = "".join(self.rng.choice(_ALPHABET) for _ in range(5))
+            name = f"{pod}-{claim}-{suffix}"[:253]
+            if self.get("ResourceClaim", ns, name) is None:
+                return name
+
+    def _create_claims(self, events: list[Change]) -> None:
+        for pod in [o for o in self.objects if isinstance(o, Pod)]:
+            ns = pod.meta.namespace or "default"
+            statuses = {s.name: s for s in pod.claim_statuses}
+            added = False
+            for rc in pod.resource_claims:
+                tname = rc.resource_claim_template_name
+                if not tname or rc.name in statuses:
+                    continue
+                template = self.get(ResourceClaimTemplate.__name__, ns, tname)
+                if template is None:
+                    continue  # the scheduler reports it
+                name = self._claim_name(ns, pod.name, rc.name)
+                self._put(parse_object(self._claim_from(template, pod, rc.name, name), validate=False))
+                statuses[rc.name] = PodResourceClaimStatus(rc.name, name)
+                added = True
+                events.append(
+                    Change(f"resourceclaim.resource.k8s.io/{name}", "claim created", template=tname, pod=pod.name)
+                )
+            if added:
+                status = dict(pod.raw.get("status") or {})
+                status["resourceClaimStatuses"] = [
+                    {"name": s.name, "resourceClaimName": s.resource_claim_name} for s in statuses.values()
+                ]
+                self._put(replace(pod, claim_statuses=tuple(statuses.values()), raw={**pod.raw, "status": status}))
+
+    def _claim_from(self, t: ResourceClaimTemplate, pod: Pod, pod_claim: str, name: str) -> dict[str, Any]:
+        """The claim the resourceclaim controller makes from template ``t`` for ``pod``."""
+        tspec = t.raw.get("spec") or {}
+        tmeta = tspec.get("metadata") or {}
+        md: dict[str, Any] = {
+            "name": name,
+            "namespace": pod.meta.namespace or "default",
+            "uid": str(uuid.UUID(int=self.rng.getrandbits(128), version=4)),
+            "creationTimestamp": self._at,
+            "annotations": {**(tmeta.get("annotations") or {}), POD_CLAIM_NAME: pod_claim},
+            "ownerReferences": [
+                {
+                    "apiVersion": "v1",
+                    "kind": "Pod",
+                    "name": pod.name,
+                    "uid": pod.meta.uid,
+                    "controller": True,
+                    "blockOwnerDeletion": True,
+                }
+            ],
+        }
+        if tmeta.get("labels"):
+            md["labels"] = dict(tmeta["labels"])
+        # The spec is shared, not copied: stored objects are never changed in place.
+        return {
+            "apiVersion": "resource.k8s.io/v1",
+            "kind": "ResourceClaim",
+            "metadata": md,
+            "spec": tspec.get("spec") or {},
+        }
+
+    # ------------------------------------------------------------ scheduler
+
+    def _pod_claims(self, pod: Pod) -> tuple[list[ResourceClaim], str | None]:
+        """The claims a pod uses, or why it must wait (kube-scheduler's DynamicResources PreFilter)."""
+        ns = pod.meta.namespace or "default"
+        statuses = {s.name: s.resource_claim_name for s in pod.claim_statuses}
+        out: list[ResourceClaim] = []
+        for rc in pod.resource_claims:
+            name = rc.resource_claim_name
+            if not name and rc.resource_claim_template_name:
+                name = statuses.get(rc.name, "")
+                if not name:
+                    return [], f'resourceclaimtemplate.resource.k8s.io "{rc.resource_claim_template_name}" not found'
+            if not name:
+                continue
+            c = self.get(ResourceClaim.__name__, ns, name)
+            if c is None:
+                return [], f'resourceclaim "{name}" not found'
+            if c.meta.deletion_timestamp:
+                return [], f'resourceclaim "{name}" is being deleted'
+            if all(x.meta.name != name for x in out):
+                out.append(c)
+        return out, None
+
+    def _schedule(self, events: list[Change], explain: set[tuple[str, str]], pin: Mapping[tuple[str, str], str]) -> None:
+        from dractl.allocator import Allocator
+        from dractl.control.scheduler import place
+
+        self.results = {}
+        order = {id(o): i for i, o in enumerate(self.objects)}
+        pending = [o for o in self.objects if isinstance(o, Pod) and not o.node_name and not o.meta.deletion_timestamp]
+        if not pending:
+            return
+        # Creation order; objects of one apply share a timestamp, so their order decides.
+        pending.sort(key=lambda p: (p.meta.creation_timestamp, order[id(p)]))
+        allocator = Allocator(self.cluster(), self.features)
+        nodes = allocator.cluster.node_names
+        # Per claim shape (the specs of the claims still to allocate), the nodes known not to fit.
+        failed: dict[tuple[int, ...], dict[str, str]] = {}
+        for pod in pending:
+            ns = pod.meta.namespace or "default"
+            key = (ns, pod.name)
+            ref = f"pod/{pod.name}"
+            claims, wait = self._pod_claims(pod)
+            if wait is not None:
+                self._unschedulable(pod, wait)
+                self.results[key] = PodResult(ns, pod.name, None, message=wait)
+                events.append(Change(ref, "pending", message=wait))
+                continue
+            shape = tuple(id(c.spec) for c in claims if c.allocation is None)
+            candidates = [pin[key]] if key in pin else nodes
+            p = place(
+                allocator,
+                candidates,
+                claims,
+                explain=key in explain,
+                known=failed.setdefault(shape, {}) if shape and key not in pin else None,
+            )
+            self.results[key] = PodResult(ns, pod.name, p, claims, p.error or p.message or "")
+            if p.error is not None:
+                self._unschedulable(pod, p.error, reason="SchedulerError")
+                events.append(Change(ref, "pending", message=p.error))
+                continue
+            if p.allocations is None or p.node is None:
+                msg = p.message or ""
+                self._unschedulable(pod, msg)
+                events.append(Change(ref, "pending", message=msg, explainable=bool(claims) and bool(candidates)))
+                continue
+            done = []
+            stamp = self._at
+            for claim, alloc in zip(claims, p.allocations, strict=True):
+                done.append(self._reserve(claim, alloc, pod, allocator, stamp))
+            self.results[key].claims = done
+            self._bind(pod, p.node)
+            events.append(Change(ref, "scheduled", node=p.node))
+
+    def _reserve(
+        self, claim: ResourceClaim, alloc: AllocationResult, pod: Pod, allocator: Any, stamp: str
+    ) -> ResourceClaim:
+        status = dict(claim.raw.get("status") or {})
+        md = claim.raw.get("metadata") or {}
+        meta = claim.meta
+        if claim.allocation is None:
+            if self.features.binding_conditions and not alloc.allocation_timestamp:
+                alloc = replace(alloc, allocation_timestamp=stamp)
+            status["allocation"] = allocation_to_dict(alloc)
+            allocator.commit(claim.key, alloc)
+            if DELETE_PROTECTION not in meta.finalizers:
+                meta = replace(meta, finalizers=(*meta.finalizers, DELETE_PROTECTION))
+                md = {**md, "finalizers": list(meta.finalizers)}
+        reserved = claim.reserved_for
+        if not any(r.uid == pod.meta.uid for r in reserved):
+            reserved = (*reserved, ConsumerReference("pods", pod.name, pod.meta.uid))
+            status["reservedFor"] = [_consumer_dict(r) for r in reserved]
+        new = replace(
+            claim,
+            meta=meta,
+            allocation=alloc,
+            reserved_for=reserved,
+            raw={**claim.raw, "metadata": md, "status": status},
+        )
+        # Later pods sharing this claim see it as allocated.
+        self._put(new)
+        return new
+
+    def _bind(self, pod: Pod, node: str) -> None:
+        status = dict(pod.raw.get("status") or {})
+        status["phase"] = "Running"
+        status["conditions"] = [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "True"}]
+        status.setdefault("startTime", self._at)
+        raw = {**pod.raw, "spec": {**(pod.raw.get("spec") or {}), "nodeName": node}, "status": status}
+        self._put(
+            replace(self.get("Pod", pod.meta.namespace, pod.name) or pod, node_name=node, phase="Running", raw=raw)
+        )
+
+    def _unschedulable(self, pod: Pod, message: str, reason: str = "Unschedulable") -> None:
+        status = dict(pod.raw.get("status") or {})
+        status["phase"] = "Pending"
+        status["conditions"] = [{"type": "PodScheduled", "status": "False", "reason": reason, "message": message}]
+        self._put(replace(pod, phase="Pending", raw={**pod.raw, "status": status}))
+
+
+def _consumer_dict(r: ConsumerReference) -> dict[str, Any]:
+    d: dict[str, Any] = {"resource": r.resource, "name": r.name, "uid": r.uid}
+    if r.api_group:
+        d["apiGroup"] = r.api_group
+    return d

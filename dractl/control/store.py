@@ -1,0 +1,97 @@
+"""The fake cluster's store (its etcd): one JSON document in a state folder, written atomically.
+
+State lives in ``$DRACTL_STATE`` or ``$XDG_STATE_HOME/dractl`` (``~/.local/state/dractl``)
+as ``cluster.json``: ``{"apiVersion": "dractl/v1", "profile": ..., "items": [objects]}``.
+Every write goes to a temporary file in the same folder, is fsynced and then renamed
+over the old one, under an exclusive lock, so an interrupted or failed command never
+leaves a torn or half-updated state. This module and :mod:`dractl.sources` are the
+only parts of the fake cluster that do I/O.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+from dractl.control import profiles
+from dractl.errors import SourceError
+
+STATE_FILE = "cluster.json"
+STATE_API = "dractl/v1"
+
+
+def state_dir(explicit: str | None = None) -> str:
+    if explicit:
+        return explicit
+    env = os.environ.get("DRACTL_STATE")
+    if env:
+        return env
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(base, "dractl")
+
+
+def document(profile: str, items: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"apiVersion": STATE_API, "profile": profile, "items": items}
+
+
+class Store:
+    """The state document of one fake cluster."""
+
+    def __init__(self, directory: str | None = None) -> None:
+        self.directory = state_dir(directory)
+        self.path = os.path.join(self.directory, STATE_FILE)
+
+    def read(self) -> dict[str, Any]:
+        """The state document; a fresh default cluster when none exists yet."""
+        try:
+            with open(self.path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            return document(profiles.DEFAULT_PROFILE, profiles.build())
+        except OSError as e:
+            raise SourceError(f"fake cluster state {self.path}: cannot read: {e.strerror or e}") from None
+        try:
+            doc = json.loads(data)
+            if not isinstance(doc, dict) or not isinstance(doc.get("items"), list):
+                raise ValueError("no items list")
+        except (ValueError, RecursionError) as e:
+            raise SourceError(
+                f"fake cluster state {self.path} is unreadable ({e}); run 'dractl fake reset' to recreate it"
+            ) from None
+        return doc
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[dict[str, Any]]:
+        """Lock the state, yield it for changes, and write it atomically if the block succeeds."""
+        os.makedirs(self.directory, exist_ok=True)
+        lock_path = os.path.join(self.directory, ".lock")
+        with open(lock_path, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                doc = self.read()
+                yield doc
+                self.write(doc)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def write(self, doc: dict[str, Any]) -> None:
+        os.makedirs(self.directory, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".cluster-", suffix=".json", dir=self.directory)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                # dumps (C encoder) then one write: json.dump to a file runs in pure Python
+                f.write(json.dumps(doc, separators=(",", ":")))
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except BaseException as e:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            if isinstance(e, OSError):
+                raise SourceError(f"fake cluster state {self.path}: cannot write: {e.strerror or e}") from None
+            raise

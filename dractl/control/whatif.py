@@ -1,0 +1,196 @@
+"""``dractl check``: what would happen if this file were applied? Nothing is written.
+
+The file's objects are applied to a copy of the cluster's objects with the control
+plane's own rules (admission, the resourceclaim controller, the scheduler pod by pod in
+creation order: pods already pending in the cluster first, then the file's pods in file
+order), exactly as ``dractl fake apply`` would, and the report gives each of the file's
+pods its outcome: the node and the devices, or the scheduler's reason. Claims made from
+a template are named ``<pod>-<claim>`` here (the real controller adds 5 random
+characters). A file without pods is checked as if one pod (per namespace) used all of
+its claims, with one claim per template named after the template. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dractl.allocator.explain import Explanation
+from dractl.control import admission
+from dractl.control.plane import ControlPlane
+from dractl.features import DEFAULT_GATES, FeatureGates
+from dractl.model.cluster import Cluster
+from dractl.model.objects import AllocationResult, Pod, ResourceClaim, ResourceClaimTemplate
+from dractl.model.parse import parse_object
+from dractl.model.serialize import allocation_to_dict
+
+CHECKED_KINDS = (ResourceClaim, ResourceClaimTemplate, Pod)
+
+
+@dataclass
+class CheckedClaim:
+    namespace: str
+    name: str
+    allocation: AllocationResult | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "namespace": self.namespace,
+            "name": self.name,
+            "allocation": allocation_to_dict(self.allocation) if self.allocation is not None else None,
+        }
+
+
+@dataclass
+class PodOutcome:
+    """One pod of the file (``name`` None: the claims of a file without pods, together)."""
+
+    namespace: str
+    name: str | None
+    outcome: str  # scheduled | unschedulable | error
+    node: str | None = None
+    message: str | None = None  # the scheduler's message when not scheduled
+    error: str | None = None
+    claims: list[CheckedClaim] = field(default_factory=list)
+    explanation: Explanation | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "namespace": self.namespace,
+            "name": self.name,
+            "outcome": self.outcome,
+            "node": self.node,
+            "message": self.message,
+            "error": self.error,
+            "claims": [c.to_dict() for c in self.claims],
+            "explanation": self.explanation.to_dict() if self.explanation is not None else None,
+        }
+
+
+@dataclass
+class CheckReport:
+    pods: list[PodOutcome] = field(default_factory=list)
+    node: str | None = None  # --node
+
+    @property
+    def outcome(self) -> str:
+        """scheduled when every pod is; else error if any pod hit an error; else unschedulable."""
+        outcomes = {p.outcome for p in self.pods}
+        if outcomes <= {"scheduled"}:
+            return "scheduled"
+        return "error" if "error" in outcomes else "unschedulable"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"outcome": self.outcome, "pods": [p.to_dict() for p in self.pods]}
+
+
+CHECK_POD = "dractl-check"  # the stand-in consumer of a file without pods
+
+
+def _stand_ins(objects: Sequence[Any]) -> list[Any]:
+    """Without pods: a claim per template (named after it) and one pod per namespace using all claims."""
+    out: list[Any] = list(objects)
+    by_ns: dict[str, list[str]] = {}
+    for o in objects:
+        if isinstance(o, ResourceClaimTemplate):
+            tspec = o.raw.get("spec") or {}
+            md = {"name": o.name, "namespace": o.namespace}
+            if (tspec.get("metadata") or {}).get("labels"):
+                md["labels"] = dict(tspec["metadata"]["labels"])
+            raw = {
+                "apiVersion": "resource.k8s.io/v1",
+                "kind": "ResourceClaim",
+                "metadata": md,
+                "spec": tspec.get("spec") or {},
+            }
+            out.append(parse_object(raw, validate=False))
+    for o in out:
+        if isinstance(o, ResourceClaim) and o.name not in by_ns.setdefault(o.namespace, []):
+            by_ns[o.namespace].append(o.name)
+    for ns, names in by_ns.items():
+        raw = {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {"name": CHECK_POD, "namespace": ns},
+            "spec": {
+                "containers": [],
+                "resourceClaims": [{"name": f"claim-{i}", "resourceClaimName": n} for i, n in enumerate(names)],
+            },
+        }
+        out.append(parse_object(raw, validate=False))
+    return out
+
+
+def check(
+    cluster: Cluster,
+    objects: Sequence[Any],
+    *,
+    namespace: str | None = None,
+    node: str | None = None,
+    features: FeatureGates = DEFAULT_GATES,
+) -> CheckReport:
+    """Apply ``objects`` (claims, templates and pods; others are ignored) to a copy of
+    ``cluster`` and schedule. Objects without a namespace go to ``namespace``.
+
+    Raises InputError when the apiserver would refuse an object (admission).
+    """
+    objects = [
+        o if o.meta.namespace else parse_object(admission.defaulted(o.raw, namespace), validate=False)
+        for o in objects
+        if isinstance(o, CHECKED_KINDS)
+    ]
+    pods = [o for o in objects if isinstance(o, Pod)]
+    stand_in = not pods
+    if stand_in:
+        objects = _stand_ins(objects)
+        pods = [o for o in objects if isinstance(o, Pod)]
+    plane = ControlPlane.of(cluster, features=features, random_names=False)
+    plane.apply(objects, namespace)
+    keys = [(p.namespace or "default", p.name) for p in pods]
+    plane.reconcile(explain=keys, pin=dict.fromkeys(keys, node) if node else None)
+    report = CheckReport(node=node)
+    for ns, name in keys:
+        report.pods.append(_outcome(plane, ns, name, len(plane.cluster().node_names) if node is None else 1, stand_in))
+    return report
+
+
+def _outcome(plane: ControlPlane, ns: str, name: str, n_nodes: int, stand_in: bool) -> PodOutcome:
+    shown = None if stand_in else name
+    res = plane.results.get((ns, name))
+    pod = plane.get("Pod", ns, name)
+    if res is None:  # bound before: already running on its node
+        claims = _claims_of(plane, pod)
+        return PodOutcome(ns, shown, "scheduled", pod.node_name or None, claims=claims)
+    p = res.placement
+    claims = [CheckedClaim(c.namespace, c.name, c.allocation) for c in res.claims]
+    if p is None:  # waited for its claims
+        return PodOutcome(ns, shown, "unschedulable", message=res.message, claims=claims)
+    if p.error is not None:
+        return PodOutcome(ns, shown, "error", p.node, error=p.error, claims=claims, explanation=p.explanation)
+    if p.allocations is None:
+        ex = p.explanation
+        if ex is not None and n_nodes > 1 and p.message:
+            ex.notes.insert(0, p.message)
+        elif ex is None and p.message:
+            ex = Explanation(notes=[p.message])
+        return PodOutcome(
+            ns,
+            shown,
+            "unschedulable",
+            message=p.message,
+            claims=[CheckedClaim(c.namespace, c.name) for c in res.claims],
+            explanation=ex,
+        )
+    return PodOutcome(ns, shown, "scheduled", p.node, claims=claims)
+
+
+def _claims_of(plane: ControlPlane, pod: Any) -> list[CheckedClaim]:
+    out = []
+    statuses = {s.name: s.resource_claim_name for s in pod.claim_statuses}
+    for rc in pod.resource_claims:
+        name = rc.resource_claim_name or statuses.get(rc.name, "")
+        c = plane.get("ResourceClaim", pod.meta.namespace, name) if name else None
+        if c is not None:
+            out.append(CheckedClaim(c.namespace, c.name, c.allocation))
+    return out
