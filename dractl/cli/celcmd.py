@@ -35,9 +35,9 @@ def cel(
         app_ctx.stderr.write(f"error: {e}\n{e.caret()}\n")
         raise typer.Exit(ExitCode.NEGATIVE)
 
-    from dractl.sources.base import DEVICE_NEEDS
+    from dractl.sources.base import device_needs
 
-    cluster = app_ctx.cluster(DEVICE_NEEDS)
+    cluster = app_ctx.cluster(device_needs(node=bool(node), classes=bool(device_class)))
     devices = _devices(cluster, node, driver)
     class_sels = []
     if device_class:

@@ -36,11 +36,10 @@ def devices(
     """List every device from the ResourceSlices, with attributes, capacity and who holds it."""
     from dractl.model.views import device_views, visible_from
     from dractl.render.printers import Result
-
-    from dractl.sources.base import DEVICE_NEEDS
+    from dractl.sources.base import device_needs
 
     app_ctx = ctx.obj
-    cluster = app_ctx.cluster(DEVICE_NEEDS)
+    cluster = app_ctx.cluster(device_needs(node=bool(node), classes=bool(device_class)))
     views = device_views(cluster)
     if node:
         n = cluster.node(node)
@@ -200,11 +199,10 @@ def slices(
 def classes(ctx: typer.Context) -> None:
     """List DeviceClasses, their selectors and how many devices each matches."""
     from dractl.render.printers import Result, Table
-
-    from dractl.sources.base import DEVICE_NEEDS
+    from dractl.sources.base import device_needs
 
     app_ctx = ctx.obj
-    cluster = app_ctx.cluster(DEVICE_NEEDS)
+    cluster = app_ctx.cluster(device_needs(classes=True))
     items = list(cluster.classes)
     counts: dict[str, str] = {}
 

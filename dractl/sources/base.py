@@ -20,8 +20,14 @@ Warn = Callable[[str], None]
 #: The fake and snapshot sources hold everything anyway; a live source reads only these.
 Needs = frozenset[str]
 
-#: What the device listings need (holders come from claims, taints from DeviceTaintRules, --node from Nodes).
-DEVICE_NEEDS: Needs = frozenset({"DeviceClass", "ResourceSlice", "ResourceClaim", "DeviceTaintRule", "Node"})
+#: What a device listing needs: holders come from claims, taints from DeviceTaintRules. ``--node`` adds
+#: Nodes (their labels) and ``--class`` DeviceClasses: see ``device_needs``.
+DEVICE_NEEDS: Needs = frozenset({"ResourceSlice", "ResourceClaim", "DeviceTaintRule"})
+
+
+def device_needs(*, node: bool = False, classes: bool = False) -> Needs:
+    extra = ({"Node"} if node else set()) | ({"DeviceClass"} if classes else set())
+    return DEVICE_NEEDS | extra
 
 
 class Source(Protocol):

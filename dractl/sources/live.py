@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import urllib.parse
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -272,16 +272,16 @@ class LiveSource:
         doc.setdefault("kind", kind + "List")
         return doc
 
-    def list_docs(self, needs: Iterable[str]) -> list[dict[str, Any]]:
-        """The API lists of the needed kinds, read concurrently; in KINDS order."""
+    def list_docs(self, needs: Iterable[str], then: Callable[[dict[str, Any]], Any] | None = None) -> list[Any]:
+        """The API lists of the needed kinds, read concurrently, in KINDS order; ``then`` maps each list as
+        soon as it has arrived (parsing one kind overlaps the server's work on the others)."""
         kinds = [k for k in KINDS if k in set(needs)]
         if any(KINDS[k][0] == RESOURCE_GROUP for k in kinds):
             self.resource_version()
 
-        def one(kind: str) -> dict[str, Any]:
-            if kind == "Event":
-                return self.list_raw(kind, field_selector=EVENT_SELECTOR)
-            return self.list_raw(kind)
+        def one(kind: str) -> Any:
+            doc = self.list_raw(kind, field_selector=EVENT_SELECTOR if kind == "Event" else None)
+            return then(doc) if then is not None else doc
 
         if len(kinds) <= 1:
             return [one(k) for k in kinds]
@@ -295,11 +295,16 @@ class LiveSource:
         want = frozenset(KINDS) if needs is None else frozenset(needs) & frozenset(KINDS)
         if self._cluster is not None and want <= self._loaded:
             return self._cluster
-        docs = self.list_docs(want)
-        # The API server validated every object; parse without validating again (a newer server may
-        # accept what an older dractl's validator would not).
-        objs = objects_from_docs(docs, self.description, warn=self._warn, validate=False) if docs else []
-        self._cluster = cluster_from(objs)
+
+        def parse(doc: dict[str, Any]) -> list[Any]:
+            if not doc.get("items"):
+                return []
+            # The API server validated every object; parse without validating again (a newer server
+            # may accept what an older dractl's validator would not).
+            return objects_from_docs([doc], self.description, warn=self._warn, validate=False)
+
+        parsed = self.list_docs(want, parse)
+        self._cluster = cluster_from(o for objs in parsed for o in objs)
         self._loaded = want
         return self._cluster
 
