@@ -39,7 +39,7 @@ class QuantityError(ValueError):
     """A string is not a quantity, or a quantity does not fit a request."""
 
 
-class Format(str, enum.Enum):
+class Format(enum.StrEnum):
     """quantity.go: the three serialisation formats."""
 
     BINARY_SI = "BinarySI"  # e.g. 12Mi (12 * 2^20)

@@ -195,7 +195,7 @@ class Semver:
             return 1  # a release outranks its prereleases
         if not other.pre:
             return -1
-        for a, b in zip(self.pre, other.pre):
+        for a, b in zip(self.pre, other.pre, strict=False):
             c = _compare_pre(a, b)
             if c:
                 return c

@@ -7100,7 +7100,7 @@ def _normalize(result: dict) -> Any:
 def _allocated_claims(tc: dict) -> list:
     """Upstream passes AllocatedState; dractl reads it from allocated claims."""
     results = []
-    for i, (driver, pool, dev) in enumerate(tc.get("allocated_devices") or []):
+    for driver, pool, dev in tc.get("allocated_devices") or []:
         results.append({"request": "r", "driver": driver, "pool": pool, "device": dev})
     capacities = {tuple(k): v for k, v in (tc.get("allocated_capacity_devices") or {}).items()}
     for (key, share_id) in tc.get("allocated_shared_device_ids") or []:

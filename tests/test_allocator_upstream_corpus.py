@@ -118,6 +118,6 @@ def test_matches_upstream(index: int) -> None:
     assert normalize(got["results"]) == normalize(want["results"]), f"{sc['name']}: results"
     if want["results"]:
         # consumedCapacity is serialized as upstream serializes it
-        for g, w in zip(got["results"], want["results"]):
-            for gr, wr in zip(g["devices"]["results"], w["devices"]["results"]):
+        for g, w in zip(got["results"], want["results"], strict=True):
+            for gr, wr in zip(g["devices"]["results"], w["devices"]["results"], strict=True):
                 assert (gr.get("consumedCapacity") or None) == (wr.get("consumedCapacity") or None), sc["name"]

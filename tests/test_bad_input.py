@@ -34,7 +34,8 @@ CASES = {
     "alias-bomb": (ALIAS_BOMB, "alias bomb"),
     "deep-flow-nesting": ("[" * 100000 + "]" * 100000, "nesting too deep"),
     "deep-yaml-flow-nesting": ("a: " + "{b: " * 5000 + "1" + "}" * 5000, "nesting too deep"),
-    "deep-block-nesting": ("- " * 20000 + "x\n", "not a Kubernetes object"),
+    # PyYAML <= 6.0.3 loads this (then it is not an object), 6.0.4 refuses its depth: only the behaviour counts
+    "deep-block-nesting": ("- " * 20000 + "x\n", None),
     "deep-json-nesting": ('{"a":' * 50000 + "1" + "}" * 50000, "nesting too deep"),
     "scalar-document": ("just a string\n", "not a Kubernetes object (a string)"),
     "list-of-numbers": ("- 1\n- 2\n", "not a Kubernetes object"),
@@ -55,7 +56,8 @@ def test_bad_snapshot(dractl_proc, tmp_path, name):
     r = dractl_proc("--from", str(f), "devices", timeout=20)
     assert r.code == 2, (r.code, r.err)
     assert r.out == ""
-    assert expected in r.err, r.err
+    if expected is not None:
+        assert expected in r.err, r.err
     assert str(f) in r.err
     assert len(r.err.strip().splitlines()) == 1, r.err
     assert "Traceback" not in r.err

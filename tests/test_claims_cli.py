@@ -105,7 +105,7 @@ def test_json_contract_and_table(dractl, apply):
 
     lines = dractl("claims").out.splitlines()
     assert lines[0].split() == ["CLAIM", "STATE", "REQUEST", "DEVICE", "CAPACITY", "CONSUMERS", "NODE", "AGE"]
-    row = {l.split()[0]: l.split() for l in lines[1:]}
+    row = {line.split()[0]: line.split() for line in lines[1:]}
     assert row["solo"][1:7] == ["reserved", "gpu", "gpu.example.com/dra-demo-worker/gpu-0", "exclusive", "user", "dra-demo-worker"]
     assert row["idle"][1:7] == ["pending", "gpu", "-", "-", "-", "-"]
     assert row["solo"][7].endswith("s")  # just created: "0s", "1s"...
@@ -138,7 +138,7 @@ def test_shared_capacity_age_unknown_and_node_from_snapshot(dractl):
     head, row = r.out.splitlines()
     cols = head.split()
     assert cols == ["CLAIM", "STATE", "REQUEST", "DEVICE", "CAPACITY", "CONSUMERS", "NODE", "AGE"]
-    cells = dict(zip(cols, [c for c in row.split("   ") if c.strip()]))
+    cells = dict(zip(cols, [c for c in row.split("   ") if c.strip()], strict=True))
     assert {k: v.strip() for k, v in cells.items()} == {
         "CLAIM": "shared-gpu-pod0",
         "STATE": "reserved",

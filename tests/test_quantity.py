@@ -517,7 +517,8 @@ def test_add_sub_round_trip():
             total = total + q(dec(j, k))
         for j in order:
             total = total - q(dec(j, k))
-            assert -(-q(dec(j, k))) == q(dec(j, k))
+            neg = -q(dec(j, k))
+            assert -neg == q(dec(j, k))
         assert total.is_zero()
 
 

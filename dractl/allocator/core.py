@@ -863,7 +863,6 @@ class _Attempt:
     # ------------------------------------------------------------ result
 
     def _build(self, ci: int) -> AllocationResult:
-        claim = self.claims[ci]
         a = self.a
         results = []
         for r in self.result[ci]:

@@ -170,8 +170,10 @@ class Program:
         except (CELParseError, RecursionError) as ex:  # pragma: no cover - a lowering gap
             from dractl.cel.errors import CELUnsupported
 
-            raise CELUnsupported(f"expression is not supported by dractl: cel-python cannot compile "
-                                 f"its lowered form ({str(ex).splitlines()[0] if str(ex) else type(ex).__name__})")
+            why = str(ex).splitlines()[0] if str(ex) else type(ex).__name__
+            raise CELUnsupported(
+                f"expression is not supported by dractl: cel-python cannot compile its lowered form ({why})"
+            ) from ex
         self.runner = env.program(ast, functions=_TABLES[1] if costed else _TABLES[0])
 
     def evaluate(self, variables: dict[str, Any]) -> Any:

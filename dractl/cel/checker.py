@@ -33,7 +33,7 @@ def M(k: Any, v: Any) -> tuple:
     return ("map", k, v)
 
 
-def O(t: Any) -> tuple:
+def OPT(t: Any) -> tuple:
     return ("optional_type", t)
 
 
@@ -85,7 +85,7 @@ def _less_specific(a: Any, b: Any) -> bool:
     if b in (DYN, ANY) or _is_var(b):
         return False
     if isinstance(a, tuple) and isinstance(b, tuple):
-        return a[0] == b[0] and len(a) == len(b) and all(_less_specific(x, y) for x, y in zip(a[1:], b[1:]))
+        return a[0] == b[0] and len(a) == len(b) and all(_less_specific(x, y) for x, y in zip(a[1:], b[1:], strict=True))
     if a == TYPE and b == TYPE:
         return True
     return a == b
@@ -133,7 +133,7 @@ def assign(m: dict, p: Any, a: Any) -> bool:
     if p == NULL:
         return a in _NULLABLE
     if isinstance(p, tuple) and isinstance(a, tuple):
-        return p[0] == a[0] and len(p) == len(a) and all(assign(m, x, y) for x, y in zip(p[1:], a[1:]))
+        return p[0] == a[0] and len(p) == len(a) and all(assign(m, x, y) for x, y in zip(p[1:], a[1:], strict=True))
     return p == a
 
 
@@ -154,7 +154,7 @@ def _equivalent(a: Any, b: Any) -> bool:
     if isinstance(a, tuple) and isinstance(b, tuple):
         if a[0] == "param" or b[0] == "param":
             return a[0] == b[0]
-        return a[0] == b[0] and len(a) == len(b) and all(_equivalent(x, y) for x, y in zip(a[1:], b[1:]))
+        return a[0] == b[0] and len(a) == len(b) and all(_equivalent(x, y) for x, y in zip(a[1:], b[1:], strict=True))
     return a == b
 
 
@@ -222,12 +222,12 @@ def _std() -> dict[str, list[Overload]]:
         _ov("add_bytes", False, [BYTES, BYTES], BYTES),
         _ov("add_list", False, [L(A), L(A)], L(A)))
     add("_[_]", _ov("index_list", False, [L(A), INT], A), _ov("index_map", False, [M(K, V), K], V),
-        _ov("optional_list_index_int", False, [O(L(V)), INT], O(V)),
-        _ov("optional_map_index_value", False, [O(M(K, V)), K], O(V)))
-    add("_[?_]", _ov("list_optindex_optional_int", False, [L(V), INT], O(V)),
-        _ov("optional_list_optindex_optional_int", False, [O(L(V)), INT], O(V)),
-        _ov("map_optindex_optional_value", False, [M(K, V), K], O(V)),
-        _ov("optional_map_optindex_optional_value", False, [O(M(K, V)), K], O(V)))
+        _ov("optional_list_index_int", False, [OPT(L(V)), INT], OPT(V)),
+        _ov("optional_map_index_value", False, [OPT(M(K, V)), K], OPT(V)))
+    add("_[?_]", _ov("list_optindex_optional_int", False, [L(V), INT], OPT(V)),
+        _ov("optional_list_optindex_optional_int", False, [OPT(L(V)), INT], OPT(V)),
+        _ov("map_optindex_optional_value", False, [M(K, V), K], OPT(V)),
+        _ov("optional_map_optindex_optional_value", False, [OPT(M(K, V)), K], OPT(V)))
     add("@in", _ov("in_list", False, [A, L(A)], BOOL), _ov("in_map", False, [A, M(A, B)], BOOL))
     add("size", _ov("size_string", False, [STRING], INT), _ov("size_bytes", False, [BYTES], INT),
         _ov("size_list", False, [L(A)], INT), _ov("size_map", False, [M(A, B)], INT),
@@ -295,13 +295,13 @@ def _std() -> dict[str, list[Overload]]:
     add("slice", _ov("list_slice", True, [L(A), INT, INT], L(A)))
     add("sort", *[_ov(f"list_{n}_sort", True, [L(t)], L(t)) for n, t in comparable])
     # Optional types
-    add("optional.of", _ov("optional_of", False, [A], O(A)))
-    add("optional.ofNonZeroValue", _ov("optional_ofNonZeroValue", False, [A], O(A)))
-    add("optional.none", _ov("optional_none", False, [], O(A)))
-    add("value", _ov("optional_value", True, [O(A)], A))
-    add("hasValue", _ov("optional_hasValue", True, [O(A)], BOOL))
-    add("or", _ov("optional_or_optional", True, [O(A), O(A)], O(A)))
-    add("orValue", _ov("optional_orValue_value", True, [O(A), A], A))
+    add("optional.of", _ov("optional_of", False, [A], OPT(A)))
+    add("optional.ofNonZeroValue", _ov("optional_ofNonZeroValue", False, [A], OPT(A)))
+    add("optional.none", _ov("optional_none", False, [], OPT(A)))
+    add("value", _ov("optional_value", True, [OPT(A)], A))
+    add("hasValue", _ov("optional_hasValue", True, [OPT(A)], BOOL))
+    add("or", _ov("optional_or_optional", True, [OPT(A), OPT(A)], OPT(A)))
+    add("orValue", _ov("optional_orValue_value", True, [OPT(A), A], A))
     # Kubernetes quantity library
     add("quantity", _ov("string_to_quantity", False, [STRING], QUANTITY))
     add("isQuantity", _ov("is_quantity_string", False, [STRING], BOOL))
@@ -586,7 +586,7 @@ class Checker:
         else:
             raise CheckError(f"type '{self.fmt(target)}' does not support field selection", e.pos)
         if is_opt or optional:
-            return O(rt)
+            return OPT(rt)
         return rt
 
     def c_list(self, e: Node) -> Any:
@@ -708,7 +708,7 @@ class Checker:
                 params = tuple(_instantiate(x, fresh) for x in params)
                 res = _instantiate(res, fresh)
             m = ChainMap({}, self.mapping)
-            if all(assign(m, p, a) for p, a in zip(params, arg_types)):
+            if all(assign(m, p, a) for p, a in zip(params, arg_types, strict=True)):
                 self.mapping.update(m.maps[0])
                 matched.append(ov)
                 r = subst(m, res, False)
@@ -1101,8 +1101,8 @@ class Coster:
                 return Est(1, 1).add(argsum), rs
             return rs.factor(STRING_TRAVERSAL).add(argsum), rs
         if oid in _STRING_COMPARE:
-            l, r = self.size_or_unknown(args[0]), self.size_or_unknown(args[1])
-            smallest = min(l.hi, r.hi)
+            lhs, rhs = self.size_or_unknown(args[0]), self.size_or_unknown(args[1])
+            smallest = min(lhs.hi, rhs.hi)
             return Est(1 if smallest > 0 else 0, smallest).factor(STRING_TRAVERSAL).add(argsum), None
         return Est(1, 1).add(argsum), None
 
@@ -1175,7 +1175,7 @@ class Coster:
         """library.CostEstimator.EstimateCallCost (the DRA sizeEstimator has no call costs).
 
         includes() (library.IncludesOption, a dyn member function) is costed like the
-        other O(n) list functions: the target's size times one comparison."""
+        other OPT(n) list functions: the target's size times one comparison."""
         if fn in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes") and target is not None:
             et = self.list_elem_type(self.type(target))
             if et is not None:

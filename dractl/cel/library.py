@@ -189,7 +189,7 @@ class DefaultMap(MapType):
                 return MapType()
             raise
         except TypeError:
-            raise KeyError(key)
+            raise KeyError(key) from None
 
 
 def type_name(v: Any) -> str:
@@ -282,7 +282,7 @@ def cel_equal(a: Any, b: Any) -> bool:
     if isinstance(a, list):
         if not isinstance(b, list) or len(a) != len(b):
             return False
-        return all(cel_equal(x, y) for x, y in zip(a, b))
+        return all(cel_equal(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict):
         if not isinstance(b, dict) or len(a) != len(b):
             return False
@@ -511,7 +511,7 @@ def to_string(v: Any) -> str:
         try:
             return bytes(v).decode("utf-8")
         except UnicodeDecodeError:
-            raise EvalError("invalid UTF-8 in bytes, cannot convert to string")
+            raise EvalError("invalid UTF-8 in bytes, cannot convert to string") from None
     if t is CelQuantity:
         return str(v.q)
     if is_semver(v):
@@ -560,7 +560,7 @@ def _compile_regex(pattern: str) -> Any:
             why = ex.args[0] if ex.args else ex
             if isinstance(why, bytes):
                 why = why.decode("utf-8", "replace")
-            raise EvalError(f"error parsing regexp: {_go_regexp_error(str(why))}")
+            raise EvalError(f"error parsing regexp: {_go_regexp_error(str(why))}") from ex
         if len(_REGEX_CACHE) > 256:
             _REGEX_CACHE.clear()
         _REGEX_CACHE[pattern] = r
@@ -714,27 +714,27 @@ def op_not(v: Any) -> Any:
     raise no_overload()
 
 
-def op_and(l: Any, r: Any) -> Any:
+def op_and(lhs: Any, rhs: Any) -> Any:
     """cel-go evalAnd over two already evaluated operands (errors are values)."""
-    lb, rb = type(l) is BoolType, type(r) is BoolType
-    if (lb and not l) or (rb and not r):
+    lb, rb = type(lhs) is BoolType, type(rhs) is BoolType
+    if (lb and not lhs) or (rb and not rhs):
         return FALSE
     if lb and rb:
         return TRUE
     if not lb:
-        return l if isinstance(l, CELEvalError) else err_value("no such overload")
-    return r if isinstance(r, CELEvalError) else err_value("no such overload")
+        return lhs if isinstance(lhs, CELEvalError) else err_value("no such overload")
+    return rhs if isinstance(rhs, CELEvalError) else err_value("no such overload")
 
 
-def op_or(l: Any, r: Any) -> Any:
-    lb, rb = type(l) is BoolType, type(r) is BoolType
-    if (lb and l) or (rb and r):
+def op_or(lhs: Any, rhs: Any) -> Any:
+    lb, rb = type(lhs) is BoolType, type(rhs) is BoolType
+    if (lb and lhs) or (rb and rhs):
         return TRUE
     if lb and rb:
         return FALSE
     if not lb:
-        return l if isinstance(l, CELEvalError) else err_value("no such overload")
-    return r if isinstance(r, CELEvalError) else err_value("no such overload")
+        return lhs if isinstance(lhs, CELEvalError) else err_value("no such overload")
+    return rhs if isinstance(rhs, CELEvalError) else err_value("no such overload")
 
 
 def op_cond(c: Any, t: Any, f: Any) -> Any:
@@ -792,7 +792,7 @@ def index(v: Any, k: Any) -> Any:
         elif t is DoubleType:
             raise EvalError(f"unsupported index value {format_double(k)} in list")
         else:
-            raise EvalError("unsupported index type '%s' in list" % type_name(k))
+            raise EvalError(f"unsupported index type '{type_name(k)}' in list")
         if i < 0 or i >= len(v):
             raise EvalError(f"index out of bounds: {i}")  # cel-go 0.29 list Get
         return v[i]
@@ -811,7 +811,7 @@ def select(v: Any, field: Any) -> Any:
         try:
             return dict.__getitem__(v, field)
         except KeyError:
-            raise EvalError(f"no such key: {field}")
+            raise EvalError(f"no such key: {field}") from None
     if type(v) is Opt:
         if not v.has:
             return NONE
@@ -902,7 +902,7 @@ def parse_quantity(s: Any) -> CelQuantity:
 
         return CelQuantity(Quantity.parse(str(s)), rep=int64_amount(str(s)))
     except QuantityError as ex:
-        raise EvalError(str(ex))
+        raise EvalError(str(ex)) from ex
 
 
 def _is_quantity(s: Any) -> Any:
@@ -922,7 +922,7 @@ def parse_semver(s: Any, normalize: Any = FALSE) -> Any:
     try:
         return cls.parse(str(s), normalize=bool(normalize))
     except Exception as ex:  # dractl.semver.SemverError (blang/semver text)
-        raise EvalError(str(ex))
+        raise EvalError(str(ex)) from ex
 
 
 def _is_semver_fn(s: Any, normalize: Any = FALSE) -> Any:
@@ -1123,7 +1123,7 @@ def _to_int(v: Any) -> Any:
                 raise ValueError
             return mk_int(int(s, 10))
         except (ValueError, EvalError):
-            raise EvalError("type conversion error from 'string' to 'int'")  # cel-go String.ConvertToType
+            raise EvalError("type conversion error from 'string' to 'int'") from None  # cel-go String.ConvertToType
     raise no_overload()
 
 
@@ -1145,7 +1145,7 @@ def _to_uint(v: Any) -> Any:
                 raise ValueError
             return mk_uint(int(s, 10))
         except (ValueError, EvalError):
-            raise EvalError("type conversion error from 'string' to 'uint'")
+            raise EvalError("type conversion error from 'string' to 'uint'") from None
     raise no_overload()
 
 
@@ -1165,7 +1165,7 @@ def _to_double(v: Any) -> Any:
                 raise ValueError  # strconv.ParseFloat: value out of range
             return mk_double(f)
         except ValueError:
-            raise EvalError("type conversion error from 'string' to 'double'")
+            raise EvalError("type conversion error from 'string' to 'double'") from None
     raise no_overload()
 
 

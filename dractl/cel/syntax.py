@@ -529,7 +529,7 @@ class Parser:
             try:
                 v = float(text) * sign
             except ValueError:
-                raise ParseError("invalid double literal", pos)
+                raise ParseError("invalid double literal", pos) from None
             return lit(v, pos)
         if t.kind == "uint":
             if negate is not None:
@@ -652,4 +652,4 @@ def parse(src: str) -> Node:
     try:
         return Parser(src).parse()
     except RecursionError:
-        raise ParseError(f"expression recursion limit exceeded: {MAX_RECURSION}", None)
+        raise ParseError(f"expression recursion limit exceeded: {MAX_RECURSION}", None) from None

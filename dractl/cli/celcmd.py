@@ -33,7 +33,7 @@ def cel(
         if fmt in ("json", "yaml"):
             _emit_doc(app_ctx, {"expression": expression, "error": str(e), "results": []})
         app_ctx.stderr.write(f"error: {e}\n{e.caret()}\n")
-        raise typer.Exit(ExitCode.NEGATIVE)
+        raise typer.Exit(ExitCode.NEGATIVE) from None
 
     from dractl.sources.base import device_needs
 
@@ -108,7 +108,7 @@ def _evaluate(compiled: Any, class_sels: list[Any], devices: list[Any]) -> list[
     for i, sel in enumerate(class_sels):
         outcomes = evaluate_many(sel, [(devices[j].driver, devices[j].device) for j in pending])
         still = []
-        for j, out in zip(pending, outcomes):
+        for j, out in zip(pending, outcomes, strict=True):
             if isinstance(out, CELRuntimeError):
                 results[j]["error"] = f"class selector #{i}: {out}"
             elif not out:
@@ -119,7 +119,7 @@ def _evaluate(compiled: Any, class_sels: list[Any], devices: list[Any]) -> list[
         pending = still
     outcomes = evaluate_many(compiled, [(devices[j].driver, devices[j].device) for j in pending])
     reasons: dict[Any, str | None] = {}
-    for j, out in zip(pending, outcomes):
+    for j, out in zip(pending, outcomes, strict=True):
         if isinstance(out, CELRuntimeError):
             results[j]["error"] = str(out)
             continue

@@ -124,7 +124,7 @@ def plain_table(table: Table, no_headers: bool = False) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(table.columns))]
     lines = []
     for r in rows:
-        cells = [c.ljust(w) for c, w in zip(r, widths)]
+        cells = [c.ljust(w) for c, w in zip(r, widths, strict=True)]
         lines.append("   ".join(cells).rstrip())
     return "\n".join(lines) + "\n"
 
