@@ -18,11 +18,11 @@ import pytest
 
 from dractl.allocator import Allocator
 from dractl.allocator import capacity as cap
-from dractl.model.serialize import allocation_to_dict
 from dractl.features import FeatureGates
 from dractl.model.cluster import Cluster
 from dractl.model.objects import DeviceCapacity, RequestPolicy
 from dractl.model.parse import parse_object
+from dractl.model.serialize import allocation_to_dict
 from dractl.quantity import Quantity
 
 Q = Quantity.parse

@@ -6,9 +6,9 @@ from typing import Any
 
 from dractl.allocator import Allocator
 from dractl.control.whatif import check
-from dractl.model.serialize import allocation_to_dict
 from dractl.model.cluster import Cluster
 from dractl.model.parse import parse_object
+from dractl.model.serialize import allocation_to_dict
 
 NODE = "dra-demo-worker"
 DRIVER = "gpu.example.com"

@@ -45,11 +45,11 @@ import pytest
 
 from dractl.allocator import Allocator
 from dractl.allocator.core import REASON_INVALID_POOLS
-from dractl.model.serialize import allocation_to_dict
 from dractl.features import FeatureGates
 from dractl.model.cluster import Cluster
 from dractl.model.objects import AttributeValue
 from dractl.model.parse import parse_object
+from dractl.model.serialize import allocation_to_dict
 from dractl.quantity import Quantity
 
 region1 = "region-1"

@@ -29,10 +29,10 @@ import pytest
 
 from dractl.allocator import Allocator
 from dractl.allocator.core import REASON_INVALID_POOLS
-from dractl.model.serialize import allocation_to_dict
 from dractl.features import FeatureGates
 from dractl.model.cluster import Cluster
 from dractl.model.parse import parse_object
+from dractl.model.serialize import allocation_to_dict
 from dractl.quantity import Quantity
 
 FIXTURE = Path(__file__).parent / "fixtures" / "allocator-upstream-corpus.json"

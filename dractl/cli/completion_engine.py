@@ -265,8 +265,8 @@ def _quiet(_message: str) -> None:
 
 def _tolerant_cluster(docs: list, origin: str):
     """A Cluster of every object that parses; anything broken is skipped, not validated."""
-    from dractl.model.parse import parse_object
     from dractl.model.cluster import cluster_from
+    from dractl.model.parse import parse_object
     from dractl.sources.loader import iter_objects
 
     objs = []

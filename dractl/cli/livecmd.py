@@ -100,9 +100,9 @@ def publish(
 ) -> None:
     """Publish the fake cluster's profile into the live cluster: its DeviceClass and one ResourceSlice set per
     node, as the dra-example-driver would, labelled app.kubernetes.io/managed-by=dractl."""
-    from dractl.errors import UsageError
     from dractl.control import profiles
     from dractl.control.store import Store
+    from dractl.errors import UsageError
 
     app_ctx = ctx.find_root().obj
     live = _live(app_ctx)
