@@ -374,3 +374,71 @@ def test_fake_publish_feeds_the_real_scheduler(bare_control_plane, dractl, dract
     assert api.get("ResourceSlice")["items"] == []
     assert [c["metadata"]["name"] for c in api.get("DeviceClass")["items"]] == ["other.example.com"]
     api.delete("DeviceClass", "other.example.com")
+
+
+def test_cel_and_check_work_live(live, demos, dractl, tmp_path):
+    api = live.api
+    r = dractl("cel", "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0", "-o", "json")
+    assert r.code == 0, r.err
+    assert sum(1 for x in r.json()["results"] if x["matches"] is True) == 16
+    held = {(x["pool"], x["device"]) for c in api.get("ResourceClaim")["items"]
+            for x in (((c.get("status") or {}).get("allocation") or {}).get("devices") or {}).get("results", [])}
+    f = tmp_path / "claim.yaml"
+    f.write_text(yaml.safe_dump({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                                 "metadata": {"name": "what-if"},
+                                 "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {
+                                     "deviceClassName": "gpu.example.com", "count": 2}}]}}}))
+    node = live.nodes[1]
+    r = dractl("-n", demos, "check", "-f", str(f), "--node", node, "-o", "json")
+    assert r.code == 0, r.out + r.err
+    results = r.json()["pods"][0]["claims"][0]["allocation"]["devices"]["results"]
+    got = {(x["pool"], x["device"]) for x in results}
+    assert len(got) == 2 and not got & held  # free devices of that node, none the real scheduler handed out
+    assert {p for p, _ in got} == {node}
+    assert api.get("ResourceClaim", namespace=demos, fieldSelector="metadata.name=what-if")["items"] == []
+    f.write_text(f.read_text().replace("count: 2", "count: 9"))
+    r = dractl("-n", demos, "check", "-f", str(f))
+    assert r.code == 1 and "unschedulable" in r.out
+
+
+def test_in_cluster_config(live, dractl, tmp_path, monkeypatch):
+    """As in a pod: the service account's token, CA and namespace files, KUBERNETES_SERVICE_HOST/PORT."""
+    from dractl.sources import kubeconfig as kc
+
+    api = live.api
+    ns = "live-incluster"
+    api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+    api.create({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "dractl", "namespace": ns}})
+    role = yaml.safe_load(dractl("--fake", "rbac", "--name", "dractl-incluster").out)
+    api.create(role)
+    api.create({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+                "metadata": {"name": "dractl-incluster"},
+                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
+                            "name": "dractl-incluster"},
+                "subjects": [{"kind": "ServiceAccount", "name": "dractl", "namespace": ns}]})
+    try:
+        tok = api.ok("POST", f"/api/v1/namespaces/{ns}/serviceaccounts/dractl/token",
+                     {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenRequest", "spec": {}})
+        sa = tmp_path / "serviceaccount"
+        sa.mkdir()
+        (sa / "token").write_text(tok["status"]["token"])
+        (sa / "ca.crt").write_bytes((Path(live.dir) / "pki" / "ca.crt").read_bytes())
+        (sa / "namespace").write_text(ns)
+        monkeypatch.setattr(kc, "SERVICE_ACCOUNT_DIR", str(sa))
+        monkeypatch.delenv("KUBECONFIG")
+        host, port = live.server.removeprefix("https://").rsplit(":", 1)
+        monkeypatch.setenv("KUBERNETES_SERVICE_HOST", host)
+        monkeypatch.setenv("KUBERNETES_SERVICE_PORT", port)
+
+        def devices():
+            r = dractl("devices", "-o", "name")
+            return r if r.code == 0 else None
+
+        r = api.wait("dractl devices in-cluster", devices, timeout=10)
+        assert len(r.out.splitlines()) == 16 and "fake" not in r.err
+        r = dractl("claims")  # -n defaults to the service account's namespace
+        assert (r.code, r.err.strip()) == (0, f"No resources found in {ns} namespace.")
+    finally:
+        api.delete("ClusterRoleBinding", "dractl-incluster")
+        api.delete("ClusterRole", "dractl-incluster")
+        api.delete("Namespace", ns)

@@ -17,8 +17,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from dractl.errors import InputError, NotFoundError, SourceError
+from dractl.sources import kubeconfig
 from dractl.sources.base import Needs, SourceOptions, Warn
-from dractl.sources.kubeconfig import SERVICE_ACCOUNT_DIR, KubeconfigChoice, parse_timeout
+from dractl.sources.kubeconfig import KubeconfigChoice, parse_timeout
 
 if TYPE_CHECKING:
     from dractl.model.cluster import Cluster
@@ -89,12 +90,15 @@ class LiveSource:
         cfg = Configuration()
         try:
             if self.choice.in_cluster:
-                from kubernetes.config.incluster_config import load_incluster_config
+                from kubernetes.config.incluster_config import InClusterConfigLoader
 
-                load_incluster_config(client_configuration=cfg)
+                sa = kubeconfig.SERVICE_ACCOUNT_DIR
+                InClusterConfigLoader(
+                    token_filename=os.path.join(sa, "token"), cert_filename=os.path.join(sa, "ca.crt")
+                ).load_and_set(cfg)
                 self._context = ""
                 try:
-                    with open(os.path.join(SERVICE_ACCOUNT_DIR, "namespace"), encoding="utf-8") as f:
+                    with open(os.path.join(sa, "namespace"), encoding="utf-8") as f:
                         self._namespace = f.read().strip() or "default"
                 except OSError:
                     pass
