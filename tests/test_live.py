@@ -442,3 +442,13 @@ def test_in_cluster_config(live, dractl, tmp_path, monkeypatch):
         api.delete("ClusterRoleBinding", "dractl-incluster")
         api.delete("ClusterRole", "dractl-incluster")
         api.delete("Namespace", ns)
+
+
+def test_completion_names_come_from_the_cluster(live, demos, monkeypatch):
+    from dractl.cli import completion_engine as engine
+
+    monkeypatch.setattr(engine, "LIVE_TIMEOUT", 60)  # a loaded machine must not turn this into no names
+    assert engine.complete(["devices", "--node"], "").values() == sorted(live.nodes)
+    names = engine.complete(["-n", demos, "claims"], "").values()
+    want = sorted(c["metadata"]["name"] for c in live.api.get("ResourceClaim", namespace=demos)["items"])
+    assert sorted(names) == want and len(want) == 5

@@ -357,6 +357,19 @@ def cache_dir() -> str:
     return os.path.join(base, "dractl")
 
 
+# What a live source reads to complete each kind of name.
+_COMPLETION_NEEDS: dict[str, frozenset[str]] = {
+    "namespaces": frozenset({"Namespace", "ResourceClaim", "Pod", "ResourceClaimTemplate"}),
+    "claims": frozenset({"ResourceClaim"}),
+    "pods": frozenset({"Pod"}),
+    "nodes": frozenset({"Node"}),
+    "classes": frozenset({"DeviceClass"}),
+    "drivers": frozenset({"ResourceSlice"}),
+    "pools": frozenset({"ResourceSlice"}),
+    "devices": frozenset({"ResourceSlice"}),
+}
+
+
 def live_names(kind: str, src: dict, kubeconfig: str, namespace: str | None, all_namespaces: bool) -> list[tuple[str, str]]:
     """Names from a live cluster, reused for CACHE_TTL seconds; nothing after LIVE_TIMEOUT seconds.
 
@@ -399,7 +412,9 @@ def live_names(kind: str, src: dict, kubeconfig: str, namespace: str | None, all
             if lister is not None:
                 names = list(lister(kind, namespace, all_namespaces))
             else:
-                names = names_in(source.load(), kind, namespace, all_namespaces)
+                # Read only the kind being completed; namespaced names default to the context's namespace.
+                ns = namespace or getattr(source, "default_namespace", None)
+                names = names_in(source.load(_COMPLETION_NEEDS.get(kind)), kind, ns, all_namespaces)
             result.extend((str(n), str(h)) for n, h in names)
         except BaseException:
             pass
