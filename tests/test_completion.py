@@ -607,3 +607,30 @@ def test_kubectl_dra_prog_name_uses_its_own_variable(world):
     p = subprocess.run(["kubectl-dra", "dev"], env=dict(world["env"], _KUBECTL_DRA_COMPLETE="zsh"),
                        capture_output=True, text=True)
     assert p.stdout == "devices\tList every device from the ResourceSlices, with attributes, capacity and who ...\n:4\n"
+
+
+NAME_OPTIONS = {"--node": "nodes", "--driver": "drivers", "--class": "classes"}
+
+
+def _commands(node: dict, path: tuple[str, ...] = ()):
+    yield path, node
+    for name, sub in (node.get("commands") or {}).items():
+        yield from _commands(sub, (*path, name))
+
+
+def test_every_option_naming_a_cluster_object_completes_it(world):
+    """`cel --class/--node/--driver` complete as the same options on `devices` do, on every command."""
+    seen = 0
+    for path, node in _commands(TABLE):
+        for opt in node.get("options", []):
+            for name in opt["names"]:
+                if name in NAME_OPTIONS:
+                    seen += 1
+                    assert opt["kind"] == NAME_OPTIONS[name], (path, name)
+    assert seen >= 6
+    script = str(ROOT / "completions" / "dractl.bash")
+    for opt, want in (("--class", ["gpu.example.com"]), ("--node", ["dra-demo-worker", "dra-demo-worker2", "dra-demo-worker3"]),
+                      ("--driver", ["gpu.example.com"])):
+        words = ["dractl", "cel", "true", opt, ""]
+        reply, _ = run_bash(world, script, " ".join(words), words, 4)
+        assert reply == want, opt

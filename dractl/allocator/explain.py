@@ -52,6 +52,8 @@ class ReasonGroup:
     count: int = 0
     examples: list[str] = field(default_factory=list)
     summary: str = ""  # the reason without names of this node's claims, to tell nodes with the same story once
+    head: str = ""  # for a failed selector: "fail selector #0 (EXPR)", the part shared by every value
+    detail: str = ""  # ... and what this device offers ("memory is 20Gi, needs >= 100Gi")
 
     @property
     def brief(self) -> str:
@@ -224,6 +226,9 @@ class _Classifier:
         self.view = view
         self.claims = list(claims)
         self._counters: dict[str, dict[str, dict[str, Fraction]]] = {}
+        # A failed selector's reason text -> (head, detail), so that grouping never
+        # has to take the text apart (an expression can contain ")" and ": ").
+        self.parts: dict[str, tuple[str, str]] = {}
 
     def classify(self, rd: ReqData, cand: Candidate, claim: ResourceClaim) -> tuple[str, str]:
         """The first check that rules ``cand`` out for ``rd`` alone: (kind, reason)."""
@@ -282,9 +287,9 @@ class _Classifier:
                 return "cel-error", f"hit a CEL {e.kind} error in {label} #{i} ({expr}): {e.message}"
             if not ok:
                 why = cache.explain(expr, cand.key[0], cand.device)
-                text = f"fail {label} #{i} ({expr})"
-                if why:
-                    text += f": {why}"
+                head = f"fail {label} #{i} ({expr})"
+                text = f"{head}: {why}" if why else head
+                self.parts[text] = (head, why or "")
                 return "selector", text
         return None
 
@@ -355,10 +360,18 @@ def _attribute_hints(dom: str, name: str, cands: Sequence[Candidate]) -> list[st
     return notes
 
 
-def _add(groups: dict[tuple[str, str], ReasonGroup], kind: str, reason: str, device: str) -> None:
+def _add(
+    groups: dict[tuple[str, str], ReasonGroup],
+    kind: str,
+    reason: str,
+    device: str,
+    parts: tuple[str, str] | None = None,
+) -> None:
     g = groups.get((kind, reason))
     if g is None:
         g = groups[(kind, reason)] = ReasonGroup(kind, reason)
+        if parts is not None:
+            g.head, g.detail = parts
         if kind == "in-use":
             n = reason.count(", ") + 1
             g.summary = f"already allocated to {n} claim{'s' if n != 1 else ''}"
@@ -372,9 +385,8 @@ def _merge_selector_groups(groups: list[ReasonGroup]) -> list[ReasonGroup]:
     out: list[ReasonGroup] = []
     by_head: dict[str, list[ReasonGroup]] = {}
     for g in groups:
-        if g.kind in ("selector", "class-selector") and ": " in g.reason and g.reason.startswith("fail "):
-            head = g.reason[: g.reason.index(")") + 1] if ")" in g.reason else g.reason
-            by_head.setdefault(head, []).append(g)
+        if g.kind in ("selector", "class-selector") and g.head and g.detail:
+            by_head.setdefault(g.head, []).append(g)
         else:
             out.append(g)
     for head, gs in by_head.items():
@@ -382,8 +394,10 @@ def _merge_selector_groups(groups: list[ReasonGroup]) -> list[ReasonGroup]:
             out.append(gs[0])
             continue
         total = sum(g.count for g in gs)
-        details = "; ".join(f"{g.reason[len(head) + 2:]} ({g.count})" for g in sorted(gs, key=lambda g: -g.count))
-        merged = ReasonGroup(gs[0].kind, f"{head}: {details}", total, [e for g in gs for e in g.examples][:MAX_EXAMPLES])
+        details = "; ".join(f"{g.detail} ({g.count})" for g in sorted(gs, key=lambda g: -g.count))
+        merged = ReasonGroup(
+            gs[0].kind, f"{head}: {details}", total, [e for g in gs for e in g.examples][:MAX_EXAMPLES], head=head
+        )
         out.append(merged)
     out.sort(key=lambda g: -g.count)
     return out
@@ -432,7 +446,7 @@ def explain_request(
         kind, reason = cl.classify(rd, cand, claim)
         name = cand.key[2] if len(cl.view.pools) <= 1 else cand.id
         if kind == "class-selector":
-            _add(other, kind, reason, name)
+            _add(other, kind, reason, name, cl.parts.get(reason))
             continue
         if kind == "cel-error" and reason.startswith("class selector"):
             _add(other, kind, reason, name)
@@ -442,11 +456,10 @@ def explain_request(
         if kind == "usable":
             rx.usable += 1
         else:
-            _add(bad, kind, reason, name)
-            if kind == "selector":
-                m = re.match(r"fail selector #\d+ \((.*)\)(: |$)", reason)
-                if m:
-                    selector_failed.add(m.group(1))
+            _add(bad, kind, reason, name, cl.parts.get(reason))
+            if kind == "selector" and reason in cl.parts:
+                head = cl.parts[reason][0]
+                selector_failed.add(head[head.index("(") + 1 : -1])
     rx.groups = _merge_in_use_groups(_merge_selector_groups(list(bad.values())))
     rx.other_class = _merge_selector_groups(list(other.values()))
     if not rx.fits_alone:

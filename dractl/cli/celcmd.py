@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from dractl.cli import completion as _c
 from dractl.errors import ExitCode
 
 
@@ -18,9 +19,18 @@ def register(app: typer.Typer) -> None:
 def cel(
     ctx: typer.Context,
     expression: str = typer.Argument(..., help="A CEL selector, e.g. \"device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0\"."),
-    device_class: str | None = typer.Option(None, "--class", help="Apply this DeviceClass's selectors first, as the scheduler does."),
-    node: str | None = typer.Option(None, "--node", help="Only devices usable from this node."),
-    driver: str | None = typer.Option(None, "--driver", help="Only devices of this driver."),
+    device_class: str | None = typer.Option(
+        None,
+        "--class",
+        help="Apply this DeviceClass's selectors first, as the scheduler does.",
+        autocompletion=_c.complete_classes,
+    ),
+    node: str | None = typer.Option(
+        None, "--node", help="Only devices usable from this node.", autocompletion=_c.complete_nodes
+    ),
+    driver: str | None = typer.Option(
+        None, "--driver", help="Only devices of this driver.", autocompletion=_c.complete_drivers
+    ),
 ) -> None:
     """Evaluate a CEL selector on every device: true, false or the runtime error, and why."""
     from dractl.cel import CELCompileError, compile_selector

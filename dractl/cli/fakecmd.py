@@ -56,6 +56,9 @@ def load(ctx: typer.Context, file: str = typer.Argument(
     store, app_ctx = fake_store(ctx)
     objs = _read(file, app_ctx)
     raws = [dict(o.raw) for o in objs]
+    if not raws:
+        # Replacing the cluster with nothing is almost surely the wrong file: refuse, change nothing.
+        raise UsageError(f"{file}: no object dractl reads in it; the fake cluster is unchanged")
     with store.transaction() as doc:
         doc.clear()
         doc.update(document("loaded", raws))

@@ -153,7 +153,9 @@ def _devices_table(views: list[Any]):
 
 
 def slices(
-    ctx: typer.Context, driver: str | None = typer.Option(None, "--driver", autocompletion=_c.complete_drivers)
+    ctx: typer.Context, driver: str | None = typer.Option(
+        None, "--driver", help="Only slices of this driver.", autocompletion=_c.complete_drivers
+    )
 ) -> None:
     """List ResourceSlices with their pool, generation and completeness."""
     from dractl.model.views import slice_node_text

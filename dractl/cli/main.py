@@ -59,6 +59,9 @@ def _run(args: list[str], debug: bool) -> int:
             sys.stderr.write("Aborted.\n")
             return 130
         except cx.ClickException as e:
+            if type(e).__name__ == "NoArgsIsHelpError" or not e.format_message().strip():
+                # `dractl` or `dractl fake` alone: the help was printed; as kubectl, that is not an error.
+                return 0
             hint = " (see 'dractl --help')" if isinstance(e, cx.UsageError) else ""
             sys.stderr.write(f"error: {e.format_message()}{hint}\n")
             return ExitCode.USAGE if isinstance(e, cx.UsageError) else e.exit_code

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from dractl.control import profiles
-from dractl.errors import SourceError
+from dractl.errors import InputError, SourceError
 
 STATE_FILE = "cluster.json"
 STATE_API = "dractl/v1"
@@ -52,7 +52,11 @@ class Store:
             with open(self.path, "rb") as f:
                 data = f.read()
         except FileNotFoundError:
+            self._check_directory()
             return document(profiles.DEFAULT_PROFILE, profiles.build())
+        except (NotADirectoryError, IsADirectoryError):
+            self._check_directory()
+            raise SourceError(f"fake cluster state {self.path}: cannot read: not a file") from None
         except OSError as e:
             raise SourceError(f"fake cluster state {self.path}: cannot read: {e.strerror or e}") from None
         try:
@@ -65,10 +69,32 @@ class Store:
             ) from None
         return doc
 
+    def _check_directory(self) -> None:
+        """A state folder that is a file, or under something that is not a folder, is bad input."""
+        d = self.directory
+        probe = d
+        while probe and not os.path.lexists(probe):
+            parent = os.path.dirname(probe.rstrip(os.sep))
+            if parent == probe:
+                break
+            probe = parent
+        if probe and os.path.lexists(probe) and not os.path.isdir(probe):
+            what = "is not a folder" if probe == d else f"cannot be created: {probe} is not a folder"
+            raise InputError(f"fake cluster state folder {d} {what}")
+
+    def _makedirs(self) -> None:
+        self._check_directory()
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+        except OSError as e:
+            raise InputError(
+                f"fake cluster state folder {self.directory} cannot be created: {e.strerror or e}"
+            ) from None
+
     @contextlib.contextmanager
     def transaction(self) -> Iterator[dict[str, Any]]:
         """Lock the state, yield it for changes, and write it atomically if the block succeeds."""
-        os.makedirs(self.directory, exist_ok=True)
+        self._makedirs()
         lock_path = os.path.join(self.directory, ".lock")
         with open(lock_path, "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -80,7 +106,7 @@ class Store:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
     def write(self, doc: dict[str, Any]) -> None:
-        os.makedirs(self.directory, exist_ok=True)
+        self._makedirs()
         fd, tmp = tempfile.mkstemp(prefix=".cluster-", suffix=".json", dir=self.directory)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:

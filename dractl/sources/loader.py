@@ -201,8 +201,13 @@ def parse_objects(data: bytes, origin: str, *, warn=None, validate: bool = True)
     return objects_from_docs(parse_documents(text, origin), origin, warn=warn, validate=validate)
 
 
-def objects_from_docs(docs: list[Any], origin: str, *, warn=None, validate: bool = True) -> list[Any]:
-    """Already-decoded documents -> model objects (List wrappers flattened, unknown kinds skipped)."""
+def objects_from_docs(
+    docs: list[Any], origin: str, *, warn=None, validate: bool = True, allow_empty: bool = False
+) -> list[Any]:
+    """Already-decoded documents -> model objects (List wrappers flattened, unknown kinds skipped).
+
+    ``allow_empty``: no objects at all is a valid state (an empty fake cluster), not bad input.
+    """
     out: list[Any] = []
     skipped: list[tuple[Any, str]] = []
     found_any = False
@@ -220,7 +225,7 @@ def objects_from_docs(docs: list[Any], origin: str, *, warn=None, validate: bool
             raise e.located(origin=origin) from None
         except RecursionError:
             raise InputError(f"{origin}: {where}: nesting too deep") from None
-    if not found_any:
+    if not found_any and not allow_empty:
         raise InputError(f"{origin}: no Kubernetes objects in it")
     if skipped and warn:
         warn(_skipped_text(origin, skipped))

@@ -1,0 +1,87 @@
+"""What a new user ran into (issue 11): texts, dead ends, exit codes, shapes and terminal output."""
+
+from __future__ import annotations
+
+import json
+import os
+
+MEM_100GI = "device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0"
+
+BIG_CLAIM = f"""apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {{name: big, namespace: default}}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+        selectors:
+        - cel: {{expression: "{MEM_100GI}"}}
+"""
+
+
+def write(tmp_path, name: str, text: str) -> str:
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+# ---------------------------------------------------------------- wrong or broken
+
+
+def test_grouped_selector_reasons_keep_the_whole_expression(dractl, tmp_path):
+    """Devices that differ: one line with the full expression, then each value with its count."""
+    assert dractl("fake", "reset", "--profile", "example-gpu-partitions").code == 0
+    assert dractl("fake", "apply", "-f", write(tmp_path, "c.yaml", BIG_CLAIM)).code == 0
+    want = (
+        f"all 40 fail selector #0 ({MEM_100GI}): "
+        "memory is 20Gi, needs >= 100Gi (32); memory is 80Gi, needs >= 100Gi (8)"
+    )
+    r = dractl("claims", "big", "--explain")
+    assert r.code == 0 and want in r.out, r.out
+    assert r.out.count(">= 0)") == 1
+    doc = dractl("claims", "big", "--explain", "-o", "json").json()
+    assert want in json.dumps(doc)
+
+
+def test_an_empty_fake_cluster_reads_as_empty(dractl, tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "cluster.json").write_text('{"apiVersion": "dractl/v1", "profile": "loaded", "items": []}')
+    for cmd in ("devices", "classes", "claims", "slices"):
+        r = dractl("--fake", cmd)
+        assert (r.code, r.out) == (0, ""), (cmd, r.err)
+        assert "No " in r.err and "found" in r.err
+        r = dractl("--fake", cmd, "-o", "json")
+        assert r.code == 0 and r.json()["items"] == [], cmd
+
+
+def test_loading_a_file_with_nothing_to_load_is_refused_and_changes_nothing(dractl, tmp_path):
+    assert dractl("fake", "reset").code == 0
+    before = (tmp_path / "state" / "cluster.json").read_bytes()
+    svc = write(tmp_path, "deploy.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: web}\n")
+    r = dractl("fake", "load", svc)
+    assert r.code == 2 and "deploy.yaml: no object dractl reads in it; the fake cluster is unchanged" in r.err
+    assert (tmp_path / "state" / "cluster.json").read_bytes() == before
+
+
+def test_a_bad_state_dir_is_bad_input_named_in_one_line(dractl, tmp_path):
+    a_file = write(tmp_path, "a-file", "x")
+    for d, what in (
+        (a_file, f"fake cluster state folder {a_file} is not a folder"),
+        (a_file + "/sub", f"fake cluster state folder {a_file}/sub cannot be created: {a_file} is not a folder"),
+        ("/proc/nonexist", "fake cluster state folder /proc/nonexist cannot be created"),
+    ):
+        r = dractl("--state-dir", d, "fake", "reset")
+        assert r.code == 2, r.err
+        assert r.err.startswith(f"error: {what}") and r.err.count("\n") == 1, r.err
+        assert "internal error" not in r.err
+
+
+def test_no_arguments_print_the_help_without_an_empty_error(dractl_proc):
+    for args in ((), ("fake",)):
+        r = dractl_proc(*args)
+        assert r.code == 0, r.err
+        assert "Usage:" in r.out and "Commands" in r.out
+        assert "error" not in r.err, r.err
