@@ -629,8 +629,8 @@ def test_every_option_naming_a_cluster_object_completes_it(world):
                     assert opt["kind"] == NAME_OPTIONS[name], (path, name)
     assert seen >= 6
     script = str(ROOT / "completions" / "dractl.bash")
-    for opt, want in (("--class", ["gpu.example.com"]), ("--node", ["dra-demo-worker", "dra-demo-worker2", "dra-demo-worker3"]),
-                      ("--driver", ["gpu.example.com"])):
+    nodes = ["dra-demo-worker", "dra-demo-worker2", "dra-demo-worker3"]
+    for opt, want in (("--class", ["gpu.example.com"]), ("--node", nodes), ("--driver", ["gpu.example.com"])):
         words = ["dractl", "cel", "true", opt, ""]
         reply, _ = run_bash(world, script, " ".join(words), words, 4)
         assert reply == want, opt

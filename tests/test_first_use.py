@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 MEM_100GI = "device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0"
 
