@@ -6,56 +6,22 @@ Sources do all I/O. The rest of dractl sees a ``Cluster`` (``dractl.model.cluste
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
 
 from dractl.errors import SourceError
 
-if TYPE_CHECKING:  # the model is not needed to pick a source (keeps --help fast)
-    from dractl.model.cluster import Cluster
+# The types every source shares live in a leaf module (sources import it, never this one).
+from dractl.sources.types import DEVICE_NEEDS, Needs, Source, SourceOptions, Warn, device_needs
 
-Warn = Callable[[str], None]
-#: The kinds a command needs a source to read ("DeviceClass", "ResourceSlice", ...); None means all.
-#: The fake and snapshot sources hold everything anyway; a live source reads only these.
-Needs = frozenset[str]
-
-#: What a device listing needs: holders come from claims, taints from DeviceTaintRules. ``--node`` adds
-#: Nodes (their labels) and ``--class`` DeviceClasses: see ``device_needs``.
-DEVICE_NEEDS: Needs = frozenset({"ResourceSlice", "ResourceClaim", "DeviceTaintRule"})
-
-
-def device_needs(*, node: bool = False, classes: bool = False) -> Needs:
-    extra = ({"Node"} if node else set()) | ({"DeviceClass"} if classes else set())
-    return DEVICE_NEEDS | extra
-
-
-class Source(Protocol):
-    """What commands need from a source."""
-
-    @property
-    def description(self) -> str:
-        """Short description for messages ("fake cluster", "snapshot dump.yaml", "cluster kind-dra")."""
-        ...
-
-    #: Whether ``dractl fake`` style writes are possible.
-    writable: bool
-
-    def load(self, needs: Needs | None = None) -> Cluster:
-        """Return the DRA-relevant objects the source holds (at least the kinds in ``needs``)."""
-        ...
-
-
-@dataclass(frozen=True)
-class SourceOptions:
-    """The global flags that choose and configure a source."""
-
-    from_file: str | None = None
-    fake: bool = False
-    kubeconfig: str | None = None
-    context: str | None = None
-    state_dir: str | None = None
-    request_timeout: str | None = None
+__all__ = [
+    "DEVICE_NEEDS",
+    "Needs",
+    "Source",
+    "SourceOptions",
+    "Warn",
+    "device_needs",
+    "kubeconfig_candidates",
+    "open_source",
+]
 
 
 def kubeconfig_candidates(opts: SourceOptions) -> tuple[str | None, str]:

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from dractl.errors import InputError, NotFoundError, SourceError
 from dractl.sources import kubeconfig
-from dractl.sources.base import Needs, SourceOptions, Warn
 from dractl.sources.kubeconfig import KubeconfigChoice, parse_timeout
+from dractl.sources.types import Needs, SourceOptions, Warn
 
 if TYPE_CHECKING:
     from dractl.model.cluster import Cluster

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dractl.model.cluster import Cluster
-from dractl.sources.base import Needs, Warn
 from dractl.sources.loader import load_cluster, read_bytes
+from dractl.sources.types import Needs, Warn
 
 
 class SnapshotSource:
