@@ -89,7 +89,7 @@ def bench_placement(nodes: int = 500, gpus: int = 10, pods: int = 5000) -> float
     for claim in claims:
         for k in range(len(names)):
             idx = (start + k) % len(names)
-            out = alloc.allocate(names[idx], [claim], explain=False)
+            out = alloc.allocate(names[idx], [claim])
             if out.allocations is not None:
                 alloc.commit(claim.key, out.allocations[0])
                 placed += 1

@@ -18,6 +18,7 @@ import pytest
 
 from dractl.allocator import Allocator
 from dractl.allocator import capacity as cap
+from dractl.allocator.explain import explained
 from dractl.features import FeatureGates
 from dractl.model.cluster import Cluster
 from dractl.model.objects import DeviceCapacity, RequestPolicy
@@ -303,7 +304,7 @@ def _allocate(devices, claim, gates):
     cluster = Cluster(classes=[parse_object(_CLASS)], slices=[parse_object(_slice(devices), validate=False)], claims=[])
     a = Allocator(cluster, FeatureGates(gates), share_id=lambda: "00000000-0000-0000-0000-000000000000")
     node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-1", "labels": {"region": "region-1"}}}
-    out = a.allocate(parse_object(node, validate=False), [parse_object(copy.deepcopy(claim), validate=False)], explain=True)
+    out = explained(a, parse_object(node, validate=False), [parse_object(copy.deepcopy(claim), validate=False)])
     results = None if out.allocations is None else [allocation_to_dict(x) for x in out.allocations]
     return out.error, results
 

@@ -8,6 +8,7 @@ from typing import Any
 from test_allocator_demos import DRIVER, NODE, V1, claim, gpu_class, gpu_slice, node
 
 from dractl.allocator import Allocator
+from dractl.allocator.explain import explained
 from dractl.model.cluster import Cluster
 from dractl.model.parse import parse_object
 
@@ -35,7 +36,7 @@ def pending(name: str = "want", count: int = 1, **exactly: Any) -> Any:
 
 
 def explain(c: Cluster, *claims: Any, node_name: str = NODE) -> str:
-    out = Allocator(c).allocate(node_name, list(claims))
+    out = explained(Allocator(c), node_name, list(claims))
     assert out.status != "allocated", out
     return "\n".join(out.explanation.lines())
 
@@ -145,20 +146,20 @@ def test_capacity_request_too_large() -> None:
 
 def test_class_not_found_is_an_error_with_a_hint() -> None:
     c = build(gpu_slice(), gpu_class(), node())
-    out = Allocator(c).allocate(NODE, [pending(deviceClassName="gpu.example.org")])
+    out = explained(Allocator(c), NODE, [pending(deviceClassName="gpu.example.org")])
     assert out.status == "error"
     assert "could not retrieve device class gpu.example.org" in out.error
 
 
 def test_class_not_found_error_names_the_closest_class() -> None:
     c = build(gpu_slice(), gpu_class(), node())
-    out = Allocator(c).allocate(NODE, [pending(deviceClassName="gpu.exmaple.com")])
+    out = explained(Allocator(c), NODE, [pending(deviceClassName="gpu.exmaple.com")])
     assert out.status == "error"
     lines = out.explanation.lines()
     assert lines[0].startswith("error: claim ") and 'deviceclass.resource.k8s.io "gpu.exmaple.com" not found' in lines[0]
     assert "did you mean gpu.example.com?" in lines
     # nothing close: no guess
-    out = Allocator(c).allocate(NODE, [pending(deviceClassName="fpga.vendor.io")])
+    out = explained(Allocator(c), NODE, [pending(deviceClassName="fpga.vendor.io")])
     assert out.status == "error"
     assert not any("did you mean" in line for line in out.explanation.lines())
 
@@ -175,7 +176,7 @@ def test_class_not_found_explained_per_request() -> None:
 
 def test_the_32_limit() -> None:
     c = build(gpu_slice(n=40), gpu_class(), node())
-    out = Allocator(c).allocate(NODE, [pending(count=33)])
+    out = explained(Allocator(c), NODE, [pending(count=33)])
     assert out.status == "error"
     assert "adding 33 devices exceeds the claim limit of 32, with 0 already accounted for" in out.error
     assert any("at most 32 devices" in n for n in out.explanation.lines())

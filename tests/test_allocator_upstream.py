@@ -7158,7 +7158,7 @@ def run_case(tc: dict) -> None:
     allocator = Allocator(cluster, features.gates(), share_id=lambda: fixed_share_id)
     n = tc.get("node") or node(node1, region1)
     claims = [parse_object(dict(c), validate=False) for c in tc.get("claims_to_allocate") or []]
-    out = allocator.allocate(parse_object(n, validate=False), claims, explain=False)
+    out = allocator.allocate(parse_object(n, validate=False), claims)
 
     expect_error = tc.get("expect_error")
     err = out.error
@@ -7200,7 +7200,7 @@ def _allocate_one_claim(slices: list[dict], count: int, **cluster: Any) -> Any:
     )
     claim_ = claim_with_requests(claim0, None, request(req0, class_a, count))
     return Allocator(c).allocate(
-        parse_object(node(node1, region1), validate=False), [parse_object(dict(claim_), validate=False)], explain=False
+        parse_object(node(node1, region1), validate=False), [parse_object(dict(claim_), validate=False)]
     )
 
 

@@ -93,7 +93,7 @@ def run_dractl(sc: dict) -> dict:
     )
     allocator = Allocator(cluster, FeatureGates(gates), share_id=lambda: "00000000-0000-0000-0000-000000000000")
     claims = [parse_object(c) for c in sc["claims"]]
-    out = allocator.allocate(parse_object(sc["node"]), claims, explain=False)
+    out = allocator.allocate(parse_object(sc["node"]), claims)
     err = out.error
     if err is None and out.reason == REASON_INVALID_POOLS:
         err = out.reason

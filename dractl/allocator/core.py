@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import Any
 
 from dractl.allocator import capacity as cap
 from dractl.allocator.celmatch import SelectorCache, SelectorFailure
@@ -39,9 +39,6 @@ from dractl.model.objects import (
     ResourceSlice,
     Toleration,
 )
-
-if TYPE_CHECKING:
-    from dractl.allocator.explain import Explanation
 
 DeviceKey = tuple[str, str, str]
 
@@ -71,13 +68,15 @@ class Outcome:
     claim keeps its allocation), or is None when the node does not fit or on error.
     ``reason`` is the scheduler's unschedulable text for the node; ``error`` is
     upstream's error text (CEL errors, bad claims...), which aborts scheduling.
+    ``explanation`` is filled in by :func:`dractl.allocator.explain.explained` (an
+    ``Explanation``); the search itself never explains.
     """
 
     allocations: list[AllocationResult] | None
     node: str = ""
     error: str | None = None
     reason: str | None = None
-    explanation: Explanation | None = None
+    explanation: Any = None
     steps: int = 0  # allocateOne invocations (upstream's NumAllocateOneInvocations)
 
     @property
@@ -326,9 +325,7 @@ class Allocator:
 
     # ------------------------------------------------------------ allocate
 
-    def allocate(
-        self, node: Node | str, claims: Sequence[ResourceClaim], *, explain: bool = True
-    ) -> Outcome:
+    def allocate(self, node: Node | str, claims: Sequence[ResourceClaim]) -> Outcome:
         """Allocate ``claims`` (one pod's) on ``node``; already allocated claims are only checked.
 
         Nothing is committed: call :meth:`commit` for each result to keep it.
@@ -352,32 +349,17 @@ class Allocator:
             try:
                 results = attempt.run()
             except AllocationError as e:
-                out = Outcome(None, node_name, error=str(e), steps=self.num_allocate_one - steps_before)
-                if explain:
-                    from dractl.allocator.explain import explain_error
-
-                    out.explanation = explain_error(self, view, claims, str(e))
-                return out
+                return Outcome(None, node_name, error=str(e), steps=self.num_allocate_one - steps_before)
             steps = self.num_allocate_one - steps_before
             if results is None:
                 reason = REASON_INVALID_POOLS if attempt.invalid_pools else REASON_CANNOT_ALLOCATE
-                out = Outcome(None, node_name, reason=reason, steps=steps)
-                if explain:
-                    from dractl.allocator.explain import Explanation, explain_node
-
-                    out.explanation = Explanation(nodes=[explain_node(self, view, claims, reason)])
-                return out
+                return Outcome(None, node_name, reason=reason, steps=steps)
         steps = self.num_allocate_one - steps_before
         if unavailable:
-            out = Outcome(None, node_name, reason=REASON_NOT_AVAILABLE, steps=steps)
-            if explain:
-                from dractl.allocator.explain import Explanation, explain_node
-
-                out.explanation = Explanation(nodes=[explain_node(self, view, claims, REASON_NOT_AVAILABLE)])
-            return out
+            return Outcome(None, node_name, reason=REASON_NOT_AVAILABLE, steps=steps)
         it = iter(results or [])
         full = [c.allocation if c.allocation is not None else next(it) for c in claims]
-        return Outcome(full, node_name, steps=steps)  # type: ignore[arg-type]
+        return Outcome(full, node_name, steps=steps)
 
 
 # ---------------------------------------------------------------- per-call state

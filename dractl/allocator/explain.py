@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dractl.allocator import capacity as cap
 from dractl.allocator.celmatch import SelectorFailure
@@ -28,17 +28,16 @@ from dractl.allocator.core import (
     ALLOCATION_RESULTS_MAX_SIZE,
     REASON_INVALID_POOLS,
     REASON_NOT_AVAILABLE,
+    Allocator,
+    Outcome,
     ReqData,
     kobj,
     request_variants,
     taint_prevents,
 )
 from dractl.allocator.pools import Candidate, NodeView, node_matches
-from dractl.model.objects import ResourceClaim
+from dractl.model.objects import Node, ResourceClaim
 from dractl.quantity import Quantity
-
-if TYPE_CHECKING:
-    from dractl.allocator.core import Allocator
 
 MAX_EXAMPLES = 3
 
@@ -611,6 +610,16 @@ def _constraint_note(a: Allocator, cl: _Classifier, ci: int, claim: ResourceClai
         if len(values) < need:
             return f"constraint distinctAttribute {attr}: only {len(values)} distinct values among usable devices, needs {need}{lack}"
     return None
+
+
+def explained(a: Allocator, node: Node | str, claims: Sequence[ResourceClaim]) -> Outcome:
+    """:meth:`Allocator.allocate`, and when the claims do not fit (or fail), why: ``outcome.explanation``."""
+    out = a.allocate(node, claims)
+    if out.error is not None:
+        out.explanation = explain_error(a, a.node_view(node), claims, out.error)
+    elif out.allocations is None:
+        out.explanation = Explanation(nodes=[explain_node(a, a.node_view(node), claims, out.reason or "")])
+    return out
 
 
 def explain_error(a: Allocator, view: NodeView | None, claims: Sequence[ResourceClaim], error: str) -> Explanation:

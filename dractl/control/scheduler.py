@@ -17,7 +17,7 @@ from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
 
 from dractl.allocator.core import REASON_CANNOT_ALLOCATE, REASON_NOT_AVAILABLE, Allocator
-from dractl.allocator.explain import Explanation
+from dractl.allocator.explain import Explanation, explained
 from dractl.model.objects import AllocationResult, ResourceClaim
 
 # pkg/scheduler/schedule_one.go: what the scheduler says when the cluster has no node.
@@ -88,7 +88,7 @@ def place(
     for node in nodes:
         if skip is not None and node in skip:
             continue  # its reason is counted below, only if no node fits
-        out = allocator.allocate(node, claims, explain=explain)
+        out = explained(allocator, node, claims) if explain else allocator.allocate(node, claims)
         if out.error is not None:
             p.error = out.error
             p.node = node
