@@ -206,7 +206,8 @@ def test_a_full_cluster_is_explained_in_a_few_lines(dractl, write):
 
 
 def _count_template(name: str, count: int) -> str:
-    return template(name).replace("deviceClassName: gpu.example.com", f"deviceClassName: gpu.example.com\n          count: {count}")
+    cls = "deviceClassName: gpu.example.com"
+    return template(name).replace(cls, f"{cls}\n          count: {count}")
 
 
 def test_check_answers_what_apply_would_do_pod_by_pod(dractl, write):
@@ -219,7 +220,10 @@ def test_check_answers_what_apply_would_do_pod_by_pod(dractl, write):
     assert r.code == 0, r.out
     doc = r.json()
     assert doc["outcome"] == "scheduled"
-    got = {p["name"]: (p["outcome"], p["node"], len(p["claims"][0]["allocation"]["devices"]["results"])) for p in doc["pods"]}
+    got = {
+        p["name"]: (p["outcome"], p["node"], len(p["claims"][0]["allocation"]["devices"]["results"]))
+        for p in doc["pods"]
+    }
     assert got == {"p1": ("scheduled", "dra-demo-worker", 5), "p2": ("scheduled", "dra-demo-worker2", 5)}
     assert _state_bytes() == before  # nothing written
     out = dractl("fake", "apply", "-f", f).out
@@ -244,7 +248,8 @@ def test_check_blog_demo3_reports_each_pod(dractl, write):
     doc = r.json()
     assert doc["outcome"] == "unschedulable"
     big, huge = doc["pods"]
-    assert (big["name"], big["outcome"], big["node"], big["message"]) == ("big-gpu", "scheduled", "dra-demo-worker", None)
+    assert (big["name"], big["outcome"], big["node"]) == ("big-gpu", "scheduled", "dra-demo-worker")
+    assert big["message"] is None
     assert [res["device"] for res in big["claims"][0]["allocation"]["devices"]["results"]] == ["gpu-0"]
     assert big["claims"][0]["name"] == "big-gpu-gpu" and big["explanation"] is None
     assert (huge["name"], huge["outcome"], huge["node"]) == ("huge-gpu", "unschedulable", None)
@@ -254,10 +259,29 @@ def test_check_blog_demo3_reports_each_pod(dractl, write):
     assert text.code == 1
     lines = text.out.splitlines()
     assert lines[0].split() == ["POD", "CLAIM", "REQUEST", "DEVICE", "CAPACITY", "NODE"]
-    assert lines[1].split() == ["big-gpu", "big-gpu-gpu", "gpu", "gpu.example.com/dra-demo-worker/gpu-0", "exclusive", "dra-demo-worker"]
+    device = "gpu.example.com/dra-demo-worker/gpu-0"
+    assert lines[1].split() == ["big-gpu", "big-gpu-gpu", "gpu", device, "exclusive", "dra-demo-worker"]
     assert lines[2] == "unschedulable: pod dra-demo/huge-gpu cannot be scheduled on any node"
     assert "big-gpu" not in "\n".join(lines[2:])
     assert "memory is 80Gi, needs >= 100Gi" in text.out
     # and apply does the same
     out = dractl("fake", "apply", "-f", f).out
     assert "pod/big-gpu scheduled on dra-demo-worker" in out and "pod/huge-gpu pending: 0/1" in out
+
+
+def test_pod_node_selector_is_honoured_like_the_scheduler(dractl, write):
+    """kube-scheduler's NodeAffinity filter runs before DynamicResources: nodes the pod's
+    nodeSelector excludes are counted with its reason, not tried for devices."""
+    assert dractl("fake", "reset", "--nodes", "3").code == 0
+    selector = "spec:\n  nodeSelector:\n    kubernetes.io/hostname: dra-demo-worker2\n"
+    on2 = pod("on2", template="tpl").replace("spec:\n", selector, 1)
+    (p,) = dractl("check", "-f", write(template("tpl"), on2), "-o", "json").json()["pods"]
+    assert (p["outcome"], p["node"]) == ("scheduled", "dra-demo-worker2")
+    big = _count_template("tpl", 9)
+    r = dractl("check", "-f", write(big, on2), "-o", "json")
+    assert r.code == 1
+    assert r.json()["pods"][0]["message"] == (
+        "0/3 nodes are available: 1 cannot allocate all claims, 2 node(s) didn't match Pod's node affinity/selector."
+    )
+    out = dractl("fake", "apply", "-f", write(big, on2)).out
+    assert "pod/on2 pending: 0/3 nodes are available: 1 cannot allocate all claims, 2 node(s) didn't match" in out

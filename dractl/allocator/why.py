@@ -116,10 +116,10 @@ class Explainer:
             summary = status or "the pod waits for its claims to exist"
             detail = None
             if claims:
-                _, more, detail = self._run(claims)
+                _, more, detail = self._run(claims, pod)
                 lines.extend(more)
         else:
-            summary, more, detail = self._run(claims)
+            summary, more, detail = self._run(claims, pod)
             lines.extend(more)
         title = f"Pod {ns}/{pod.name} (pending, claims not created)" if missing else f"Pod {ns}/{pod.name} (pending)"
         extra: dict[str, Any] = {}
@@ -131,11 +131,13 @@ class Explainer:
         self._pod_cache[key] = e
         return e
 
-    def _run(self, claims: list[ResourceClaim]) -> tuple[str, list[str], Any]:
-        """Try ``claims`` on every node as the scheduler does; (summary, lines, detail)."""
+    def _run(self, claims: list[ResourceClaim], pod: Pod | None = None) -> tuple[str, list[str], Any]:
+        """Try ``claims`` (of ``pod``) on every node as the scheduler does; (summary, lines, detail)."""
         from dractl.control.scheduler import NO_NODES, place
 
-        p = place(self.allocator, self.cluster.node_names, claims, explain=True, first_fit=False)
+        selector = pod.node_selector if pod is not None else None
+        nodes = self.cluster.node_names
+        p = place(self.allocator, nodes, claims, explain=True, first_fit=False, node_selector=selector)
         if p.nodes == 0:
             return NO_NODES, [NO_NODES, "the cluster has no Node objects and no node-local slices"], None
         if p.error is not None:

@@ -363,7 +363,9 @@ class ControlPlane:
                 out.append(c)
         return out, None
 
-    def _schedule(self, events: list[Change], explain: set[tuple[str, str]], pin: Mapping[tuple[str, str], str]) -> None:
+    def _schedule(
+        self, events: list[Change], explain: set[tuple[str, str]], pin: Mapping[tuple[str, str], str]
+    ) -> None:
         from dractl.allocator import Allocator
         from dractl.control.scheduler import place
 
@@ -396,6 +398,7 @@ class ControlPlane:
                 claims,
                 explain=key in explain,
                 known=failed.setdefault(shape, {}) if shape and key not in pin else None,
+                node_selector=pod.node_selector,
             )
             self.results[key] = PodResult(ns, pod.name, p, claims, p.error or p.message or "")
             if p.error is not None:
