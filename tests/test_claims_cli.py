@@ -228,6 +228,9 @@ def test_explain_claim_without_pod(dractl, apply):
     apply(claim("lonely"))
     text = dractl("claims", "lonely", "--explain").out
     assert "no pod uses this claim yet" in text and "could allocate it now" in text
+    assert "the scheduler has not retried yet (in the fake cluster, any 'dractl fake apply' reschedules)" in text
+    ex = dractl("claims", "lonely", "--explain", "-o", "json").json()["items"][0]["explanation"]
+    assert ex["summary"].endswith("'dractl fake apply' reschedules)") and ex["lines"][-1] == ex["summary"]
 
 
 def test_explain_pod_with_missing_template(dractl, apply):

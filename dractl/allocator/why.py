@@ -14,13 +14,17 @@ from typing import TYPE_CHECKING, Any
 
 from dractl.allocator.core import Allocator, request_variants
 from dractl.allocator.explain import Explanation
-from dractl.model.objects import ObjectMeta, ResourceClaim
-from dractl.model.relations import Relations, claim_keys, single_node
+from dractl.model.objects import ResourceClaim
+from dractl.model.parse import parse_object
+from dractl.model.relations import Relations, claim_from_template, claim_keys, single_node
 from dractl.model.views import capacity_text
 
 if TYPE_CHECKING:
     from dractl.model.cluster import Cluster
     from dractl.model.objects import Pod
+
+
+NOT_RETRIED = "the scheduler has not retried yet"
 
 
 @dataclass
@@ -33,6 +37,11 @@ class Explained:
     detail: Any = None  # Explanation.to_dict() when the allocator explained a failure
     pod: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def could_fit_now(self) -> bool:
+        """The claims fit somewhere now: only a retry by the scheduler is missing."""
+        return self.summary.endswith(NOT_RETRIED)
 
     def to_dict(self) -> dict[str, Any]:
         d = {"summary": self.summary, "pod": self.pod, "lines": list(self.lines), "detail": self.detail}
@@ -108,9 +117,8 @@ class Explainer:
                 blocked = True
                 continue
             lines.append(f"pod claim {rc.name}: no claim created yet; explained from template {tname}")
-            claims.append(
-                ResourceClaim(meta=ObjectMeta(name=f"{pod.name}-{rc.name}", namespace=ns, labels=t.claim_labels), spec=t.spec)
-            )
+            raw = claim_from_template(t, f"{pod.name}-{rc.name}", pod=pod, pod_claim=rc.name)
+            claims.append(parse_object(raw, validate=False))
         status = _pod_condition(pod)
         if blocked:
             summary = status or "the pod waits for its claims to exist"
@@ -145,10 +153,7 @@ class Explainer:
             return f"scheduler error: {p.error}", ex.lines(), ex.to_dict()
         if p.fits:
             shown = ", ".join(p.fits[:3]) + (", ..." if len(p.fits) > 3 else "")
-            msg = (
-                f"{len(p.fits)}/{p.nodes} node(s) could allocate it now ({shown}); the scheduler has not retried yet"
-                " (in the fake cluster, any 'dractl fake apply' reschedules)"
-            )
+            msg = f"{len(p.fits)}/{p.nodes} node(s) could allocate it now ({shown}); {NOT_RETRIED}"
             return msg, [msg], None
         explanation = p.explanation or Explanation()
         summary = p.message or ""

@@ -40,12 +40,13 @@ def claims(
     orphans: list[Explained] = []
     if explain:
         from dractl.allocator.why import Explainer
+        from dractl.render.events import with_reschedule_hint
 
         ex = Explainer(cluster, app_ctx.features, rel)
         for c in items:
-            explanations[c.key] = ex.claim(c)
+            explanations[c.key] = with_reschedule_hint(ex.claim(c))
         if not name:
-            orphans = [ex.pod(p, missing) for p, missing in rel.pods_missing_claims(ns)]
+            orphans = [with_reschedule_hint(ex.pod(p, missing)) for p, missing in rel.pods_missing_claims(ns)]
     now = _dt.datetime.now(_dt.UTC)
     show_ns = ns is None
 

@@ -45,7 +45,7 @@ from dractl.model.objects import (
     ResourceClaimTemplate,
 )
 from dractl.model.parse import parse_object
-from dractl.model.relations import POD_CLAIM_NAME
+from dractl.model.relations import claim_from_template
 from dractl.model.serialize import allocation_to_dict
 
 _ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # apimachinery's utilrand alphabet
@@ -295,7 +295,9 @@ class ControlPlane:
                 if template is None:
                     continue  # the scheduler reports it
                 name = self._claim_name(ns, pod.name, rc.name)
-                self._put(parse_object(self._claim_from(template, pod, rc.name, name), validate=False))
+                uid = str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
+                raw = claim_from_template(template, name, pod=pod, pod_claim=rc.name, uid=uid, created=self._at)
+                self._put(parse_object(raw, validate=False))
                 statuses[rc.name] = PodResourceClaimStatus(rc.name, name)
                 added = True
                 events.append(
@@ -307,37 +309,6 @@ class ControlPlane:
                     {"name": s.name, "resourceClaimName": s.resource_claim_name} for s in statuses.values()
                 ]
                 self._put(replace(pod, claim_statuses=tuple(statuses.values()), raw={**pod.raw, "status": status}))
-
-    def _claim_from(self, t: ResourceClaimTemplate, pod: Pod, pod_claim: str, name: str) -> dict[str, Any]:
-        """The claim the resourceclaim controller makes from template ``t`` for ``pod``."""
-        tspec = t.raw.get("spec") or {}
-        tmeta = tspec.get("metadata") or {}
-        md: dict[str, Any] = {
-            "name": name,
-            "namespace": pod.meta.namespace or "default",
-            "uid": str(uuid.UUID(int=self.rng.getrandbits(128), version=4)),
-            "creationTimestamp": self._at,
-            "annotations": {**(tmeta.get("annotations") or {}), POD_CLAIM_NAME: pod_claim},
-            "ownerReferences": [
-                {
-                    "apiVersion": "v1",
-                    "kind": "Pod",
-                    "name": pod.name,
-                    "uid": pod.meta.uid,
-                    "controller": True,
-                    "blockOwnerDeletion": True,
-                }
-            ],
-        }
-        if tmeta.get("labels"):
-            md["labels"] = dict(tmeta["labels"])
-        # The spec is shared, not copied: stored objects are never changed in place.
-        return {
-            "apiVersion": "resource.k8s.io/v1",
-            "kind": "ResourceClaim",
-            "metadata": md,
-            "spec": tspec.get("spec") or {},
-        }
 
     # ------------------------------------------------------------ scheduler
 

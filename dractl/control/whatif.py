@@ -23,6 +23,7 @@ from dractl.features import DEFAULT_GATES, FeatureGates
 from dractl.model.cluster import Cluster
 from dractl.model.objects import AllocationResult, Pod, ResourceClaim, ResourceClaimTemplate
 from dractl.model.parse import parse_object
+from dractl.model.relations import claim_from_template
 from dractl.model.serialize import allocation_to_dict
 
 CHECKED_KINDS = (ResourceClaim, ResourceClaimTemplate, Pod)
@@ -94,17 +95,7 @@ def _stand_ins(objects: Sequence[Any]) -> list[Any]:
     by_ns: dict[str, list[str]] = {}
     for o in objects:
         if isinstance(o, ResourceClaimTemplate):
-            tspec = o.raw.get("spec") or {}
-            md = {"name": o.name, "namespace": o.namespace}
-            if (tspec.get("metadata") or {}).get("labels"):
-                md["labels"] = dict(tspec["metadata"]["labels"])
-            raw = {
-                "apiVersion": "resource.k8s.io/v1",
-                "kind": "ResourceClaim",
-                "metadata": md,
-                "spec": tspec.get("spec") or {},
-            }
-            out.append(parse_object(raw, validate=False))
+            out.append(parse_object(claim_from_template(o, o.name), validate=False))
     for o in out:
         if isinstance(o, ResourceClaim) and o.name not in by_ns.setdefault(o.namespace, []):
             by_ns[o.namespace].append(o.name)

@@ -9,12 +9,56 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from dractl.model.cluster import Cluster
-    from dractl.model.objects import Pod, ResourceClaim
+    from dractl.model.objects import Pod, ResourceClaim, ResourceClaimTemplate
 
 # The annotation the claim controller puts on a claim generated for a pod's claim.
 POD_CLAIM_NAME = "resource.kubernetes.io/pod-claim-name"
 
 ClaimKey = tuple[str, str]  # (namespace, name)
+
+
+def claim_from_template(
+    t: ResourceClaimTemplate,
+    name: str,
+    *,
+    pod: Pod | None = None,
+    pod_claim: str = "",
+    uid: str = "",
+    created: str = "",
+) -> dict[str, Any]:
+    """The ResourceClaim (v1 dict) made from template ``t`` for ``pod``'s claim ``pod_claim``.
+
+    As the resourceclaim controller makes it (pkg/controller/resourceclaim/controller.go
+    handleClaim): the template's labels and annotations, the pod-claim-name annotation,
+    and the pod as controlling owner. Without a pod: just the template's claim.
+    """
+    tspec = t.raw.get("spec") or {}
+    tmeta = tspec.get("metadata") or {}
+    md: dict[str, Any] = {"name": name, "namespace": t.namespace or (pod.namespace if pod else "") or "default"}
+    if uid:
+        md["uid"] = uid
+    if created:
+        md["creationTimestamp"] = created
+    annotations = dict(tmeta.get("annotations") or {})
+    if pod is not None:
+        annotations[POD_CLAIM_NAME] = pod_claim
+        md["ownerReferences"] = [
+            {
+                "apiVersion": "v1",
+                "kind": "Pod",
+                "name": pod.name,
+                "uid": pod.meta.uid,
+                "controller": True,
+                "blockOwnerDeletion": True,
+            }
+        ]
+    if annotations:
+        md["annotations"] = annotations
+    if tmeta.get("labels"):
+        md["labels"] = dict(tmeta["labels"])
+    # The spec is shared, not copied: stored objects are never changed in place.
+    spec = tspec.get("spec") or {}
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": md, "spec": spec}
 
 
 def single_node(sel: Any) -> str | None:
