@@ -84,3 +84,76 @@ def test_no_arguments_print_the_help_without_an_empty_error(dractl_proc):
         assert r.code == 0, r.err
         assert "Usage:" in r.out and "Commands" in r.out
         assert "error" not in r.err, r.err
+
+
+# ---------------------------------------------------------------- dead ends: pods, hints
+
+
+def _blog(dractl, tmp_path) -> str:
+    from test_demos_fake import DEMO1, DEMO2, DEMO3, NAMESPACE
+
+    assert dractl("fake", "reset").code == 0
+    r = dractl("fake", "apply", "-f", write(tmp_path, "blog.yaml", "---\n".join((NAMESPACE, DEMO1, DEMO2, DEMO3))))
+    assert r.code == 0, r.err
+    return r.out
+
+
+def _hint(line: str) -> list[str]:
+    import re
+    import shlex
+
+    m = re.search(r"\(see '(dractl [^']+)'\)", line)
+    assert m, line
+    return shlex.split(m.group(1))[1:]
+
+
+def test_the_pending_hint_works_when_pasted(dractl, tmp_path):
+    out = _blog(dractl, tmp_path)
+    line = next(ln for ln in out.splitlines() if ln.startswith("pod/huge-gpu pending"))
+    args = _hint(line)
+    assert args == ["-n", "dra-demo", "pods", "huge-gpu", "--explain"]
+    r = dractl(*args)
+    assert r.code == 0, r.err
+    assert "Pod dra-demo/huge-gpu (pending):" in r.out
+    assert "memory is 80Gi, needs >= 100Gi" in r.out
+    assert "No resources found" not in r.err
+
+
+def test_pods_lists_pod_claims_devices_phase_node_and_condition(dractl, tmp_path):
+    _blog(dractl, tmp_path)
+    r = dractl("-n", "dra-demo", "pods")
+    assert r.code == 0, r.err
+    rows = [ln.split() for ln in r.out.splitlines()]
+    assert rows[0][:7] == ["POD", "PHASE", "NODE", "CLAIM", "STATE", "DEVICES", "SCHEDULED"]
+    by_pod = {}
+    for row in rows[1:]:
+        by_pod.setdefault(row[0], []).append(row)
+    assert sorted(by_pod) == ["big-gpu", "huge-gpu", "pod-a", "pod-b", "shared-1", "shared-2"]
+    huge = by_pod["huge-gpu"][0]
+    assert huge[1:3] == ["Pending", "-"] and huge[3].startswith("huge-gpu-gpu-") and huge[4] == "pending"
+    assert "False (Unschedulable)" in r.out and "0/1 nodes are available: 1 cannot allocate all claims." in r.out
+    shared = by_pod["shared-1"][0]
+    assert shared[1:6] == ["Running", "dra-demo-worker", "shared-gpu", "reserved", "gpu.example.com/dra-demo-worker/gpu-2"]
+    # -o json: a dractl kind listing; a named pod is that one object
+    doc = dractl("-n", "dra-demo", "pods", "-o", "json").json()
+    assert (doc["apiVersion"], doc["kind"]) == ("dractl/v1", "PodClaimsList") and len(doc["items"]) == 6
+    one = dractl("-n", "dra-demo", "pods", "shared-2", "-o", "json").json()
+    assert one["kind"] == "PodClaims" and one["name"] == "shared-2" and one["node"] == "dra-demo-worker"
+    assert one["claims"][0]["resourceClaimName"] == "shared-gpu" and one["claims"][0]["results"][0]["device"] == "gpu-2"
+    assert dractl("-n", "dra-demo", "pods", "-o", "name").out.splitlines()[0] == "pod/big-gpu"
+    # a scheduled pod's --explain says why each claim got its devices
+    r = dractl("-n", "dra-demo", "pods", "big-gpu", "--explain")
+    assert r.code == 0 and "Claim dra-demo/big-gpu-gpu-" in r.out
+    # not found is kubectl's NotFound, exit 1; an empty namespace lists nothing, exit 0
+    r = dractl("-n", "dra-demo", "pods", "nosuch")
+    assert r.code == 1 and 'pods "nosuch" not found' in r.err
+    r = dractl("pods")
+    assert (r.code, r.out) == (0, "") and "No resources found in default namespace." in r.err
+
+
+def test_claims_name_of_a_pod_says_which_claims_it_has(dractl, tmp_path):
+    _blog(dractl, tmp_path)
+    r = dractl("-n", "dra-demo", "claims", "shared-1", "--explain")
+    assert r.code == 1
+    assert "shared-1 is a pod: its claims are shared-gpu" in r.err
+    assert dractl(*_hint(r.err)).code == 0

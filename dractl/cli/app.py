@@ -91,10 +91,11 @@ def root(
 
 def _register() -> None:
     """Commands in the order `dractl --help` lists them."""
-    from dractl.cli import celcmd, check, claims, fakecmd, inventory, livecmd, version
+    from dractl.cli import celcmd, check, claims, fakecmd, inventory, livecmd, pods, version
 
     inventory.register(app)  # devices, slices, classes
     app.command("claims")(claims.claims)
+    pods.register(app)
     app.command("check")(check.check)
     celcmd.register(app)
     app.add_typer(fakecmd.app, name="fake")

@@ -33,9 +33,9 @@ def claims(
     ns = app_ctx.namespace_filter()
     items = [c for c in cluster.claims if (ns is None or (c.namespace or "default") == ns) and (not name or c.name == name)]
     items.sort(key=lambda c: (c.namespace, c.name))
-    if name and not items:
-        raise NotFoundError(f'resourceclaims.resource.k8s.io "{name}" not found')
     rel = Relations(cluster)
+    if name and not items:
+        raise NotFoundError(f'resourceclaims.resource.k8s.io "{name}" not found' + _pod_hint(rel, name, ns))
     explanations: dict[str, Explained] = {}
     orphans: list[Explained] = []
     if explain:
@@ -104,6 +104,21 @@ def claims(
             out.write("\n" + b.title + ":\n")
             for line in b.lines:
                 out.write("  " + line + "\n")
+
+
+def _pod_hint(rel: Any, name: str, ns: str | None) -> str:
+    """NAME is a pod's: say which claims it has and the command that explains them."""
+    from dractl.model.relations import claim_keys
+
+    pods = [p for (pns, pname), p in rel.pods.items() if pname == name and (ns is None or pns == ns)]
+    if len(pods) != 1:
+        return ""
+    p = pods[0]
+    pns = p.namespace or "default"
+    names = [k[1] if k else f"{rc} (not created yet)" for rc, k in claim_keys(p).items()]
+    dash_n = f"-n {pns} " if pns != "default" else ""
+    has = f"its claims are {', '.join(names)}" if names else "it uses no ResourceClaims"
+    return f"; {name} is a pod: {has} (see 'dractl {dash_n}pods {name} --explain')"
 
 
 # ---------------------------------------------------------------- cells

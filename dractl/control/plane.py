@@ -84,6 +84,7 @@ class Change:
     pod: str = ""
     users: tuple[str, ...] = ()
     explainable: bool = False
+    namespace: str = ""  # of a pending pod, for the hint that explains it
 
 
 @dataclass
@@ -379,7 +380,9 @@ class ControlPlane:
             if p.allocations is None or p.node is None:
                 msg = p.message or ""
                 self._unschedulable(pod, msg)
-                events.append(Change(ref, "pending", message=msg, explainable=bool(claims) and bool(candidates)))
+                events.append(
+                    Change(ref, "pending", message=msg, explainable=bool(claims) and bool(candidates), namespace=ns)
+                )
                 continue
             done = []
             stamp = self._at

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-EXPLAIN_HINT = "(see 'dractl claims --explain')"
 RESCHEDULE_HINT = "(in the fake cluster, any 'dractl fake apply' reschedules)"
+
+
+def explain_hint(namespace: str, pod: str) -> str:
+    """A command that explains a pending pod, as it works when pasted."""
+    ns = f"-n {namespace} " if namespace and namespace != "default" else ""
+    return f"(see 'dractl {ns}pods {pod} --explain')"
 
 
 def event_line(e: Any) -> str:
@@ -14,7 +19,8 @@ def event_line(e: Any) -> str:
     if e.verb == "scheduled":
         return f"{e.ref} scheduled on {e.node}"
     if e.verb == "pending":
-        return f"{e.ref} pending: {e.message}" + (f" {EXPLAIN_HINT}" if e.explainable else "")
+        hint = explain_hint(e.namespace, e.ref.partition("/")[2]) if e.explainable else ""
+        return f"{e.ref} pending: {e.message}" + (f" {hint}" if hint else "")
     if e.verb == "claim created":
         return f"{e.ref} created (from template {e.template} for pod {e.pod})"
     if e.verb == "marked for deletion":

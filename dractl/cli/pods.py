@@ -1,0 +1,184 @@
+"""`dractl pods [NAME] [--explain]`: pod -> claims -> devices, with phase, node and the scheduler's condition."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from dractl.cli import completion as _c
+
+if TYPE_CHECKING:
+    from dractl.allocator.why import Explained
+    from dractl.model.objects import Pod
+    from dractl.model.relations import Relations
+
+NONE = "-"
+API = "dractl/v1"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("pods")(pods)
+
+
+def pods(
+    ctx: typer.Context,
+    name: str | None = typer.Argument(None, help="Only this pod.", autocompletion=_c.complete_pods),
+    explain: bool = typer.Option(
+        False, "--explain", help="Explain every claim of the pod: why it is pending, or why it got its devices."
+    ),
+) -> None:
+    """List pods with their ResourceClaims, the devices they got, and the scheduler's condition."""
+    from dractl.errors import NotFoundError
+    from dractl.model.relations import Relations
+    from dractl.render.printers import Result
+
+    app_ctx = ctx.obj
+    cluster = app_ctx.cluster()
+    ns = app_ctx.namespace_filter()
+    items = [p for p in cluster.pods if (ns is None or (p.namespace or "default") == ns) and (not name or p.name == name)]
+    items.sort(key=lambda p: (p.namespace or "default", p.name))
+    if name and not items:
+        raise NotFoundError(f'pods "{name}" not found' + (f" in namespace {ns}" if ns else ""))
+    rel = Relations(cluster)
+    explained: dict[tuple[str, str], list[Explained]] = {}
+    if explain:
+        from dractl.allocator.why import Explainer
+
+        ex = Explainer(cluster, app_ctx.features, rel)
+        for p in items:
+            explained[_key(p)] = explain_pod(ex, rel, p)
+    show_ns = ns is None
+
+    def table() -> Any:
+        from dractl.render.printers import Table
+
+        cols = ["NAMESPACE"] if show_ns else []
+        cols += ["POD", "PHASE", "NODE", "CLAIM", "STATE", "DEVICES", "SCHEDULED", "MESSAGE", "POD-CLAIM"]
+        rows = []
+        for p in items:
+            head = [p.namespace or "default"] if show_ns else []
+            cond = scheduled_condition(p)
+            sched = cond.get("status", NONE)
+            if cond.get("reason"):
+                sched += f" ({cond['reason']})"
+            message = cond.get("message") or NONE
+            node = p.node_name or NONE
+            for c in claim_rows(rel, p):
+                rows.append([*head, p.name, p.phase, node, c["claim"], c["state"], c["devices"], sched, message, c["entry"]])
+        return Table(cols, rows, wide={"POD-CLAIM"})
+
+    def document() -> dict[str, Any]:
+        docs = [pod_doc(rel, p, explained.get(_key(p)) if explain else None) for p in items]
+        if name:
+            return docs[0]
+        return {"apiVersion": API, "kind": "PodClaimsList", "items": docs}
+
+    app_ctx.print(
+        Result(
+            table=table,
+            document=document,
+            names=lambda: [f"pod/{p.name}" for p in items],
+            empty_message="No resources found." if ns is None else f"No resources found in {ns} namespace.",
+        )
+    )
+    if explain and app_ctx.output in ("table", "wide"):
+        out = app_ctx.stdout
+        for p in items:
+            for b in explained[_key(p)]:
+                out.write("\n" + b.title + ":\n")
+                for line in b.lines:
+                    out.write("  " + line + "\n")
+
+
+def _key(p: Pod) -> tuple[str, str]:
+    return (p.namespace or "default", p.name)
+
+
+def scheduled_condition(p: Pod) -> dict[str, str]:
+    """The pod's PodScheduled condition as the API server has it ({} when there is none)."""
+    status = (p.raw or {}).get("status") or {}
+    for c in status.get("conditions") or []:
+        if isinstance(c, dict) and c.get("type") == "PodScheduled":
+            return {k: str(c[k]) for k in ("status", "reason", "message") if c.get(k)}
+    if p.node_name:
+        return {"status": "True"}
+    return {}
+
+
+def claim_rows(rel: Relations, p: Pod) -> list[dict[str, str]]:
+    """One row per device of each pod claim (a claim without devices is one row)."""
+    from dractl.model.relations import claim_keys
+
+    keys = claim_keys(p)
+    if not p.resource_claims:
+        return [{"entry": NONE, "claim": "<none>", "state": NONE, "devices": NONE}]
+    rows = []
+    for rc in p.resource_claims:
+        key = keys.get(rc.name)
+        c = rel.cluster.claim(*key) if key else None
+        if c is None:
+            if key is not None:
+                what = "<not found>"
+            elif rc.resource_claim_template_name:
+                what = "<not created>"
+            else:
+                what = "<not found>"
+            rows.append({"entry": rc.name, "claim": key[1] if key else what, "state": what if key else NONE,
+                         "devices": NONE})
+            continue
+        devs = ",".join(f"{r.driver}/{r.pool}/{r.device}" for r in c.allocation.results) if c.allocation else ""
+        rows.append({"entry": rc.name, "claim": c.name, "state": c.state, "devices": devs or NONE})
+    return rows
+
+
+def pod_doc(rel: Relations, p: Pod, explained: list[Explained] | None) -> dict[str, Any]:
+    """dractl's view of one pod (kind PodClaims): its claims and their devices, computed by dractl."""
+    from dractl.model.relations import claim_keys
+    from dractl.model.serialize import result_to_dict
+
+    keys = claim_keys(p)
+    claims = []
+    for rc in p.resource_claims:
+        key = keys.get(rc.name)
+        c = rel.cluster.claim(*key) if key else None
+        claims.append(
+            {
+                "name": rc.name,
+                "resourceClaimName": c.name if c is not None else (key[1] if key else None),
+                "resourceClaimTemplateName": rc.resource_claim_template_name or None,
+                "state": c.state if c is not None else "missing",
+                "results": [result_to_dict(r) for r in c.allocation.results] if c is not None and c.allocation else [],
+            }
+        )
+    d: dict[str, Any] = {
+        "apiVersion": API,
+        "kind": "PodClaims",
+        "namespace": p.namespace or "default",
+        "name": p.name,
+        "phase": p.phase,
+        "node": p.node_name or None,
+        "scheduled": scheduled_condition(p),
+        "claims": claims,
+    }
+    if explained is not None:
+        d["explanations"] = [{"title": e.title, **e.to_dict()} for e in explained]
+    return d
+
+
+def explain_pod(ex: Any, rel: Relations, p: Pod) -> list[Explained]:
+    """A pending pod: its claims together, as the scheduler tries them; a scheduled one: each claim."""
+    from dractl.allocator.why import Explained
+    from dractl.model.relations import claim_keys
+
+    ns = p.namespace or "default"
+    if not p.resource_claims:
+        return [Explained(f"Pod {ns}/{p.name}", "no claims", ["this pod uses no ResourceClaims"])]
+    if not p.node_name:
+        return [ex.pod(p, rel.missing_claims(p))]
+    out = []
+    for key in claim_keys(p).values():
+        c = rel.cluster.claim(*key) if key else None
+        if c is not None:
+            out.append(ex.claim(c))
+    return out
