@@ -133,7 +133,8 @@ def test_pods_lists_pod_claims_devices_phase_node_and_condition(dractl, tmp_path
     assert huge[1:3] == ["Pending", "-"] and huge[3].startswith("huge-gpu-gpu-") and huge[4] == "pending"
     assert "False (Unschedulable)" in r.out and "0/1 nodes are available: 1 cannot allocate all claims." in r.out
     shared = by_pod["shared-1"][0]
-    assert shared[1:6] == ["Running", "dra-demo-worker", "shared-gpu", "reserved", "gpu.example.com/dra-demo-worker/gpu-2"]
+    gpu2 = "gpu.example.com/dra-demo-worker/gpu-2"
+    assert shared[1:6] == ["Running", "dra-demo-worker", "shared-gpu", "reserved", gpu2]
     # -o json: a dractl kind listing; a named pod is that one object
     doc = dractl("-n", "dra-demo", "pods", "-o", "json").json()
     assert (doc["apiVersion"], doc["kind"]) == ("dractl/v1", "PodClaimsList") and len(doc["items"]) == 6

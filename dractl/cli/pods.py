@@ -36,7 +36,9 @@ def pods(
     app_ctx = ctx.obj
     cluster = app_ctx.cluster()
     ns = app_ctx.namespace_filter()
-    items = [p for p in cluster.pods if (ns is None or (p.namespace or "default") == ns) and (not name or p.name == name)]
+    items = [
+        p for p in cluster.pods if (ns is None or (p.namespace or "default") == ns) and (not name or p.name == name)
+    ]
     items.sort(key=lambda p: (p.namespace or "default", p.name))
     if name and not items:
         raise NotFoundError(f'pods "{name}" not found' + (f" in namespace {ns}" if ns else ""))
@@ -65,7 +67,8 @@ def pods(
             message = cond.get("message") or NONE
             node = p.node_name or NONE
             for c in claim_rows(rel, p):
-                rows.append([*head, p.name, p.phase, node, c["claim"], c["state"], c["devices"], sched, message, c["entry"]])
+                cells = [c["claim"], c["state"], c["devices"], sched, message, c["entry"]]
+                rows.append([*head, p.name, p.phase, node, *cells])
         return Table(cols, rows, wide={"POD-CLAIM"})
 
     def document() -> dict[str, Any]:

@@ -7,7 +7,6 @@ from typing import Any
 
 RESCHEDULE_HINT = "(in the fake cluster, any 'dractl fake apply' reschedules)"
 
-
 def explain_hint(namespace: str, pod: str) -> str:
     """A command that explains a pending pod, as it works when pasted."""
     ns = f"-n {namespace} " if namespace and namespace != "default" else ""
