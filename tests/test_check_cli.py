@@ -285,3 +285,17 @@ def test_pod_node_selector_is_honoured_like_the_scheduler(dractl, write):
     )
     out = dractl("fake", "apply", "-f", write(big, on2)).out
     assert "pod/on2 pending: 0/3 nodes are available: 1 cannot allocate all claims, 2 node(s) didn't match" in out
+
+
+def test_check_refuses_what_apply_refuses(dractl, write):
+    """A claim's spec is immutable: applying a changed one fails, so check says so (exit 2) and writes nothing."""
+    dractl("fake", "reset")
+    assert dractl("fake", "apply", "-f", write(claim("c"))).code == 0
+    before = _state_bytes()
+    r = dractl("check", "-f", write(claim("c", cls="other.example.com")))
+    assert r.code == 2
+    assert 'ResourceClaim.resource.k8s.io "c" is invalid: spec: Invalid value: field is immutable' in r.err
+    assert _state_bytes() == before
+    # the unchanged claim is fine (nobody uses it yet: check allocates it for a stand-in pod)
+    r = dractl("check", "-f", write(claim("c")), "-o", "json")
+    assert r.code == 0 and r.json()["pods"][0]["claims"][0]["name"] == "c"
