@@ -464,3 +464,35 @@ def test_completion_names_come_from_the_cluster(live, demos, monkeypatch):
     names = engine.complete(["-n", demos, "claims"], "").values()
     want = sorted(c["metadata"]["name"] for c in live.api.get("ResourceClaim", namespace=demos)["items"])
     assert sorted(names) == want and len(want) == 5
+
+
+def test_without_rights_on_events_explanations_still_work(live, demos, dractl, dractl_proc, tmp_path):
+    api = live.api
+    ns = "live-no-events"
+    api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+    api.create({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "reader", "namespace": ns}})
+    role = yaml.safe_load(dractl("--fake", "rbac", "--name", "dractl-no-events").out)
+    for rule in role["rules"]:
+        rule["resources"] = [r for r in rule["resources"] if r != "events"]
+    api.create(role)
+    api.create({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+                "metadata": {"name": "dractl-no-events"},
+                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
+                            "name": "dractl-no-events"},
+                "subjects": [{"kind": "ServiceAccount", "name": "reader", "namespace": ns}]})
+    try:
+        tok = api.ok("POST", f"/api/v1/namespaces/{ns}/serviceaccounts/reader/token",
+                     {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenRequest", "spec": {}})
+        env = {"KUBECONFIG": str(kubeconfig(live, tmp_path, user={"token": tok["status"]["token"]}))}
+
+        def explained():
+            r = dractl_proc("-n", demos, "claims", "--explain", env=env)
+            return r if r.code == 0 else None
+
+        r = api.wait("claims --explain without rights on events", explained, timeout=10)
+        assert "kube-scheduler said" not in r.out and "100Gi" in r.out
+        assert r.err.count("\n") == 1 and "cannot list events" in r.err and "will not quote" in r.err
+    finally:
+        api.delete("ClusterRoleBinding", "dractl-no-events")
+        api.delete("ClusterRole", "dractl-no-events")
+        api.delete("Namespace", ns)

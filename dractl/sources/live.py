@@ -260,6 +260,11 @@ class LiveSource:
             status, data = self.request("GET", path, q)
             if status == 404 and kind in OPTIONAL_KINDS:
                 return {"apiVersion": "", "kind": kind + "List", "items": []}
+            if status == 403 and kind == "Event":
+                # Events only add the scheduler's own words to explanations: without the right to list
+                # them, say so once and explain from the objects alone.
+                self._warn(f"{self._http_error(status, data, 'list', kind)}; explanations will not quote the scheduler")
+                return {"apiVersion": "v1", "kind": "EventList", "items": []}
             if status == 404 and KINDS[kind][0] == RESOURCE_GROUP:
                 raise SourceError(f"{self._server} does not serve {path} (the cluster's DRA API lacks {kind})")
             if status != 200:
