@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dractl.allocator.nodefilter import node_filter_reason, nodes_are_available
+from dractl.allocator.nodefilter import node_filter_reason
+from dractl.control.scheduler import fit_error
 from dractl.model.parse import parse_object
 
 
@@ -56,7 +57,7 @@ def test_cordoned_node_and_order_of_filters():
 
 
 def test_summary_line_is_sorted_like_the_scheduler():
-    assert nodes_are_available(12, {"cannot allocate all claims": 2,
+    assert fit_error(12, {"cannot allocate all claims": 2,
                                     "node(s) didn't match Pod's node affinity/selector": 10}) == (
         "0/12 nodes are available: 10 node(s) didn't match Pod's node affinity/selector, "
         "2 cannot allocate all claims.")

@@ -273,10 +273,6 @@ class Allocator:
 
     # ------------------------------------------------------------ nodes and pools
 
-    def node_labels(self, name: str) -> Mapping[str, str]:
-        """The labels of Node ``name`` (none for a node known only from its slices)."""
-        return self._node_labels.get(name, {})
-
     def node_view(self, node: Node | str) -> NodeView:
         """The pools and devices visible from ``node`` (cached)."""
         if isinstance(node, str):

@@ -78,8 +78,13 @@ def node_filter_reason(pod: Pod, node: Node) -> str | None:
     return None
 
 
-def nodes_are_available(total: int, reasons: Mapping[str, int]) -> str:
-    """``0/N nodes are available: <count> <reason>, ...`` sorted as the scheduler sorts its histogram
-    (pkg/scheduler/framework/types.go FitError.Error: sort.Strings over "<count> <reason>")."""
-    parts = sorted(f"{n} {r}" for r, n in reasons.items())
-    return f"0/{total} nodes are available: {', '.join(parts)}." if parts else f"0/{total} nodes are available:"
+def rejected_nodes(pod: Pod | None, nodes: Iterable[Node]) -> dict[str, str]:
+    """Node name -> reason, for the nodes these filters reject for ``pod`` (none without a pod)."""
+    if pod is None:
+        return {}
+    out = {}
+    for n in nodes:
+        r = node_filter_reason(pod, n)
+        if r is not None:
+            out[n.name] = r
+    return out

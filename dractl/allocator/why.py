@@ -140,12 +140,12 @@ class Explainer:
         return e
 
     def _run(self, claims: list[ResourceClaim], pod: Pod | None = None) -> tuple[str, list[str], Any]:
-        """Try ``claims`` (of ``pod``) on every node as the scheduler does; (summary, lines, detail)."""
+        """Try ``claims`` (``pod``'s) on every node as the scheduler does; (summary, lines, detail)."""
+        from dractl.allocator.nodefilter import rejected_nodes
         from dractl.control.scheduler import NO_NODES, place
 
-        selector = pod.node_selector if pod is not None else None
-        nodes = self.cluster.node_names
-        p = place(self.allocator, nodes, claims, explain=True, first_fit=False, node_selector=selector)
+        p = place(self.allocator, self.cluster.node_names, claims, explain=True, first_fit=False,
+                  rejected=rejected_nodes(pod, self.cluster.nodes))
         if p.nodes == 0:
             return NO_NODES, [NO_NODES, "the cluster has no Node objects and no node-local slices"], None
         if p.error is not None:

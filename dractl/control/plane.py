@@ -339,6 +339,7 @@ class ControlPlane:
         self, events: list[Change], explain: set[tuple[str, str]], pin: Mapping[tuple[str, str], str]
     ) -> None:
         from dractl.allocator import Allocator
+        from dractl.allocator.nodefilter import rejected_nodes
         from dractl.control.scheduler import place
 
         self.results = {}
@@ -370,7 +371,7 @@ class ControlPlane:
                 claims,
                 explain=key in explain,
                 known=failed.setdefault(shape, {}) if shape and key not in pin else None,
-                node_selector=pod.node_selector,
+                rejected=rejected_nodes(pod, allocator.cluster.nodes),
             )
             self.results[key] = PodResult(ns, pod.name, p, claims, p.error or p.message or "")
             if p.error is not None:

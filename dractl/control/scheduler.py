@@ -22,9 +22,6 @@ from dractl.model.objects import AllocationResult, ResourceClaim
 
 # pkg/scheduler/schedule_one.go: what the scheduler says when the cluster has no node.
 NO_NODES = "no nodes available to schedule pods"
-# pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go ErrReasonPod: the NodeAffinity
-# filter runs before DynamicResources, so a node the pod's nodeSelector excludes says this.
-REASON_NODE_SELECTOR = "node(s) didn't match Pod's node affinity/selector"
 
 
 def fit_error(nodes: int, reasons: MutableMapping[str, int]) -> str:
@@ -72,7 +69,7 @@ def place(
     explain: bool = False,
     first_fit: bool = True,
     known: MutableMapping[str, str] | None = None,
-    node_selector: Mapping[str, str] | None = None,
+    rejected: Mapping[str, str] | None = None,
 ) -> Placement:
     """Try ``claims`` (one pod's, together) on ``nodes`` in order.
 
@@ -80,8 +77,9 @@ def place(
     that failed stays failed while nothing is released (one scheduling pass). Nodes in
     it are not tried again unless ``explain`` asks for their story. "resourceclaim not
     available on the node" comes from a claim allocated elsewhere, not from the shape,
-    and is never remembered. ``node_selector`` is the pod's ``spec.nodeSelector``: nodes
-    whose labels do not match are not tried (kube-scheduler's NodeAffinity filter).
+    and is never remembered. ``rejected`` gives the nodes that the scheduler's filters before
+    DynamicResources turn away for this pod (:mod:`dractl.allocator.nodefilter`): they are not
+    tried and count under their own reason, as upstream stops at a node's first failing filter.
     """
     p = Placement(nodes=len(nodes))
     if not nodes:
@@ -91,11 +89,9 @@ def place(
     tried: dict[str, str] = {}
     skip = known if known is not None and not explain else None
     for node in nodes:
-        if node_selector:
-            labels = allocator.node_labels(node)
-            if any(labels.get(k) != v for k, v in node_selector.items()):
-                tried[node] = REASON_NODE_SELECTOR
-                continue
+        if rejected and node in rejected:
+            tried[node] = rejected[node]
+            continue
         if skip is not None and node in skip:
             continue  # its reason is counted below, only if no node fits
         out = explained(allocator, node, claims) if explain else allocator.allocate(node, claims)

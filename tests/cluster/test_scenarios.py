@@ -12,7 +12,7 @@ import os
 import scenarios
 
 SEED = int(os.environ.get("DRACTL_SCENARIO_SEED", "20261201"))
-COUNT = int(os.environ.get("DRACTL_SCENARIO_COUNT", "24"))
+COUNT = int(os.environ.get("DRACTL_SCENARIO_COUNT", "20"))
 
 
 def test_dractl_check_agrees_with_the_real_scheduler(control_plane, tmp_path):
