@@ -1,0 +1,110 @@
+"""dractl's live source when the control plane itself misbehaves: an API server that stops in the middle of a
+command, a cluster that does not serve resource.k8s.io at all, and one that serves only v1beta2. Each test
+starts a control plane of its own (tests/cluster/control-plane), since it breaks or reconfigures it.
+
+DRA is locked on in v1.37: an apiserver with resource.k8s.io/v1 turned off serves requests but never reports
+ready (its ResourceSlice informer cannot sync), so those control planes wait for /livez instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from conftest import ROOT, start_control_plane, stop_control_plane
+
+
+def dractl(kubeconfig, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    env = dict(os.environ, KUBECONFIG=str(kubeconfig), NO_COLOR="1")
+    return subprocess.run([sys.executable, "-m", "dractl", *args], capture_output=True, text=True, env=env,
+                          timeout=timeout, cwd=ROOT)
+
+
+def one_line_error(p: subprocess.CompletedProcess) -> str:
+    assert p.returncode == 1, (p.returncode, p.stdout, p.stderr)
+    assert p.stdout == ""
+    assert p.stderr.count("\n") == 1 and p.stderr.startswith("error: ") and "Traceback" not in p.stderr, p.stderr
+    return p.stderr
+
+
+def pid_of(d, name: str) -> int:
+    for line in (d / "pids").read_text().splitlines():
+        n, pid = line.split()
+        if n == name:
+            return int(pid)
+    raise AssertionError(f"{name} not started")
+
+
+def test_api_server_stopped_mid_command(tmp_path):
+    d = tmp_path / "cp"
+    cp = start_control_plane(d, "--nodes", "1", "--devices-per-node", "4")
+    apiserver = pid_of(d, "kube-apiserver")
+    try:
+        assert dractl(cp.kubeconfig, "devices", "-o", "name").returncode == 0
+        # The server hangs (accepts, never answers) while dractl waits on it, then goes away.
+        os.kill(apiserver, signal.SIGSTOP)
+        env = dict(os.environ, KUBECONFIG=str(cp.kubeconfig), NO_COLOR="1")
+        t = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-m", "dractl", "--request-timeout", "20s", "devices"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+        time.sleep(2)
+        assert proc.poll() is None  # still waiting for the server
+        os.kill(apiserver, signal.SIGKILL)
+        out, err = proc.communicate(timeout=60)
+        took = time.monotonic() - t
+        p = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+        msg = one_line_error(p)
+        assert cp.server.split("//")[1] in msg
+        # it answers within its --request-timeout, not after some client default
+        assert took < 30, f"dractl took {took:.1f}s"
+        # and with the server gone for good: unreachable, within the timeout
+        msg = one_line_error(dractl(cp.kubeconfig, "--request-timeout", "5s", "claims", "-A"))
+        assert "connection refused" in msg
+    finally:
+        try:
+            os.kill(apiserver, signal.SIGCONT)
+        except ProcessLookupError:
+            pass
+        stop_control_plane(d)
+
+
+def test_cluster_without_dra_says_so(tmp_path):
+    d = tmp_path / "cp"
+    off = ",".join(f"resource.k8s.io/{v}=false" for v in ("v1", "v1beta1", "v1beta2", "v1alpha3"))
+    cp = start_control_plane(d, "--nodes", "1", "--runtime-config", f"api/all=true,{off}", "--wait-for", "livez")
+    try:
+        for args in (["devices"], ["claims", "-A"], ["classes"]):
+            msg = one_line_error(dractl(cp.kubeconfig, *args))
+            assert "does not serve resource.k8s.io" in msg and cp.server in msg, msg
+    finally:
+        stop_control_plane(d)
+
+
+def test_cluster_serving_only_v1beta2_is_read_and_converted(tmp_path):
+    d = tmp_path / "cp"
+    off = ",".join(f"resource.k8s.io/{v}=false" for v in ("v1", "v1beta1", "v1alpha3"))
+    cp = start_control_plane(d, "--nodes", "1", "--runtime-config", f"api/all=true,{off}", "--wait-for", "livez")
+    try:
+        node = cp.nodes[0]
+        api = cp.api
+        api.ok("POST", "/apis/resource.k8s.io/v1beta2/deviceclasses", {
+            "apiVersion": "resource.k8s.io/v1beta2", "kind": "DeviceClass", "metadata": {"name": "gpu.example.com"},
+            "spec": {"selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com'"}}]}})
+        api.ok("POST", "/apis/resource.k8s.io/v1beta2/resourceslices", {
+            "apiVersion": "resource.k8s.io/v1beta2", "kind": "ResourceSlice", "metadata": {"name": "s"},
+            "spec": {"driver": "gpu.example.com", "nodeName": node,
+                     "pool": {"name": node, "generation": 1, "resourceSliceCount": 1},
+                     "devices": [{"name": f"gpu-{i}", "attributes": {"index": {"int": i}},
+                                  "capacity": {"memory": {"value": "80Gi"}}} for i in range(3)]}})
+        p = dractl(cp.kubeconfig, "devices", "-o", "json")
+        assert p.returncode == 0, p.stderr
+        items = json.loads(p.stdout)["items"]
+        assert sorted(i["device"] for i in items) == ["gpu-0", "gpu-1", "gpu-2"]
+        p = dractl(cp.kubeconfig, "cel", "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0")
+        assert p.returncode == 0 and p.stdout.count("gpu-") == 3, p.stdout + p.stderr
+    finally:
+        stop_control_plane(d)
