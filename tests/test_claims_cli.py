@@ -120,7 +120,9 @@ def test_json_contract_and_table(dractl, apply):
 
 def test_all_namespaces_and_wide(dractl, apply):
     dractl("fake", "reset")
-    apply(template("one", ns="team-a"), pod("p1", template="one", ns="team-a"), claim("c", ns="team-b"))
+    namespaces = "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n---\n" \
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-b}\n"
+    apply(namespaces, template("one", ns="team-a"), pod("p1", template="one", ns="team-a"), claim("c", ns="team-b"))
     assert dractl("claims").err.strip().splitlines()[-1] == "No resources found in default namespace."
     r = dractl("claims", "-A")
     assert r.out.splitlines()[0].split()[:2] == ["NAMESPACE", "CLAIM"]

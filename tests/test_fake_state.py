@@ -56,7 +56,7 @@ def test_load_replaces_and_apply_delete_edit(dractl, tmp_path):
     cls = fixture_path("dra-example-driver", "derived", "deviceclass-gpu.example.com.rendered.yaml")
     r = dractl("fake", "apply", "-f", cls)
     assert r.code == 0 and "deviceclass.resource.k8s.io/gpu.example.com created" in r.out
-    assert "configured" in dractl("fake", "apply", "-f", cls).out
+    assert "deviceclass.resource.k8s.io/gpu.example.com unchanged" in dractl("fake", "apply", "-f", cls).out
     assert dractl("classes", "-o", "name").out.strip() == "deviceclass.resource.k8s.io/gpu.example.com"
     r = dractl("fake", "delete", "-f", cls)
     assert "deleted" in r.out
@@ -107,6 +107,9 @@ def test_apply_puts_objects_without_a_namespace_into_dash_n(dractl, tmp_path):
         "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
         "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}}\n"
     )
+    ns = tmp_path / "ns.yaml"
+    ns.write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n")
+    assert dractl("fake", "apply", "-f", str(ns)).code == 0
     assert dractl("-n", "team-a", "fake", "apply", "-f", str(f)).code == 0
     items = dractl("-A", "claims", "-o", "json").json()["items"]
     assert [(i["namespace"], i["name"]) for i in items] == [("team-a", "c")]
@@ -139,7 +142,7 @@ def test_claim_spec_is_immutable(dractl, tmp_path):
     )
     f.write_text(body.replace("COUNT", "1"))
     assert dractl("fake", "apply", "-f", str(f)).code == 0
-    assert "configured" in dractl("fake", "apply", "-f", str(f)).out
+    assert "resourceclaim.resource.k8s.io/c unchanged" in dractl("fake", "apply", "-f", str(f)).out
     f.write_text(body.replace("COUNT", "2"))
     r = dractl("fake", "apply", "-f", str(f))
     assert r.code == 2 and 'ResourceClaim.resource.k8s.io "c" is invalid: spec: Invalid value: field is immutable' in r.err

@@ -158,3 +158,75 @@ def test_claims_name_of_a_pod_says_which_claims_it_has(dractl, tmp_path):
     assert r.code == 1
     assert "shared-1 is a pod: its claims are shared-gpu" in r.err
     assert dractl(*_hint(r.err)).code == 0
+
+
+NEW_CLASS = """apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: big-gpus}
+spec:
+  selectors:
+  - cel: {expression: "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0"}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: want-big}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: big-gpus}
+"""
+
+
+def test_check_uses_a_device_class_from_the_file(dractl, tmp_path):
+    assert dractl("fake", "reset").code == 0
+    r = dractl("check", "-f", write(tmp_path, "what-if.yaml", NEW_CLASS))
+    assert r.code == 0, r.err
+    assert "ignoring DeviceClass" not in r.err and "not found" not in r.out + r.err
+    assert "want-big" in r.out and "gpu.example.com/dra-demo-worker/gpu-0" in r.out
+    # a what-if: nothing is written
+    assert dractl("classes", "-o", "name").out.split() == ["deviceclass.resource.k8s.io/gpu.example.com"]
+    # the class's selectors count: asking for more than any device has is unschedulable
+    r = dractl("check", "-f", write(tmp_path, "huge.yaml", NEW_CLASS.replace("40Gi", "100Gi")))
+    assert r.code == 1 and "memory is 80Gi, needs >= 100Gi" in r.out
+
+
+def test_check_of_a_pod_without_claims_says_so(dractl, tmp_path):
+    assert dractl("fake", "reset").code == 0
+    pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: plain}\nspec:\n  containers: [{name: c, image: busybox}]\n"
+    r = dractl("check", "-f", write(tmp_path, "plain.yaml", pod))
+    assert (r.code, r.out) == (0, "pod default/plain uses no ResourceClaims: scheduled on dra-demo-worker\n")
+
+
+def test_fake_apply_into_a_missing_namespace_is_refused_as_the_apiserver_does(dractl, tmp_path):
+    from test_demos_fake import DEMO1, NAMESPACE
+
+    assert dractl("fake", "reset").code == 0
+    before = (tmp_path / "state" / "cluster.json").read_bytes()
+    r = dractl("fake", "apply", "-f", write(tmp_path, "demo1.yaml", DEMO1))
+    assert r.code == 1 and 'namespaces "dra-demo" not found' in r.err, r.err
+    assert r.err.count("\n") == 1 and r.out == ""
+    assert (tmp_path / "state" / "cluster.json").read_bytes() == before
+    no_ns = write(tmp_path, "c.yaml", BIG_CLAIM.replace("namespace: default", ""))
+    r = dractl("-n", "team-x", "fake", "apply", "-f", no_ns)
+    assert r.code == 1 and 'namespaces "team-x" not found' in r.err
+    # the Namespace in the same file (after the objects, even) or created first: accepted
+    r = dractl("fake", "apply", "-f", write(tmp_path, "both.yaml", DEMO1 + "---\n" + NAMESPACE))
+    assert r.code == 0 and "namespace/dra-demo created" in r.out, r.err
+    assert dractl("-n", "dra-demo", "pods", "-o", "name").out.split() == ["pod/pod-a", "pod/pod-b"]
+
+
+def test_applying_an_unchanged_object_says_unchanged(dractl, tmp_path):
+    from test_demos_fake import DEMO1, NAMESPACE
+
+    assert dractl("fake", "reset").code == 0
+    f = write(tmp_path, "demo1.yaml", NAMESPACE + "---\n" + DEMO1)
+    assert dractl("fake", "apply", "-f", f).code == 0
+    r = dractl("fake", "apply", "-f", f)
+    assert r.code == 0
+    assert r.out.splitlines() == [
+        "namespace/dra-demo unchanged",
+        "resourceclaimtemplate.resource.k8s.io/single-gpu unchanged",
+        "pod/pod-a unchanged",
+        "pod/pod-b unchanged",
+    ]

@@ -15,7 +15,7 @@ def check(
         ...,
         "-f",
         "--filename",
-        help="ResourceClaims, ResourceClaimTemplates and/or Pods (- for stdin).",
+        help="ResourceClaims, ResourceClaimTemplates and/or Pods, with any DeviceClasses they use (- for stdin).",
         autocompletion=_c.complete_files,
     ),
     node: str | None = typer.Option(
@@ -44,11 +44,11 @@ def check(
     for o in objs:
         if not isinstance(o, CHECKED_KINDS):
             kind = type(o).__name__
-            uses = "check uses ResourceClaims, ResourceClaimTemplates and Pods"
+            uses = "check uses ResourceClaims, ResourceClaimTemplates, Pods, DeviceClasses and Namespaces"
             app_ctx.warn(f"{origin}: ignoring {kind} {o.name}: {uses}")
             continue
         used.append(o)
-    if not used:
+    if not any(isinstance(o, CHECKED_KINDS[:3]) for o in used):
         raise InputError(f"{origin}: no ResourceClaim, ResourceClaimTemplate or Pod to check")
     cluster = app_ctx.cluster()
     if node:
@@ -82,6 +82,8 @@ def _print_report(app_ctx: Any, report: Any) -> None:
     with_pods = any(p.name is not None for p in report.pods)
     show_ns = len({c.namespace for p in scheduled for c in p.claims} | {p.namespace for p in scheduled if p.name}) > 1
     rows = []
+    no_claims = [p for p in scheduled if p.name is not None and not p.claims]
+    scheduled = [p for p in scheduled if p not in no_claims]
     for p in scheduled:
         head = ([p.namespace] if show_ns else []) + ([p.name or "-"] if with_pods else [])
         results = [(c, r) for c in p.claims for r in (c.allocation.results if c.allocation is not None else ())]
@@ -98,6 +100,8 @@ def _print_report(app_ctx: Any, report: Any) -> None:
             + ["CLAIM", "REQUEST", "DEVICE", "CAPACITY", "NODE"]
         )
         print_table(Table(cols, rows), no_headers=app_ctx.no_headers, out=out)
+    for p in no_claims:
+        out.write(f"pod {p.namespace}/{p.name} uses no ResourceClaims: scheduled on {p.node or '-'}\n")
     where = f"on node {report.node}" if report.node else "on any node"
     for p in report.pods:
         if p.outcome == "unschedulable":

@@ -204,8 +204,8 @@ TABLE = {'help': '',
                         'options': [{'names': ['-f', '--filename'],
                                      'dest': 'filename',
                                      'value': True,
-                                     'help': 'ResourceClaims, ResourceClaimTemplates and/or Pods (- for '
-                                             'stdin)',
+                                     'help': 'ResourceClaims, ResourceClaimTemplates and/or Pods, with any '
+                                             'DeviceClasses th...',
                                      'kind': 'files'},
                                     {'names': ['--node'],
                                      'dest': 'node',

@@ -103,7 +103,8 @@ def _change(ctx: typer.Context, filename: str, *, delete: bool) -> None:
         if delete:
             events = plane.delete(objs, app_ctx.namespace)
         else:
-            events = plane.apply(objs, app_ctx.namespace)  # admission raises before anything is written
+            # admission raises before anything is written
+            events = plane.apply(objs, app_ctx.namespace, namespaces_must_exist=True)
         events.extend(plane.reconcile())
         doc["items"] = plane.raw_items()
     for e in events:

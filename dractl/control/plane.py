@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dractl.control import admission
+from dractl.errors import NotFoundError
 from dractl.features import DEFAULT_GATES, FeatureGates
 from dractl.model.cluster import Cluster, cluster_from
 from dractl.model.objects import (
@@ -48,6 +49,7 @@ from dractl.model.parse import parse_object
 from dractl.model.relations import claim_from_template
 from dractl.model.serialize import allocation_to_dict
 
+BUILTIN_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 _ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # apimachinery's utilrand alphabet
 DELETE_PROTECTION = "resource.kubernetes.io/delete-protection"
 
@@ -173,12 +175,20 @@ class ControlPlane:
 
     # ------------------------------------------------------------ apiserver writes
 
-    def apply(self, objects: Sequence[Any], namespace: str | None) -> list[Change]:
+    def apply(
+        self, objects: Sequence[Any], namespace: str | None, *, namespaces_must_exist: bool = False
+    ) -> list[Change]:
         """Create or update ``objects`` (model objects, e.g. parsed from a file), as kubectl apply.
 
         Admission runs for each object before it is stored; an object it refuses raises
-        InputError (callers keep nothing then).
+        InputError (callers keep nothing then). With ``namespaces_must_exist``, an object in a
+        namespace that neither exists nor is created by ``objects`` is refused, as
+        kube-apiserver's NamespaceLifecycle admission plugin does
+        (plugin/pkg/admission/namespace/lifecycle/admission.go). An object applied
+        unchanged is reported ``unchanged``, as kubectl apply does.
         """
+        if namespaces_must_exist:
+            self._check_namespaces(objects, namespace)
         events = []
         for o in objects:
             raw = admission.defaulted(o.raw, namespace)
@@ -188,9 +198,25 @@ class ControlPlane:
                 admission.admit(raw, old.raw if old is not None else None, self._namespace_labels(key[1]))
             if old is not None:
                 raw = admission.updated(old.raw, raw)
+                if raw == old.raw:
+                    events.append(Change(admission.reference(raw), "unchanged"))
+                    continue
             self._put(o if raw is o.raw else parse_object(dict(raw), validate=False))
             events.append(Change(admission.reference(raw), "configured" if old is not None else "created"))
         return events
+
+    def _check_namespaces(self, objects: Sequence[Any], namespace: str | None) -> None:
+        # The namespaces kube-apiserver always has, those stored (as objects, or implied by a
+        # loaded snapshot's objects), and those the same apply creates.
+        known = set(BUILTIN_NAMESPACES)
+        for o in self.objects:
+            known.add(o.meta.name if isinstance(o, Namespace) else o.meta.namespace)
+        known.update(o.meta.name for o in objects if isinstance(o, Namespace))
+        for o in objects:
+            raw = admission.defaulted(o.raw, namespace)
+            ns = object_key(raw)[1]
+            if ns and ns not in known:
+                raise NotFoundError(f'{admission.reference(raw)}: namespaces "{ns}" not found')
 
     def delete(self, objects: Sequence[Any], namespace: str | None) -> list[Change]:
         """Delete the objects named; a claim in use is only marked (delete-protection)."""

@@ -21,12 +21,13 @@ from dractl.control import admission
 from dractl.control.plane import ControlPlane
 from dractl.features import DEFAULT_GATES, FeatureGates
 from dractl.model.cluster import Cluster
-from dractl.model.objects import AllocationResult, Pod, ResourceClaim, ResourceClaimTemplate
+from dractl.model.objects import AllocationResult, DeviceClass, Namespace, Pod, ResourceClaim, ResourceClaimTemplate
 from dractl.model.parse import parse_object
 from dractl.model.relations import claim_from_template
 from dractl.model.serialize import allocation_to_dict
 
-CHECKED_KINDS = (ResourceClaim, ResourceClaimTemplate, Pod)
+# DeviceClasses and Namespaces of the file are applied to the copy too: a what-if for a new class.
+CHECKED_KINDS = (ResourceClaim, ResourceClaimTemplate, Pod, DeviceClass, Namespace)
 
 
 @dataclass
