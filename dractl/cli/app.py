@@ -91,7 +91,7 @@ def root(
 
 def _register() -> None:
     """Commands in the order `dractl --help` lists them."""
-    from dractl.cli import celcmd, check, claims, fakecmd, inventory, livecmd, pods, version
+    from dractl.cli import celcmd, check, claims, democmd, fakecmd, inventory, livecmd, pods, version
 
     inventory.register(app)  # devices, slices, classes
     app.command("claims")(claims.claims)
@@ -101,6 +101,7 @@ def _register() -> None:
     app.add_typer(fakecmd.app, name="fake")
     livecmd.register(app)  # snapshot, rbac
     livecmd.register_fake(fakecmd.app)  # fake publish, fake unpublish
+    app.add_typer(democmd.app, name="demo")
     _c.register(app)  # completion
     version.register(app)
 

@@ -1,0 +1,363 @@
+"""`dractl demo ...`: the blog post's three demos on kind, on any cluster (--context) or in the fake cluster."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from dractl.errors import UsageError
+
+if TYPE_CHECKING:
+    from dractl.cli.context import AppContext
+    from dractl.demo.kind import KindOptions, PlanStep
+
+app = typer.Typer(
+    help="The blog post's three DRA demos: run them and check the outcome "
+    "(on kind by default, --context NAME for any cluster, --fake for the embedded fake cluster).",
+    no_args_is_help=True,
+)
+
+EXIT_INTERRUPTED = 130
+
+
+def _ctx(ctx: typer.Context) -> AppContext:
+    app_ctx = ctx.find_root().obj
+    if app_ctx.source_options.from_file:
+        raise UsageError("dractl demo runs on a cluster; --from (a snapshot) cannot be used with it")
+    if app_ctx.source_options.fake and app_ctx.source_options.context:
+        raise UsageError("--fake and --context cannot be used together")
+    return app_ctx
+
+
+@app.command("list")
+def list_(ctx: typer.Context) -> None:
+    """List the demos and the outcome each one checks."""
+    from dractl.demo.catalog import DEMOS
+    from dractl.render.printers import Result, Table
+
+    app_ctx = ctx.find_root().obj
+    app_ctx.print(Result(
+        table=lambda: Table(["ID", "NAME", "PODS", "OUTCOME"],
+                            [[str(d.id), d.name, ",".join(d.pods), d.outcome] for d in DEMOS]),
+        document=lambda: {"demos": [{"id": d.id, "name": d.name, "file": d.file, "pods": list(d.pods),
+                                     "outcome": d.outcome} for d in DEMOS]},
+        names=lambda: [str(d.id) for d in DEMOS],
+    ))
+
+
+@app.command("show")
+def show(ctx: typer.Context, demo: str = typer.Argument(..., metavar="N", help="Demo number (1, 2 or 3).")) -> None:
+    """Print a demo's manifests (the post's YAML, namespace dra-demo)."""
+    from dractl.demo.catalog import select
+
+    if demo == "all":
+        raise UsageError("dractl demo show takes one demo number (1, 2 or 3)")
+    ctx.find_root().obj.stdout.write(select(demo)[0].manifest())
+
+
+def parse_timeout(text: str) -> float:
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)(s|m)?", text.strip())
+    if not m or float(m[1]) <= 0:
+        raise UsageError(f"--timeout {text!r}: expected a duration such as 90s, 3m or 180")
+    return float(m[1]) * (60 if m[2] == "m" else 1)
+
+
+def _kind_options(app_ctx: AppContext, cluster: str, node_image: str, driver_version: str) -> KindOptions:
+    from dractl.demo.kind import KindOptions
+
+    return KindOptions(cluster, node_image, driver_version, app_ctx.source_options.kubeconfig)
+
+
+_CLUSTER_OPT = typer.Option("dra-demo", "--cluster-name", help="The kind cluster's name.")
+_IMAGE_OPT = typer.Option("kindest/node:v1.37.0", "--node-image", help="The kind node image.")
+_DRIVER_OPT = typer.Option("v0.5.0", "--driver-version", help="dra-example-driver git tag to install.")
+
+
+@app.command("run")
+def run(
+    ctx: typer.Context,
+    which: str = typer.Argument("all", metavar="[1|2|3|all]", help="Which demo (default: all)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the commands without running anything."),
+    timeout: str = typer.Option("180s", "--timeout", help="How long to wait for each demo's pods (e.g. 90s, 3m)."),
+    cluster: str = _CLUSTER_OPT,
+    node_image: str = _IMAGE_OPT,
+    driver_version: str = _DRIVER_OPT,
+) -> None:
+    """Run the demos and check each one's outcome from the cluster state (exit 0 only when all show it)."""
+    from dractl.demo.catalog import select
+
+    app_ctx = _ctx(ctx)
+    demos = select(which)
+    seconds = parse_timeout(timeout)
+    opts = app_ctx.source_options
+    kind_opts = None if (opts.fake or opts.context) else _kind_options(app_ctx, cluster, node_image, driver_version)
+    if dry_run:
+        _print_plan(app_ctx, _run_plan(app_ctx, demos, kind_opts))
+        return
+    raise typer.Exit(_run(app_ctx, demos, seconds, kind_opts))
+
+
+@app.command("cleanup")
+def cleanup(
+    ctx: typer.Context,
+    everything: bool = typer.Option(
+        False, "--all", help="Also uninstall the driver and delete the kind cluster (kind only)."
+    ),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the commands without running anything."),
+    cluster: str = _CLUSTER_OPT,
+) -> None:
+    """Delete the demo namespace (dra-demo); with --all also the driver and the kind cluster, as the post does."""
+    from dractl.demo.catalog import NAMESPACE
+
+    app_ctx = _ctx(ctx)
+    opts = app_ctx.source_options
+    if everything and (opts.fake or opts.context):
+        raise UsageError("--all removes the driver and the kind cluster dractl creates; with --fake or --context "
+                         "only the namespace is deleted (leave out --all)")
+    if opts.fake or opts.context:
+        if dry_run:
+            if opts.context:
+                _print_plan(app_ctx, [_namespace_delete_step(app_ctx)])
+            else:
+                app_ctx.stdout.write(f"# delete namespace {NAMESPACE} and every object in it from the fake cluster\n")
+            return
+        target = _target(app_ctx, None)
+        gone = target.delete_namespace()
+        app_ctx.stdout.write(f"namespace {NAMESPACE} deleted from {target.description}\n" if gone else
+                             f"nothing to clean up: no namespace {NAMESPACE} on {target.description}\n")
+        return
+    from dractl.demo.kind import Kind
+    from dractl.demo.shell import Shell
+
+    kind_opts = _kind_options(app_ctx, cluster, "", "")
+    from dractl.demo.kind import provider_env
+
+    if dry_run:
+        _print_plan(app_ctx, Kind(kind_opts, Shell()).cleanup_plan(provider_env(), everything))
+        return
+    shell = _tools(app_ctx, ("docker", "kind", "kubectl", *(("helm",) if everything else ())), suggest_fake=False)
+    with _Progress(app_ctx) as progress:
+        done = Kind(kind_opts, shell).cleanup(everything, progress)
+    if not done:
+        app_ctx.stdout.write(f"nothing to clean up: no kind cluster {cluster} (or no namespace {NAMESPACE} in it)\n")
+    for what in done:
+        app_ctx.stdout.write(f"deleted {what}\n")
+
+
+def _namespace_delete_step(app_ctx: AppContext) -> PlanStep:
+    from dractl.demo.catalog import NAMESPACE
+    from dractl.demo.kind import PlanStep
+
+    return PlanStep([*_kubectl_base(app_ctx), "delete", "namespace", NAMESPACE, "--ignore-not-found"])
+
+
+def _kubectl_base(app_ctx: AppContext) -> list[str]:
+    o = app_ctx.source_options
+    return ["kubectl", "--context", str(o.context), *(["--kubeconfig", o.kubeconfig] if o.kubeconfig else [])]
+
+
+# ---------------------------------------------------------------- targets and tools
+
+
+def _target(app_ctx: AppContext, kind_opts: KindOptions | None, shell: Any = None) -> Any:
+    """The fake cluster (--fake), the kind cluster through kubectl, or --context through the live source."""
+    from dractl.demo.shell import Shell
+    from dractl.demo.target import FakeTarget, KubectlTarget, LiveTarget
+
+    o = app_ctx.source_options
+    if o.fake:
+        return FakeTarget(o.state_dir, app_ctx.warn, app_ctx.features)
+    if kind_opts is not None:
+        return KubectlTarget(kind_opts.context, o.kubeconfig, shell or Shell(), app_ctx.warn)
+    source = app_ctx.source
+    if not hasattr(source, "apply"):  # not a live cluster
+        raise UsageError(f"--context {o.context}: dractl demo needs a live cluster, not {source.description}")
+    return LiveTarget(source, app_ctx.warn)
+
+
+def _tools(app_ctx: AppContext, needed: tuple[str, ...], *, suggest_fake: bool = True) -> Any:
+    """A Shell for the tools, after checking them all; every missing one is reported with how to get it."""
+    from dractl.demo.kind import check_tools
+    from dractl.demo.shell import Shell
+
+    shell = Shell()
+    missing, env = check_tools(needed, shell)
+    if missing:
+        err = app_ctx.stderr
+        err.write("error: dractl demo needs tools that are missing or too old:\n")
+        for m in missing:
+            err.write(f"  - {m.line()}\n")
+        if suggest_fake:
+            err.write("Or run the demos in the embedded fake cluster, no tools needed: dractl demo run --fake\n")
+        raise typer.Exit(1)
+    shell.env = env
+    return shell
+
+
+# ---------------------------------------------------------------- run
+
+
+def _run(app_ctx: AppContext, demos: list[Any], timeout: float, kind_opts: KindOptions | None) -> int:
+    from dractl.demo.runner import Runner
+
+    kind = None
+    runner = None
+    with _Progress(app_ctx) as progress:
+        try:
+            shell = None
+            if kind_opts is not None:
+                from dractl.demo.kind import Kind
+
+                shell = _tools(app_ctx, ("docker", "kind", "kubectl", "helm", "git"))
+                kind = Kind(kind_opts, shell)
+                kind.bootstrap(progress)
+            target = _target(app_ctx, kind_opts, shell)
+            runner = Runner(target, app_ctx.features, timeout=timeout,
+                            settles_at_once=bool(app_ctx.source_options.fake), progress=progress)
+            table = app_ctx.output in ("table", "wide")
+
+            def each(outcome: Any) -> None:
+                if table:
+                    progress.pause()
+                    _print_outcome(app_ctx, outcome)
+
+            outcomes = runner.run(demos, each)
+            explained = runner.explain("huge-gpu") if any(d.id == 3 for d in demos) else None
+        except KeyboardInterrupt:
+            progress.pause()
+            left = (kind.left if kind else []) + (runner.left_behind() if runner else [])
+            doing = runner.doing if runner else "the kind bootstrap"
+            app_ctx.stderr.write(f"Interrupted while {doing}.\n")
+            if left:
+                app_ctx.stderr.write("Left behind: " + "; ".join(left) + ".\n")
+                app_ctx.stderr.write("'dractl demo cleanup' deletes the namespace"
+                                     + ("; 'dractl demo cleanup --all' also the driver and the kind cluster.\n"
+                                        if kind else ".\n"))
+            else:
+                app_ctx.stderr.write("Nothing was left behind.\n")
+            return EXIT_INTERRUPTED
+    passed = all(o.passed for o in outcomes)
+    if app_ctx.output in ("json", "yaml"):
+        from dractl.render.printers import to_json, to_yaml
+
+        doc: dict[str, Any] = {"target": target.description, "passed": passed, "demos": []}
+        for o in outcomes:
+            d = o.to_dict()
+            if o.demo.id == 3 and explained is not None:
+                d["explanation"] = {"title": explained.title, "summary": explained.summary,
+                                    "lines": list(explained.lines)}
+            doc["demos"].append(d)
+        app_ctx.stdout.write((to_json if app_ctx.output == "json" else to_yaml)(doc))
+    elif app_ctx.output == "name":
+        for o in outcomes:
+            app_ctx.stdout.write(f"demo/{o.demo.id}\n")
+    else:
+        out = app_ctx.stdout
+        if explained is not None:
+            out.write("\nWhy huge-gpu stays Pending (dractl -n dra-demo claims --explain):\n")
+            out.write(explained.title + ":\n")
+            for line in explained.lines:
+                out.write("  " + line + "\n")
+        n = sum(o.passed for o in outcomes)
+        out.write(f"\n{n}/{len(outcomes)} demo{'s' if len(outcomes) != 1 else ''} show the post's outcome on "
+                  f"{target.description}.\n")
+    return 0 if passed else 1
+
+
+def _print_outcome(app_ctx: AppContext, outcome: Any) -> None:
+    from dractl.render.printers import Table, print_table
+
+    out = app_ctx.stdout
+    verdict = "PASS" if outcome.passed else "FAIL"
+    out.write(f"\nDemo {outcome.demo.id}: {outcome.demo.name}: {verdict}\n")
+    rows = []
+    for p in outcome.pods:
+        rows.append([p.name, p.phase, p.node or "-", ",".join(p.claim_names) or "-", ",".join(p.devices) or "-",
+                     "pass" if p.passed else "fail", p.reason or "-"])
+    print_table(Table(["POD", "PHASE", "NODE", "CLAIM", "DEVICE", "RESULT", "REASON"], rows),
+                no_headers=app_ctx.no_headers, out=out)
+
+
+# ---------------------------------------------------------------- plans (--dry-run)
+
+
+def _run_plan(app_ctx: AppContext, demos: list[Any], kind_opts: KindOptions | None) -> list[PlanStep]:
+    from dractl.demo.catalog import NAMESPACE, NAMESPACE_MANIFEST
+    from dractl.demo.kind import Kind, PlanStep, provider_env
+    from dractl.demo.shell import Shell
+
+    steps: list[PlanStep] = []
+    if app_ctx.source_options.fake:
+        apply = ["dractl", "--fake", "fake", "apply", "-f", "-"]
+    else:
+        if kind_opts is not None:
+            kind = Kind(kind_opts, Shell())
+            steps.extend(kind.plan(provider_env()))
+            apply = kind.kubectl("apply", "-f", "-")
+        else:
+            apply = [*_kubectl_base(app_ctx), "apply", "-f", "-"]
+    steps.append(PlanStep(apply, f"namespace {NAMESPACE}", stdin=["echo", NAMESPACE_MANIFEST]))
+    for d in demos:
+        steps.append(PlanStep(apply, f"then wait for {', '.join(d.pods)} and check: {d.outcome}",
+                              stdin=["dractl", "demo", "show", str(d.id)]))
+    return steps
+
+
+def _print_plan(app_ctx: AppContext, steps: list[PlanStep]) -> None:
+    if app_ctx.output in ("json", "yaml"):
+        from dractl.render.printers import to_json, to_yaml
+
+        doc = {"plan": [{"command": s.argv, "env": s.env, "stdin": s.stdin or None, "note": s.note} for s in steps]}
+        app_ctx.stdout.write((to_json if app_ctx.output == "json" else to_yaml)(doc))
+        return
+    for s in steps:
+        app_ctx.stdout.write(s.text() + "\n")
+
+
+# ---------------------------------------------------------------- progress
+
+
+class _Progress:
+    """A spinner on a terminal's stderr; plain step lines when stderr is not a terminal."""
+
+    def __init__(self, app_ctx: AppContext) -> None:
+        self.err = app_ctx.stderr
+        self._status: Any = None
+        self._tty = _isatty(self.err)
+        self._last = ""
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.pause()
+
+    def __call__(self, text: str) -> None:
+        if not self._tty:
+            if "waiting for" in text and text.split(":")[0] == self._last.split(":")[0]:
+                return  # one line per step, not one per poll
+            self._last = text
+            self.err.write(f"dractl: {text}\n")
+            return
+        if self._status is None:
+            from rich.console import Console
+
+            self._status = Console(file=self.err).status(text)
+            self._status.start()
+        else:
+            self._status.update(text)
+
+    def pause(self) -> None:
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+

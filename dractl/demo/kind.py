@@ -1,0 +1,258 @@
+"""The kind bootstrap of the blog post: tools, cluster, DRA API check, the example driver.
+
+The post's steps, as commands: ``kind create cluster --name dra-demo --image kindest/node:v1.37.0``;
+``git clone --depth 1 -b v0.5.0`` of kubernetes-sigs/dra-example-driver; ``helm upgrade -i
+dra-example-driver deployments/helm/dra-example-driver --namespace dra-example-driver
+--create-namespace``; ``kubectl -n dra-example-driver rollout status ds/dra-example-driver-kubeletplugin``.
+Every kubectl and helm command names the kind cluster's context explicitly. :meth:`Kind.plan`
+and :meth:`Kind.bootstrap` are built from the same argv builders, so ``--dry-run`` prints what a
+run executes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from dractl.demo.shell import Shell, ToolError, quote
+from dractl.errors import SourceError
+
+DEFAULT_CLUSTER = "dra-demo"
+DEFAULT_NODE_IMAGE = "kindest/node:v1.37.0"
+DEFAULT_DRIVER_VERSION = "v0.5.0"
+DRIVER_REPO = "https://github.com/kubernetes-sigs/dra-example-driver.git"
+DRIVER_RELEASE = "dra-example-driver"
+DRIVER_NAMESPACE = "dra-example-driver"
+DRIVER_CHART = "deployments/helm/dra-example-driver"
+DRIVER_DAEMONSET = "ds/dra-example-driver-kubeletplugin"
+MIN_KIND = (0, 33, 0)
+ROLLOUT_TIMEOUT = "300s"
+
+# tool -> how to get it
+HINTS = {
+    "docker": "install Docker Engine (https://docs.docker.com/engine/install/) or Podman "
+    "(https://podman.io/docs/installation)",
+    "kind": "go install sigs.k8s.io/kind@v0.33.0, or a release binary: "
+    "https://kind.sigs.k8s.io/docs/user/quick-start/#installation",
+    "kubectl": "https://kubernetes.io/docs/tasks/tools/#kubectl (v1.37)",
+    "helm": "https://helm.sh/docs/intro/install/ (Helm v3)",
+    "git": "your package manager (apt-get install git, brew install git) or https://git-scm.com/downloads",
+}
+
+
+@dataclass(frozen=True)
+class Missing:
+    tool: str  # what the user needs ("docker or podman", "kind v0.33.0 or newer")
+    problem: str  # "not found", "found v0.20.0"
+    hint: str
+
+    def line(self) -> str:
+        return f"{self.tool}: {self.problem}; {self.hint}"
+
+
+def _version(text: str) -> tuple[int, int, int] | None:
+    m = re.search(r"v?(\d+)\.(\d+)\.(\d+)", text)
+    return (int(m[1]), int(m[2]), int(m[3])) if m else None
+
+
+def _text(v: tuple[int, int, int] | None) -> str:
+    return f"v{v[0]}.{v[1]}.{v[2]}" if v else "an unknown version"
+
+
+def provider_env() -> dict[str, str]:
+    """kind's switch for Podman when there is Podman but no Docker."""
+    if shutil.which("docker") is None and shutil.which("podman") is not None:
+        return {"KIND_EXPERIMENTAL_PROVIDER": "podman"}
+    return {}
+
+
+def check_tools(needed: tuple[str, ...], shell: Shell) -> tuple[list[Missing], dict[str, str]]:
+    """Every missing or too old tool (all of them, not the first), and the environment kind needs.
+
+    Only ``kind version`` and ``helm version`` run (each answers in milliseconds); the others are
+    looked up on PATH, so a machine without docker hears about it at once.
+    """
+    missing: list[Missing] = []
+    env = provider_env()
+    if "docker" in needed and shutil.which("docker") is None and not env:
+        missing.append(Missing("docker (or podman)", "not found", HINTS["docker"]))
+    if "kind" in needed:
+        if shutil.which("kind") is None:
+            missing.append(Missing("kind v0.33.0 or newer", "not found", HINTS["kind"]))
+        else:
+            p = shell.run(["kind", "version"], check=False, timeout=10)
+            v = _version(p.stdout)
+            if v is None or v < MIN_KIND:
+                found = f"found {_text(v)}"
+                missing.append(Missing("kind v0.33.0 or newer", found, HINTS["kind"]))
+    if "kubectl" in needed and shutil.which("kubectl") is None:
+        missing.append(Missing("kubectl", "not found", HINTS["kubectl"]))
+    if "helm" in needed:
+        if shutil.which("helm") is None:
+            missing.append(Missing("helm v3", "not found", HINTS["helm"]))
+        else:
+            p = shell.run(["helm", "version", "--short"], check=False, timeout=10)
+            v = _version(p.stdout)
+            if v is None or v[0] < 3:
+                found = f"found {_text(v)}"
+                missing.append(Missing("helm v3", found, HINTS["helm"]))
+    if "git" in needed and shutil.which("git") is None:
+        missing.append(Missing("git", "not found", HINTS["git"]))
+    return missing, env
+
+
+def cache_dir() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "dractl")
+
+
+@dataclass(frozen=True)
+class KindOptions:
+    cluster: str = DEFAULT_CLUSTER
+    node_image: str = DEFAULT_NODE_IMAGE
+    driver_version: str = DEFAULT_DRIVER_VERSION
+    kubeconfig: str | None = None
+
+    @property
+    def context(self) -> str:
+        return f"kind-{self.cluster}"  # the context kind creates
+
+    @property
+    def driver_dir(self) -> str:
+        return os.path.join(cache_dir(), f"dra-example-driver-{self.driver_version}")
+
+
+@dataclass(frozen=True)
+class PlanStep:
+    argv: list[str]
+    note: str = ""  # when it runs, or what it is for
+    env: dict[str, str] = field(default_factory=dict)
+    stdin: list[str] = field(default_factory=list)  # the command whose output is piped in
+
+    def text(self) -> str:
+        line = quote(self.argv, self.env)
+        if self.stdin:
+            line = f"{quote(self.stdin)} | {line}"
+        return f"{line}   # {self.note}" if self.note else line
+
+
+class Kind:
+    """The bootstrap for one kind cluster; ``left`` says what exists because of it (for Ctrl-C)."""
+
+    def __init__(self, opts: KindOptions, shell: Shell) -> None:
+        self.opts = opts
+        self.shell = shell
+        self.left: list[str] = []
+
+    # ------------------------------------------------------------ argv builders
+
+    def _kind(self, *args: str) -> list[str]:
+        return ["kind", *args, *(["--kubeconfig", self.opts.kubeconfig] if self.opts.kubeconfig else [])]
+
+    def kubectl(self, *args: str) -> list[str]:
+        kc = ["--kubeconfig", self.opts.kubeconfig] if self.opts.kubeconfig else []
+        return ["kubectl", "--context", self.opts.context, *kc, *args]
+
+    def _helm(self, *args: str) -> list[str]:
+        kc = ["--kubeconfig", self.opts.kubeconfig] if self.opts.kubeconfig else []
+        return ["helm", "--kube-context", self.opts.context, *kc, *args]
+
+    def create_argv(self) -> list[str]:
+        return ["kind", "create", "cluster", "--name", self.opts.cluster, "--image", self.opts.node_image,
+                *(["--kubeconfig", self.opts.kubeconfig] if self.opts.kubeconfig else [])]
+
+    def clone_argv(self) -> list[str]:
+        return ["git", "clone", "--depth", "1", "-b", self.opts.driver_version, DRIVER_REPO, self.opts.driver_dir]
+
+    def helm_install_argv(self) -> list[str]:
+        chart = os.path.join(self.opts.driver_dir, DRIVER_CHART)
+        return self._helm("upgrade", "-i", DRIVER_RELEASE, chart, "--namespace", DRIVER_NAMESPACE, "--create-namespace")
+
+    def rollout_argv(self) -> list[str]:
+        timeout = f"--timeout={ROLLOUT_TIMEOUT}"
+        return self.kubectl("-n", DRIVER_NAMESPACE, "rollout", "status", DRIVER_DAEMONSET, timeout)
+
+    def api_argv(self) -> list[str]:
+        return self.kubectl("api-versions")
+
+    # ------------------------------------------------------------ plan (--dry-run)
+
+    def plan(self, env: dict[str, str]) -> list[PlanStep]:
+        o = self.opts
+        return [
+            PlanStep(["kind", "get", "clusters"], f"is there a kind cluster {o.cluster}?", env),
+            PlanStep(self.create_argv(), f"unless {o.cluster} exists", env),
+            PlanStep(self.api_argv(), "resource.k8s.io/v1 must be served"),
+            PlanStep(self.clone_argv(), "unless already cloned"),
+            PlanStep(self.helm_install_argv(), "the example driver"),
+            PlanStep(self.rollout_argv(), "wait for the kubelet plugin"),
+        ]
+
+    def cleanup_plan(self, env: dict[str, str], everything: bool) -> list[PlanStep]:
+        from dractl.demo.catalog import NAMESPACE
+
+        steps = [PlanStep(self.kubectl("delete", "namespace", NAMESPACE, "--ignore-not-found"), "the demo objects")]
+        if everything:
+            steps.append(PlanStep(self._helm("-n", DRIVER_NAMESPACE, "uninstall", DRIVER_RELEASE), "the driver"))
+            steps.append(PlanStep(self._kind("delete", "cluster", "--name", self.opts.cluster), "the cluster", env))
+        return steps
+
+    # ------------------------------------------------------------ running
+
+    def exists(self) -> bool:
+        p = self.shell.run(self._kind("get", "clusters"), timeout=60)
+        return self.opts.cluster in p.stdout.split()
+
+    def bootstrap(self, step: Callable[[str], None]) -> None:
+        """Cluster, API check, driver, rollout; ``step`` hears what is being done."""
+        o = self.opts
+        step(f"kind cluster {o.cluster}")
+        if not self.exists():
+            step(f"creating kind cluster {o.cluster} from {o.node_image} (a minute or two)")
+            self.left.append(f"kind cluster {o.cluster} (being created)")
+            self.shell.run(self.create_argv(), timeout=900)
+            self.left[-1] = f"kind cluster {o.cluster}"
+        else:
+            self.left.append(f"kind cluster {o.cluster} (it existed already)")
+        step("checking that resource.k8s.io/v1 is served")
+        served = self.shell.run(self.api_argv(), timeout=120).stdout.split()
+        if "resource.k8s.io/v1" not in served:
+            raise SourceError(
+                f"context {o.context} does not serve resource.k8s.io/v1 (DRA is GA from Kubernetes v1.34); "
+                f"use a newer --node-image than {o.node_image}"
+            )
+        if not os.path.isdir(os.path.join(o.driver_dir, DRIVER_CHART)):
+            step(f"cloning dra-example-driver {o.driver_version}")
+            self.shell.run(self.clone_argv(), timeout=600)
+        step("installing the example driver (helm)")
+        self.left.append(f"helm release {DRIVER_RELEASE} in namespace {DRIVER_NAMESPACE}")
+        self.shell.run(self.helm_install_argv(), timeout=600)
+        step("waiting for the kubelet plugin's rollout")
+        self.shell.run(self.rollout_argv(), timeout=400)
+
+    def cleanup(self, everything: bool, step: Callable[[str], None]) -> list[str]:
+        """What was removed."""
+        from dractl.demo.catalog import NAMESPACE
+
+        if not self.exists():
+            return []
+        done = []
+        step(f"deleting namespace {NAMESPACE}")
+        p = self.shell.run(self.kubectl("delete", "namespace", NAMESPACE, "--ignore-not-found"), timeout=300)
+        if p.stdout.strip():
+            done.append(f"namespace {NAMESPACE}")
+        if everything:
+            step("uninstalling the example driver")
+            uninstall = self._helm("-n", DRIVER_NAMESPACE, "uninstall", DRIVER_RELEASE)
+            p = self.shell.run(uninstall, check=False, timeout=300)
+            if p.returncode == 0:
+                done.append(f"helm release {DRIVER_RELEASE}")
+            elif "not found" not in (p.stderr or ""):
+                raise ToolError(f"helm uninstall {DRIVER_RELEASE} failed: {(p.stderr or '').strip()}")
+            step(f"deleting kind cluster {self.opts.cluster}")
+            self.shell.run(self._kind("delete", "cluster", "--name", self.opts.cluster), timeout=300)
+            done.append(f"kind cluster {self.opts.cluster}")
+        return done
