@@ -228,7 +228,7 @@ def _run(app_ctx: AppContext, demos: list[Any], timeout: float, kind_opts: KindO
         except KeyboardInterrupt:
             progress.pause()
             left = (kind.left if kind else []) + (runner.left_behind() if runner else [])
-            doing = runner.doing if runner else "the kind bootstrap"
+            doing = progress.last or "starting"
             app_ctx.stderr.write(f"Interrupted while {doing}.\n")
             if left:
                 app_ctx.stderr.write("Left behind: " + "; ".join(left) + ".\n")
@@ -261,7 +261,7 @@ def _run(app_ctx: AppContext, demos: list[Any], timeout: float, kind_opts: KindO
             for line in explained.lines:
                 out.write("  " + line + "\n")
         n = sum(o.passed for o in outcomes)
-        out.write(f"\n{n}/{len(outcomes)} demo{'s' if len(outcomes) != 1 else ''} show the post's outcome on "
+        out.write(f"\n{n}/{len(outcomes)} {'demos show' if len(outcomes) != 1 else 'demo shows'} the post's outcome on "
                   f"{target.description}.\n")
     return 0 if passed else 1
 
@@ -327,6 +327,7 @@ class _Progress:
         self._status: Any = None
         self._tty = _isatty(self.err)
         self._last = ""
+        self.last = ""  # what is being done (for the Ctrl-C message)
 
     def __enter__(self) -> _Progress:
         return self
@@ -335,6 +336,7 @@ class _Progress:
         self.pause()
 
     def __call__(self, text: str) -> None:
+        self.last = text
         if not self._tty:
             if "waiting for" in text and text.split(":")[0] == self._last.split(":")[0]:
                 return  # one line per step, not one per poll

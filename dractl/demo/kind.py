@@ -209,7 +209,7 @@ class Kind:
     def bootstrap(self, step: Callable[[str], None]) -> None:
         """Cluster, API check, driver, rollout; ``step`` hears what is being done."""
         o = self.opts
-        step(f"kind cluster {o.cluster}")
+        step(f"looking for kind cluster {o.cluster}")
         if not self.exists():
             step(f"creating kind cluster {o.cluster} from {o.node_image} (a minute or two)")
             self.left.append(f"kind cluster {o.cluster} (being created)")

@@ -31,10 +31,8 @@ class Runner:
     #: what the run has created so far (told when the user interrupts)
     applied: list[int] = field(default_factory=list)
     namespace_created: bool = False
-    doing: str = "starting"
 
     def _say(self, text: str) -> None:
-        self.doing = text
         self.progress(text)
 
     def _deadline_passed(self, start: float) -> bool:
