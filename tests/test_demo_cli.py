@@ -44,10 +44,11 @@ def test_fake_run_all_shows_the_posts_outcome(dractl):
     assert "FAIL" not in out
     rows = {line.split()[0]: line.split() for line in out.splitlines() if line.split()[:1] and
             line.split()[0] in ("pod-a", "pod-b", "shared-1", "shared-2", "big-gpu", "huge-gpu")}
-    assert rows["pod-a"][3] != rows["pod-b"][3]  # different GPUs
-    assert rows["shared-1"][2:4] == rows["shared-2"][2:4] == ["shared-gpu", rows["shared-1"][3]]
-    assert rows["huge-gpu"][1] == "Pending" and rows["huge-gpu"][4] == "pass"
-    assert "0/1 nodes are available: 1 cannot allocate all claims." in rows["huge-gpu"][5] + " ".join(rows["huge-gpu"])
+    # POD PHASE NODE CLAIM DEVICE RESULT REASON
+    assert rows["pod-a"][4] != rows["pod-b"][4]  # different GPUs
+    assert rows["shared-1"][3:5] == rows["shared-2"][3:5] == ["shared-gpu", rows["shared-1"][4]]
+    assert rows["huge-gpu"][:3] == ["huge-gpu", "Pending", "-"] and rows["huge-gpu"][4:6] == ["-", "pass"]
+    assert " ".join(rows["huge-gpu"][6:]) == "0/1 nodes are available: 1 cannot allocate all claims."
     why = out[out.index("Why huge-gpu stays Pending"):]
     assert "100Gi" in why and "80Gi" in why and "memory is 80Gi, needs >= 100Gi" in why
     assert out.rstrip().endswith("3/3 demos show the post's outcome on the fake cluster.")
@@ -175,7 +176,7 @@ def standins(tmp_path):
     standin_tools.install(str(bin_dir))
     log = tmp_path / "calls.log"
     env = dict(os.environ, PATH=str(bin_dir), STANDIN_LOG=str(log), STANDIN_DIR=str(tmp_path),
-               STANDIN_CONTEXTS="kind-dra-demo,lab", PYTHONPATH=str(ROOT))
+               STANDIN_CONTEXTS="kind-dra-demo", PYTHONPATH=str(ROOT))
 
     class S:
         def __init__(self):
@@ -272,15 +273,28 @@ def test_kind_bootstrap_and_demos_through_standins(standins):
     assert "nothing to clean up: no kind cluster dra-demo" in p.stdout
 
 
-def test_context_skips_the_bootstrap(standins):
-    assert standins.run("--fake", "fake", "reset").returncode == 0
-    p = standins.run("--context", "lab", "demo", "run", "2")
-    assert p.returncode == 0, p.stderr
-    assert "Demo 2: One GPU shared by two pods: PASS" in p.stdout
-    assert {c[0] for c in standins.calls()} == {"kubectl"}
-    assert all(c[1:3] == ["--context", "lab"] for c in standins.calls())
-    p = standins.run("--context", "nope", "demo", "run", "2")
-    assert p.returncode == 1 and p.stderr.strip().splitlines()[-1].endswith('error: context "nope" does not exist')
+def test_context_runs_the_demos_on_a_real_control_plane(control_plane, dractl_proc):
+    """--context through the live source (no kubectl on PATH): the real resourceclaim controller and
+    kube-scheduler, KWOK nodes (no containers, so no logs to read), the example driver's GPUs on two nodes."""
+    ctx = json.loads(control_plane.kubeconfig.read_text())["current-context"]
+    env = {"KUBECONFIG": str(control_plane.kubeconfig), "PATH": "/nonexistent"}
+    try:
+        r = dractl_proc("--context", ctx, "demo", "run", "-o", "json", "--timeout", "120s", env=env, timeout=400)
+        assert r.code == 0, r.err + r.out
+        doc = r.json()
+        assert doc["passed"] is True and [d["passed"] for d in doc["demos"]] == [True, True, True]
+        pods = {p["name"]: p for d in doc["demos"] for p in d["pods"]}
+        assert {pods[p]["phase"] for p in ("pod-a", "pod-b", "shared-1", "shared-2", "big-gpu")} == {"Running"}
+        assert pods["shared-1"]["claims"] == pods["shared-2"]["claims"]
+        # the real scheduler's FailedScheduling event
+        assert pods["huge-gpu"]["reason"].startswith("0/2 nodes are available: 2 cannot allocate all claims.")
+        lines = doc["demos"][2]["explanation"]["lines"]
+        assert any("80Gi" in line and "100Gi" in line for line in lines)
+        table = dractl_proc("--context", ctx, "demo", "run", "3", env=env, timeout=300)
+        assert table.code == 0 and "Demo 3: Pick a GPU by its attributes: PASS" in table.out
+    finally:
+        r = dractl_proc("--context", ctx, "demo", "cleanup", env=env, timeout=120)
+    assert r.code == 0 and r.out.startswith("namespace dra-demo deleted"), r.out + r.err
 
 
 def test_ctrl_c_stops_cleanly_and_says_what_is_left(standins):

@@ -20,6 +20,7 @@ app = typer.Typer(
 )
 
 EXIT_INTERRUPTED = 130
+_VIA_API = "with --context dractl does this through the Kubernetes API itself; these kubectl commands do the same"
 
 
 def _ctx(ctx: typer.Context) -> AppContext:
@@ -94,7 +95,7 @@ def run(
     opts = app_ctx.source_options
     kind_opts = None if (opts.fake or opts.context) else _kind_options(app_ctx, cluster, node_image, driver_version)
     if dry_run:
-        _print_plan(app_ctx, _run_plan(app_ctx, demos, kind_opts))
+        _print_plan(app_ctx, _run_plan(app_ctx, demos, kind_opts), _VIA_API if opts.context else "")
         return
     raise typer.Exit(_run(app_ctx, demos, seconds, kind_opts))
 
@@ -119,7 +120,7 @@ def cleanup(
     if opts.fake or opts.context:
         if dry_run:
             if opts.context:
-                _print_plan(app_ctx, [_namespace_delete_step(app_ctx)])
+                _print_plan(app_ctx, [_namespace_delete_step(app_ctx)], _VIA_API)
             else:
                 app_ctx.stdout.write(f"# delete namespace {NAMESPACE} and every object in it from the fake cluster\n")
             return
@@ -305,13 +306,15 @@ def _run_plan(app_ctx: AppContext, demos: list[Any], kind_opts: KindOptions | No
     return steps
 
 
-def _print_plan(app_ctx: AppContext, steps: list[PlanStep]) -> None:
+def _print_plan(app_ctx: AppContext, steps: list[PlanStep], header: str = "") -> None:
     if app_ctx.output in ("json", "yaml"):
         from dractl.render.printers import to_json, to_yaml
 
         doc = {"plan": [{"command": s.argv, "env": s.env, "stdin": s.stdin or None, "note": s.note} for s in steps]}
         app_ctx.stdout.write((to_json if app_ctx.output == "json" else to_yaml)(doc))
         return
+    if header:
+        app_ctx.stdout.write(f"# {header}\n")
     for s in steps:
         app_ctx.stdout.write(s.text() + "\n")
 

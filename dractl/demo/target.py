@@ -85,7 +85,7 @@ class FakeTarget:
         self._warn = warn
         self._features = features
 
-    def _change(self, change: Callable[[Any], list[Any]]) -> None:
+    def _change(self, change: Callable[[Any], object]) -> None:
         """Run ``change`` and then the control plane on the state; one atomic write, as ``dractl fake apply``."""
         from dractl.control.plane import ControlPlane
 
@@ -114,7 +114,7 @@ class FakeTarget:
 
     def delete_namespace(self) -> bool:
         """The namespace and every object in it, as the namespace controller deletes them."""
-        found = []
+        found: list[Any] = []
 
         def change(plane: Any) -> None:
             found.extend(o for o in plane.objects if o.meta.namespace == NAMESPACE
