@@ -142,10 +142,12 @@ class LiveTarget:
         from dractl.sources.live import EVENT_SELECTOR
         from dractl.sources.loader import objects_from_docs
 
-        docs = self._src.list_docs(CLUSTER_KINDS)
-        docs.append(self._src.list_raw("Pod", namespace=NAMESPACE))
-        docs.append(self._src.list_raw("ResourceClaimTemplate", namespace=NAMESPACE))
+        # Pods first: the scheduler allocates and reserves a claim before it binds the pod, so claims
+        # read after the pods are at least as new (a running pod never shows an unallocated claim).
+        docs = [self._src.list_raw("Pod", namespace=NAMESPACE)]
         docs.append(self._src.list_raw("Event", namespace=NAMESPACE, field_selector=EVENT_SELECTOR))
+        docs.append(self._src.list_raw("ResourceClaimTemplate", namespace=NAMESPACE))
+        docs.extend(self._src.list_docs(CLUSTER_KINDS))
         # The API server validated these objects already.
         return cluster_from(objects_from_docs(docs, self.description, warn=self._warn, validate=False))
 
@@ -181,7 +183,8 @@ class KubectlTarget:
 
         wide = ",".join(_KUBECTL_RESOURCES[k] for k in CLUSTER_KINDS)
         local = ",".join(_KUBECTL_RESOURCES[k] for k in NAMESPACED_KINDS)
-        items = self._list("get", wide, "-A", "-o", "json") + self._list("-n", NAMESPACE, "get", local, "-o", "json")
+        # Pods first, then claims (see LiveTarget.observe).
+        items = self._list("-n", NAMESPACE, "get", local, "-o", "json") + self._list("get", wide, "-A", "-o", "json")
         items = [o for o in items if o.get("kind") != "Event" or o.get("reason") == "FailedScheduling"]
         # The API server validated these objects already.
         return cluster_from(objects_from_docs([{"kind": "List", "items": items}], self.description,
