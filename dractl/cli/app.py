@@ -67,7 +67,10 @@ def root(
     ),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks for errors."),
 ) -> None:
+    from dractl.cli.names import check_namespace
     from dractl.render.printers import check_format
+
+    check_namespace(namespace)
 
     ctx.obj = AppContext(
         source_options=SourceOptions(

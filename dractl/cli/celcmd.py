@@ -43,11 +43,15 @@ def cel(
         if fmt in ("json", "yaml"):
             _emit_doc(app_ctx, {"expression": expression, "error": str(e), "results": []})
         app_ctx.stderr.write(f"error: {e}\n{e.caret()}\n")
-        raise typer.Exit(ExitCode.NEGATIVE) from None
+        raise typer.Exit(ExitCode.USAGE) from None
 
     from dractl.sources.base import device_needs
 
+    from dractl.cli.names import check_node_name, require_node
+
+    check_node_name(node)
     cluster = app_ctx.cluster(device_needs(node=bool(node), classes=bool(device_class)))
+    require_node(cluster, node)
     devices = _devices(cluster, node, driver)
     class_sels = []
     if device_class:
@@ -76,7 +80,8 @@ def cel(
         if rows:
             print_table(table, no_headers=app_ctx.no_headers, out=app_ctx.stdout)
         app_ctx.stdout.write(summary(results) + "\n")
-    if errored:
+    # A negative answer: no device matched, or a device raised a runtime error.
+    if errored or not any(r["matches"] for r in results):
         raise typer.Exit(ExitCode.NEGATIVE)
 
 

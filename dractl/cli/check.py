@@ -34,7 +34,7 @@ def check(
     """
     from dractl.control.whatif import CHECKED_KINDS
     from dractl.control.whatif import check as what_if
-    from dractl.errors import InputError, NotFoundError
+    from dractl.errors import InputError
     from dractl.sources.loader import parse_objects, read_bytes
 
     app_ctx = ctx.obj
@@ -51,10 +51,9 @@ def check(
     if not any(isinstance(o, CHECKED_KINDS[:3]) for o in used):
         raise InputError(f"{origin}: no ResourceClaim, ResourceClaimTemplate or Pod to check")
     cluster = app_ctx.cluster()
-    if node:
-        known = cluster.node_names
-        if known and node not in known:
-            raise NotFoundError(f'nodes "{node}" not found')
+    from dractl.cli.names import require_node
+
+    require_node(cluster, node)
     report = what_if(cluster, used, namespace=app_ctx.default_namespace(), node=node, features=app_ctx.features)
     fmt = app_ctx.output
     out = app_ctx.stdout

@@ -82,14 +82,20 @@ def apply(ctx: typer.Context, filename: str = typer.Option(
 
 
 @app.command("delete")
-def delete(ctx: typer.Context, filename: str = typer.Option(
+def delete(
+    ctx: typer.Context,
+    filename: str = typer.Option(
         ..., "-f", "--filename", help="File naming the objects to delete.", autocompletion=_c.complete_files
-    )) -> None:
-    """Delete the objects named in FILE."""
-    _change(ctx, filename, delete=True)
+    ),
+    ignore_not_found: bool = typer.Option(
+        False, "--ignore-not-found", help="Objects that do not exist are not an error (exit 0)."
+    ),
+) -> None:
+    """Delete the objects named in FILE (exit 1 if one does not exist, as kubectl delete)."""
+    _change(ctx, filename, delete=True, ignore_not_found=ignore_not_found)
 
 
-def _change(ctx: typer.Context, filename: str, *, delete: bool) -> None:
+def _change(ctx: typer.Context, filename: str, *, delete: bool, ignore_not_found: bool = False) -> None:
     """Apply or delete FILE's objects, then run the simulated control plane; one atomic write."""
     from dractl.control.plane import ControlPlane
     from dractl.render.events import event_line
@@ -107,8 +113,17 @@ def _change(ctx: typer.Context, filename: str, *, delete: bool) -> None:
             events = plane.apply(objs, app_ctx.namespace, namespaces_must_exist=True)
         events.extend(plane.reconcile())
         doc["items"] = plane.raw_items()
+    missing = 0
     for e in events:
+        if e.verb == "not found":
+            # kubectl delete: NotFound on stderr, exit 1; --ignore-not-found: silent
+            if not ignore_not_found:
+                missing += 1
+                app_ctx.stderr.write(f"error: {event_line(e)}\n")
+            continue
         app_ctx.stdout.write(event_line(e) + "\n")
+    if missing:
+        raise typer.Exit(1)
 
 
 @app.command("env")

@@ -38,8 +38,12 @@ def devices(
     from dractl.render.printers import Result
     from dractl.sources.base import device_needs
 
+    from dractl.cli.names import check_node_name, require_node
+
     app_ctx = ctx.obj
+    check_node_name(node)
     cluster = app_ctx.cluster(device_needs(node=bool(node), classes=bool(device_class)))
+    require_node(cluster, node)
     views = device_views(cluster)
     if node:
         n = cluster.node(node)
