@@ -45,9 +45,8 @@ def cel(
         app_ctx.stderr.write(f"error: {e}\n{e.caret()}\n")
         raise typer.Exit(ExitCode.USAGE) from None
 
-    from dractl.sources.base import device_needs
-
     from dractl.cli.names import check_node_name, require_node
+    from dractl.sources.base import device_needs
 
     check_node_name(node)
     cluster = app_ctx.cluster(device_needs(node=bool(node), classes=bool(device_class)))
