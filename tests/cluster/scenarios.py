@@ -336,7 +336,10 @@ def run_scenario(api: Any, sc: Scenario, work: Path) -> list[Outcome]:
                 # The allocator failed with an error (not "does not fit"): the scheduler reports
                 # 'running "DynamicResources" filter plugin: <error>' and retries.
                 sched = _no_claim_names(msg.split("filter plugin: ", 1)[-1])
-                code, report, err = dractl_check(snap, pod_file, sc.namespace, None)
+                # The scheduler filters nodes in parallel and stops at the first error, so the error names
+                # whichever node it met first: ask dractl about that node (the device's pool names it).
+                m = re.search(rf"device {re.escape(sc.driver)}/([^/\s]+)/", sched)
+                code, report, err = dractl_check(snap, pod_file, sc.namespace, m.group(1) if m else None)
                 texts = [_no_claim_names(t) for t in _strings(report)] + [_no_claim_names(err)]
                 ok = code == 1 and any(sched in t for t in texts)
                 detail = "" if ok else f"scheduler error {sched!r}; dractl (exit {code}) {texts[:3]}"
