@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -68,9 +67,17 @@ def main(tool: str, args: list[str]) -> int:
     return {"kind": kind, "kubectl": kubectl, "helm": helm, "git": git}.get(tool, lambda a: 0)(args)
 
 
-def _dractl(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "dractl", "--fake", *args], input=input, capture_output=True,
-                          text=True)
+def _dractl(*args: str) -> tuple[int, str]:
+    """Run dractl on the fake cluster in this process (stdin is the stand-in's own); (exit code, stdout)."""
+    import contextlib
+    import io
+
+    from dractl.cli.main import main as dractl_main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = dractl_main(["--fake", *args])
+    return code, out.getvalue()
 
 
 def _clusters() -> list[str]:
@@ -168,18 +175,14 @@ def kubectl(args: list[str]) -> int:
         print('daemon set "dra-example-driver-kubeletplugin" successfully rolled out')
         return 0
     if verb == "apply":
-        p = _dractl("fake", "apply", "-f", "-", input=sys.stdin.read())
-        sys.stderr.write(p.stderr)
-        return p.returncode
+        return _dractl("fake", "apply", "-f", "-")[0]
     if verb == "logs":
-        p = _dractl("-n", ns, "fake", "env", words[1])
-        for line in p.stdout.splitlines():
+        for line in _dractl("-n", ns, "fake", "env", words[1])[1].splitlines():
             if line.startswith("GPU_DEVICE"):  # the demo pods run `env | grep GPU_DEVICE`
                 print(line)
         return 0
     if verb == "delete" and words[1] == "namespace":
-        p = _dractl("demo", "cleanup")
-        if "deleted" in p.stdout:
+        if "deleted" in _dractl("demo", "cleanup")[1]:
             print(f'namespace "{words[2]}" deleted')
         return 0
     if verb == "get":
