@@ -16,7 +16,8 @@ real tool does, with the real tools' output formats:
 - helm: ``version --short``, ``upgrade -i``, ``uninstall``;
 - git: ``clone`` (creates the chart folder);
 - docker: present only (kind would call it).
-$STANDIN_HANG names a subcommand (e.g. "rollout") that sleeps, to test Ctrl-C.
+$STANDIN_HANG names a subcommand (e.g. "rollout") that sleeps, to test Ctrl-C; $STANDIN_WRONG_LOGS makes
+every pod's log name gpu-7.
 """
 
 from __future__ import annotations
@@ -176,6 +177,9 @@ def kubectl(args: list[str]) -> int:
         return 0
     if verb == "apply":
         return _dractl("fake", "apply", "-f", "-")[0]
+    if verb == "logs" and os.environ.get("STANDIN_WRONG_LOGS"):
+        print("GPU_DEVICE_7=gpu-7")  # a driver that hands out the wrong device
+        return 0
     if verb == "logs":
         for line in _dractl("-n", ns, "fake", "env", words[1])[1].splitlines():
             if line.startswith("GPU_DEVICE"):  # the demo pods run `env | grep GPU_DEVICE`

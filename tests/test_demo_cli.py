@@ -297,6 +297,15 @@ def test_context_runs_the_demos_on_a_real_control_plane(control_plane, dractl_pr
     assert r.code == 0 and r.out.startswith("namespace dra-demo deleted"), r.out + r.err
 
 
+def test_pod_logs_that_name_another_device_fail(standins):
+    p = standins.run("demo", "run", "1", STANDIN_WRONG_LOGS="1")
+    assert p.returncode == 1
+    assert "Demo 1: One GPU per pod: FAIL" in p.stdout
+    rows = [line for line in p.stdout.splitlines() if line.startswith(("pod-a", "pod-b"))]
+    assert len(rows) == 2
+    assert all("fail" in r and "container sees GPU_DEVICE_7=gpu-7, allocated gpu-" in r for r in rows)
+
+
 def test_ctrl_c_stops_cleanly_and_says_what_is_left(standins):
     proc = subprocess.Popen([sys.executable, "-m", "dractl", "demo", "run"], env={**standins.env,
                             "STANDIN_HANG": "rollout"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -59,10 +58,11 @@ def show(ctx: typer.Context, demo: str = typer.Argument(..., metavar="N", help="
 
 
 def parse_timeout(text: str) -> float:
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)(s|m)?", text.strip())
-    if not m or float(m[1]) <= 0:
-        raise UsageError(f"--timeout {text!r}: expected a duration such as 90s, 3m or 180")
-    return float(m[1]) * (60 if m[2] == "m" else 1)
+    """A duration as kubectl takes one (90s, 3m, 180); 0 waits without a limit."""
+    from dractl.sources.kubeconfig import parse_timeout as duration
+
+    seconds = duration(text, flag="--timeout")
+    return float("inf") if seconds is None else seconds
 
 
 def _kind_options(app_ctx: AppContext, cluster: str, node_image: str, driver_version: str) -> KindOptions:

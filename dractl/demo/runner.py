@@ -83,8 +83,8 @@ class Runner:
                     return verify.check(demo, obs)
             elif self._deadline_passed(start):
                 return verify.check(demo, obs)
-            self._say(f"demo {demo.id}: waiting for {_states(demo, obs)} ({time.monotonic() - start:.0f}s"
-                      f" of {self.timeout:.0f}s)")
+            limit = f" of {self.timeout:.0f}s" if self.timeout != float("inf") else ""
+            self._say(f"demo {demo.id}: waiting for {_states(demo, obs)} ({time.monotonic() - start:.0f}s{limit})")
             time.sleep(self.poll)
 
     def _envs(self, demo: Demo, cluster: Cluster) -> dict[str, dict[str, str] | None]:

@@ -148,6 +148,10 @@ def _check_running(pod: Pod, claims: list[ResourceClaim | None], obs: Observatio
     return out
 
 
+# What the driver adds after GPU_DEVICE_<ID> (dra-example-driver cdi.go); the rest name devices.
+_SETTINGS = ("_RESOURCE_CLAIM", "_SHARING_STRATEGY", "_TIMESLICE_INTERVAL", "_PARTITION_COUNT", "_MEMORY", "_COMPUTE")
+
+
 def _check_env(env: dict[str, str], claims: list[ResourceClaim]) -> list[str]:
     """The example driver's GPU_DEVICE_<ID>=<device> and GPU_DEVICE_<ID>_RESOURCE_CLAIM=<uid> lines
     (dra-example-driver cmd/dra-example-kubeletplugin/cdi.go) name the allocated devices and claims."""
@@ -156,7 +160,7 @@ def _check_env(env: dict[str, str], claims: list[ResourceClaim]) -> list[str]:
         for r in c.allocation.results if c.allocation else ():
             ident = r.device.removeprefix("gpu-").upper().replace("-", "_")
             want[f"GPU_DEVICE_{ident}"] = (r.device, c.meta.uid)
-    got = {k: v for k, v in env.items() if k.startswith("GPU_DEVICE_") and k.count("_") == 2}
+    got = {k: v for k, v in env.items() if k.startswith("GPU_DEVICE_") and not k.endswith(_SETTINGS)}
     if not got:
         return ["no GPU_DEVICE_* lines in the container's environment"]
     out = []

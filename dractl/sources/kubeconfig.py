@@ -56,7 +56,7 @@ def choose_kubeconfig(flag: str | None) -> KubeconfigChoice | None:
     return None
 
 
-def parse_timeout(text: str | None, default: float = 30.0) -> float | None:
+def parse_timeout(text: str | None, default: float = 30.0, flag: str = "--request-timeout") -> float | None:
     """kubectl's --request-timeout: "0" means none, a bare number is seconds, else a Go duration."""
     if text is None or text == "":
         return default
@@ -80,6 +80,6 @@ def parse_timeout(text: str | None, default: float = 30.0) -> float | None:
                 i = k
     except ValueError:
         raise InputError(
-            f"--request-timeout {text}: invalid duration (use a number of seconds or units such as 500ms, 5s, 1m)"
+            f"{flag} {text}: invalid duration (use a number of seconds or units such as 500ms, 5s, 1m)"
         ) from None
     return None if value == 0 else value
