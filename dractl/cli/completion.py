@@ -205,12 +205,10 @@ def _node(cmd: Any, ctx: Any, root: bool) -> dict[str, Any]:
     return {"help": help_, "options": options, "args": args, "commands": commands}
 
 
-def build_table(app: typer.Typer | None = None) -> dict[str, Any]:
-    """The engine's table of commands, options, arguments and how each value completes."""
+def build_table(app: typer.Typer) -> dict[str, Any]:
+    """The engine's table of commands, options, arguments and how each value completes (``app``: dractl's)."""
     import typer.main
 
-    if app is None:
-        from dractl.cli.app import app
     cmd = typer.main.get_command(app)
     return _node(cmd, typer.Context(cmd, info_name="dractl", **cmd.context_settings), True)
 
@@ -224,10 +222,10 @@ do not edit (tests/test_completion.py checks that it matches the app).
 '''
 
 
-def table_source(table: dict[str, Any] | None = None) -> str:
+def table_source(table: dict[str, Any]) -> str:
     import pprint
 
-    body = pprint.pformat(table if table is not None else build_table(), indent=1, width=110, sort_dicts=False)
+    body = pprint.pformat(table, indent=1, width=110, sort_dicts=False)
     return TABLE_HEADER + "TABLE = " + body + "\n"
 
 
@@ -235,10 +233,10 @@ def repo_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def regenerate(root: str | None = None) -> list[str]:
-    """Rewrite dractl/cli/completion_table.py and completions/*; returns the files that changed."""
+def regenerate(app: typer.Typer, root: str | None = None) -> list[str]:
+    """Rewrite dractl/cli/completion_table.py and completions/* from ``app``; returns the files that changed."""
     root = root or repo_root()
-    wanted = {os.path.join(root, "dractl", "cli", "completion_table.py"): table_source()}
+    wanted = {os.path.join(root, "dractl", "cli", "completion_table.py"): table_source(build_table(app))}
     for shell, name in SCRIPT_FILES.items():
         wanted[os.path.join(root, "completions", name)] = script(shell)
     changed = []
@@ -257,9 +255,8 @@ def regenerate(root: str | None = None) -> list[str]:
 
 
 if __name__ == "__main__":
-    import sys
+    # `python -m dractl.cli.completion --regenerate` runs dractl.cli.regenerate, which needs the whole app.
+    # The app imports this module (its completers), so this module never imports the app.
+    import runpy
 
-    if sys.argv[1:] != ["--regenerate"]:
-        sys.exit("usage: python -m dractl.cli.completion --regenerate")
-    for p in regenerate():
-        print(f"wrote {p}")
+    runpy.run_module("dractl.cli.regenerate", run_name="__main__", alter_sys=True)
