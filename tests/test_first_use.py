@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 MEM_100GI = "device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0"
 
@@ -230,3 +231,62 @@ def test_applying_an_unchanged_object_says_unchanged(dractl, tmp_path):
         "pod/pod-a unchanged",
         "pod/pod-b unchanged",
     ]
+
+
+# ---------------------------------------------------------------- terminal output
+
+
+def run_in_pty(args: list[str], env: dict[str, str], columns: int = 80) -> str:
+    """Run dractl on a real pseudo-terminal of ``columns`` columns; what the terminal shows."""
+    import fcntl
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    from conftest import ROOT
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    e = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
+    e.update(env, TERM="xterm", PYTHONPATH=str(ROOT))
+    p = subprocess.Popen([sys.executable, "-m", "dractl", *args], stdin=slave, stdout=slave, stderr=slave,
+                         env=e, cwd=ROOT, close_fds=True)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    p.wait(timeout=60)
+    os.close(master)
+    return b"".join(chunks).decode(errors="replace")
+
+
+def test_the_fake_cluster_notice_only_on_an_interactive_table(dractl_proc, tmp_path):
+    env = {"DRACTL_STATE": str(tmp_path / "state"), "HOME": str(tmp_path / "home")}
+    notice = "using the embedded fake cluster"
+    assert notice in run_in_pty(["devices"], env)
+    assert notice not in run_in_pty(["devices"], {**env, "DRACTL_FAKE_NOTICE": "0"})
+    assert notice not in run_in_pty(["devices", "-o", "json"], env)
+    for fmt in ("json", "yaml", "name", "table"):  # piped
+        r = dractl_proc("devices", "-o", fmt)
+        assert r.code == 0 and notice not in r.err, fmt
+
+
+def test_the_reschedule_hint_is_only_given_for_the_fake_cluster(dractl, tmp_path):
+    assert dractl("fake", "reset").code == 0
+    lonely = BIG_CLAIM.replace("name: big", "name: lonely").replace("100Gi", "10Gi")
+    assert dractl("fake", "apply", "-f", write(tmp_path, "lonely.yaml", lonely)).code == 0
+    hint = "any 'dractl fake apply' reschedules"
+    assert hint in dractl("--fake", "claims", "lonely", "--explain").out
+    snap = dractl("--fake", "snapshot")
+    assert snap.code == 0, snap.err
+    r = dractl("--from", write(tmp_path, "dump.yaml", snap.out), "claims", "lonely", "--explain")
+    assert r.code == 0 and "could allocate it now" in r.out
+    assert hint not in r.out

@@ -43,10 +43,12 @@ def claims(
         from dractl.render.events import with_reschedule_hint
 
         ex = Explainer(cluster, app_ctx.features, rel)
+        # "any 'dractl fake apply' reschedules" is true only of the fake cluster
+        hint = with_reschedule_hint if app_ctx.source.description == "fake cluster" else (lambda e: e)
         for c in items:
-            explanations[c.key] = with_reschedule_hint(ex.claim(c))
+            explanations[c.key] = hint(ex.claim(c))
         if not name:
-            orphans = [with_reschedule_hint(ex.pod(p, missing)) for p, missing in rel.pods_missing_claims(ns)]
+            orphans = [hint(ex.pod(p, missing)) for p, missing in rel.pods_missing_claims(ns)]
     now = _dt.datetime.now(_dt.UTC)
     show_ns = ns is None
 

@@ -36,8 +36,21 @@ class AppContext:
         if self._source is None:
             from dractl.sources.base import open_source
 
-            self._source = open_source(self.source_options, self.warn)
+            self._source = open_source(self.source_options, self.warn, notice=self.fake_notice())
         return self._source
+
+    def fake_notice(self) -> bool:
+        """Say "using the embedded fake cluster" only where it helps: a table on a terminal, unless turned off."""
+        import os
+
+        if os.environ.get("DRACTL_FAKE_NOTICE", "1") in ("0", "false", "no", "off"):
+            return False
+        if self.output not in ("table", "wide"):
+            return False
+        try:
+            return self.stderr.isatty() and self.stdout.isatty()
+        except (AttributeError, ValueError):
+            return False
 
     def cluster(self, needs: Needs | None = None) -> Cluster:
         """The source's objects; ``needs`` names the kinds the command uses (a live source reads only those)."""

@@ -43,8 +43,11 @@ def kubeconfig_candidates(opts: SourceOptions) -> tuple[str | None, str]:
     return None, "no kubeconfig found (KUBECONFIG unset, no ~/.kube/config, not in a cluster)"
 
 
-def open_source(opts: SourceOptions, warn: Warn) -> Source:
-    """Pick the source: --from, then --fake, then a kubeconfig, else the embedded fake cluster."""
+def open_source(opts: SourceOptions, warn: Warn, *, notice: bool = True) -> Source:
+    """Pick the source: --from, then --fake, then a kubeconfig, else the embedded fake cluster.
+
+    ``notice``: say that the fake cluster was chosen for want of a kubeconfig (callers ask for it
+    only where it helps: an interactive table)."""
     if opts.from_file and opts.fake:
         from dractl.errors import UsageError
 
@@ -69,6 +72,7 @@ def open_source(opts: SourceOptions, warn: Warn) -> Source:
         raise SourceError(f"--context {opts.context}: no kubeconfig found (KUBECONFIG unset, no ~/.kube/config)")
     from dractl.sources.fake import FakeSource
 
-    _, why = kubeconfig_candidates(opts)
-    warn(f"using the embedded fake cluster: {why}")
+    if notice:
+        _, why = kubeconfig_candidates(opts)
+        warn(f"using the embedded fake cluster: {why} (--fake or DRACTL_FAKE_NOTICE=0 to silence this)")
     return FakeSource(opts.state_dir, warn)
