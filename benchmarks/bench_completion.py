@@ -41,7 +41,9 @@ sys.exit(main())
 DRACTL_WITH_CLAIM = """
 import sys
 from dractl.cli.completion_table import TABLE
-TABLE["commands"]["claim"] = {"help": "", "options": [], "args": [{"name": "name", "nargs": 1, "kind": "claims"}], "commands": {}}
+TABLE["commands"]["claim"] = {
+    "help": "", "options": [], "args": [{"name": "name", "nargs": 1, "kind": "claims"}], "commands": {}
+}
 from dractl.cli.main import main
 sys.exit(main())
 """

@@ -131,7 +131,8 @@ def main() -> None:
         print(f"fake apply of {a.pods} pods on {a.nodes}x{a.devices_per_node} devices: {dt:.2f} s, "
               f"{rate:.0f} pods/s ({scheduled} scheduled)   goal >= 560 pods/s: {goal}")
 
-        run(env, "--fake", "fake", "reset", "--nodes", str(a.explain_nodes), "--devices-per-node", str(a.devices_per_node))
+        run(env, "--fake", "fake", "reset", "--nodes", str(a.explain_nodes), "--devices-per-node",
+            str(a.devices_per_node))
         run(env, "--fake", "fake", "apply", "-f", path)
         huge = os.path.join(tmp, "huge.yaml")
         with open(huge, "w") as f:

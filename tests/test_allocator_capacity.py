@@ -209,7 +209,9 @@ def test_round_up_range_milli(requested, mn, step, fractional, expect):
 def test_not_representable_messages():
     c = DeviceCapacity(value=Q("4"), request_policy=rng(Q("0"), None, Q("250m")))
     # below min, a request is not rounded, so it need not be representable
-    assert cap.check_fits(None, {"bw": Q("500u")}, {"bw": DeviceCapacity(value=Q("4"), request_policy=rng(Q("0.5"), None, Q("250m")))}, None, True)
+    assert cap.check_fits(None, {"bw": Q("500u")},
+                          {"bw": DeviceCapacity(value=Q("4"), request_policy=rng(Q("0.5"), None, Q("250m")))}, None,
+                          True)
     with pytest.raises(cap.CapacityError) as e:
         cap.check_fits(None, {"bw": Q("500u")}, {"bw": c}, None, True)
     assert str(e.value) == (
@@ -284,7 +286,9 @@ _CLASS = {
     "apiVersion": "resource.k8s.io/v1",
     "kind": "DeviceClass",
     "metadata": {"name": "class-a"},
-    "spec": {"selectors": [{"cel": {"expression": 'device.driver == "driver-a" && device.allowMultipleAllocations == true'}}]},
+    "spec": {
+        "selectors": [{"cel": {"expression": 'device.driver == "driver-a" && device.allowMultipleAllocations == true'}}]
+    },
 }
 
 
@@ -313,7 +317,8 @@ def _consumed(results):
     return [r.get("consumedCapacity") for a in results for r in a["devices"]["results"]]
 
 
-_FRACTIONAL_RANGE = {"value": "1", "requestPolicy": {"default": "200m", "validRange": {"min": "200m", "step": "100m", "max": "1"}}}
+_FRACTIONAL_RANGE = {"value": "1",
+                     "requestPolicy": {"default": "200m", "validRange": {"min": "200m", "step": "100m", "max": "1"}}}
 _RANGE = {"value": "4", "requestPolicy": {"default": "2", "validRange": {"min": "2", "step": "2", "max": "4"}}}
 
 
@@ -335,7 +340,8 @@ def test_consumable_capacity_fractional_range_gate_enabled_round_up():
 def test_consumable_capacity_range_policy_request_above_int64_rejected(mode, fractional):
     # also: consumable-capacity-range-policy-allocation-mode-all-overflow-aborts.
     # With the gate on, the whole-number range fits in milli units, so the milli path reports it.
-    err, res = _allocate([_device("device-1", {"capacity-0": _RANGE})], _claim({"capacity-0": "18446744073709551616"}, mode),
+    err, res = _allocate([_device("device-1", {"capacity-0": _RANGE})],
+                         _claim({"capacity-0": "18446744073709551616"}, mode),
                          {"DRAFractionalCapacityRange": fractional})
     device = "driver-a/pool-1/device-1" if mode == "ExactCount" else "device-1"
     why = "is not a representable milli value" if fractional else "exceeds MaxInt64"

@@ -120,7 +120,8 @@ def test_counters_exhausted() -> None:
     devs["metadata"]["name"] = "b-devices"
     devs["spec"]["pool"]["resourceSliceCount"] = 2
     devs["spec"]["devices"] = [
-        {"name": f"gpu-0-partition-{j}", "consumesCounters": [{"counterSet": "gpu-0-counters", "counters": {"memory": {"value": "20Gi"}}}]}
+        {"name": f"gpu-0-partition-{j}",
+         "consumesCounters": [{"counterSet": "gpu-0-counters", "counters": {"memory": {"value": "20Gi"}}}]}
         for j in range(3)
     ]
     held = claim("held")
@@ -156,7 +157,8 @@ def test_class_not_found_error_names_the_closest_class() -> None:
     out = explained(Allocator(c), NODE, [pending(deviceClassName="gpu.exmaple.com")])
     assert out.status == "error"
     lines = out.explanation.lines()
-    assert lines[0].startswith("error: claim ") and 'deviceclass.resource.k8s.io "gpu.exmaple.com" not found' in lines[0]
+    assert lines[0].startswith("error: claim ")
+    assert 'deviceclass.resource.k8s.io "gpu.exmaple.com" not found' in lines[0]
     assert "did you mean gpu.example.com?" in lines
     # nothing close: no guess
     out = explained(Allocator(c), NODE, [pending(deviceClassName="fpga.vendor.io")])
@@ -186,7 +188,8 @@ def test_attribute_under_another_domain_is_suggested() -> None:
     from dractl.allocator.explain import _attribute_hints
 
     s = gpu_slice(n=1)
-    s["spec"]["devices"][0]["attributes"] = {"gpu.nvidia.com/model": {"string": "A100"}, "productName": {"string": "A100"}}
+    s["spec"]["devices"][0]["attributes"] = {"gpu.nvidia.com/model": {"string": "A100"},
+                                             "productName": {"string": "A100"}}
     c = build(s, gpu_class(), node())
     a = Allocator(c)
     notes = _attribute_hints(DRIVER, "model", a.node_view(NODE).devices)

@@ -31,9 +31,9 @@ def Q(s):
 
 LONG48 = [f"value-{i}" for i in range(48)]
 LONG49 = [f"value-{i}" for i in range(49)]
-EXPENSIVE = ("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(y, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"
-             ".all(z, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z2, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z3, [1, 2, 3, 4, 5, 6, 7,"
-             " 8, 9, 10].all(z4, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z5, int('1'.find('[0-9]*')) < 100)))))))")
+TEN = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"
+EXPENSIVE = (f"{TEN}.all(x, {TEN}.all(y, {TEN}.all(z, {TEN}.all(z2, {TEN}.all(z3, {TEN}.all(z4, {TEN}.all(z5, "
+             "int('1'.find('[0-9]*')) < 100)))))))")
 ALL_EXPR = """
 device.capacity["dra.example.com"].quantity.isGreaterThan(quantity("1Ki")) &&
 device.attributes["dra.example.com"].bool &&
@@ -63,11 +63,13 @@ CASES = {
     "domain-check-positive": dict(expression='"dra.example.com" in device.attributes',
                                   attrs={"dra.example.com/something": A("bool", True)}, match=True, cost=3),
     "empty-driver-name": dict(expression='device.driver == ""', match=True, cost=2),
-    "real-driver-name": dict(expression='device.driver == "dra.example.com"', driver="dra.example.com", match=True, cost=4),
+    "real-driver-name": dict(expression='device.driver == "dra.example.com"', driver="dra.example.com", match=True,
+                             cost=4),
     "driver-name-qualifier": dict(expression='device.attributes["dra.example.com"].name', driver="dra.example.com",
                                   attrs={"name": A("bool", True)}, match=True, cost=4),
     "driver-name-qualifier-map-lookup": dict(expression='device.attributes["dra.example.com"]["name"]',
-                                             driver="dra.example.com", attrs={"name": A("bool", True)}, match=True, cost=4),
+                                             driver="dra.example.com", attrs={"name": A("bool", True)}, match=True,
+                                             cost=4),
     "bind": dict(expression='cel.bind(dra, device.attributes["dra.example.com"], dra.name)', driver="dra.example.com",
                  attrs={"name": A("bool", True)}, match=True, cost=15),
     "qualified-attribute-name": dict(expression='device.attributes["other.example.com"].name', driver="dra.example.com",
@@ -76,7 +78,8 @@ CASES = {
                  driver="dra.example.com", match=True, cost=4),
     "int": dict(expression='device.attributes["dra.example.com"].name > 0', attrs={"name": A("int", 1)},
                 driver="dra.example.com", match=True, cost=5),
-    "string": dict(expression='device.attributes["dra.example.com"].name == "fish"', attrs={"name": A("string", "fish")},
+    "string": dict(expression='device.attributes["dra.example.com"].name == "fish"',
+                   attrs={"name": A("string", "fish")},
                    driver="dra.example.com", match=True, cost=5),
     "macro-exists-on-int": dict(expression='device.attributes["dra.example.com"].name.exists(x, x > 0)',
                                 attrs={"name": A("int", 1)}, driver="dra.example.com",
@@ -98,7 +101,8 @@ CASES = {
     "list-of-int": dict(expression='device.attributes["dra.example.com"].names.size() == 2',
                         attrs={"names": A("ints", [1, 2])}, driver="dra.example.com", match=True, cost=6),
     "list-of-string": dict(expression='device.attributes["dra.example.com"].names.size() == 2',
-                           attrs={"names": A("strings", ["fish", "bird"])}, driver="dra.example.com", match=True, cost=6),
+                           attrs={"names": A("strings", ["fish", "bird"])}, driver="dra.example.com", match=True,
+                           cost=6),
     "list-of-semver": dict(expression='device.attributes["dra.example.com"].names.size() == 2',
                            attrs={"names": A("versions", ["1.0.0", "2.0.0"])}, driver="dra.example.com", match=True,
                            cost=6, semver=True),
@@ -121,11 +125,13 @@ CASES = {
         expression='device.attributes["dra.example.com"].attr.includes("fish")', attrs={"attr": A("string", "fish")},
         driver="dra.example.com", match=True, cost=4 + 64),
     "in-operator-on-list": dict(expression='1 in device.attributes["dra.example.com"].names',
-                                attrs={"names": A("ints", [1, 2, 3])}, driver="dra.example.com", match=True, cost=4 + 64),
+                                attrs={"names": A("ints", [1, 2, 3])}, driver="dra.example.com", match=True,
+                                cost=4 + 64),
     "version": dict(expression='device.attributes["dra.example.com"].name.isGreaterThan(semver("0.0.1"))',
                     attrs={"name": A("version", "1.0.0")}, driver="dra.example.com", match=True, cost=6, semver=True),
     "version_v": dict(
-        expression='device.attributes["dra.example.com"].name.isGreaterThan(semver("v0.0.1", true)) && isSemver("v1.0.0", true)',
+        expression='device.attributes["dra.example.com"].name.isGreaterThan(semver("v0.0.1", true)) && '
+                   'isSemver("v1.0.0", true)',
         attrs={"name": A("version", "1.0.0")}, driver="dra.example.com", match=True, cost=7, semver=True),
     "macro-exists-on-version": dict(
         expression='device.attributes["dra.example.com"].name.exists(x, x.isGreaterThan(semver("0.0.1")))',
@@ -134,15 +140,18 @@ CASES = {
     "quantity": dict(expression='device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki"))',
                      capacity={"name": Q("1Mi")}, driver="dra.example.com", match=True, cost=6),
     "check-positive": dict(
-        expression='"name" in device.capacity["dra.example.com"] && device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki"))',
+        expression='"name" in device.capacity["dra.example.com"] && '
+                   'device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki"))',
         capacity={"name": Q("1Mi")}, driver="dra.example.com", match=True, cost=10),
     "check-negative": dict(
-        expression='!("name" in device.capacity["dra.example.com"]) || device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki"))',
+        expression='!("name" in device.capacity["dra.example.com"]) || '
+                   'device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki"))',
         match=True, cost=11),
     "all": dict(expression=ALL_EXPR, attrs={"bool": A("bool", True), "int": A("int", 1), "string": A("string", "fish"),
                                              "version": A("version", "1.0.0")},
                 capacity={"quantity": Q("1Mi")}, driver="dra.example.com", match=True, cost=52, semver=True),
-    "many": dict(expression='device.attributes["dra.example.com"].a && device.attributes["dra.example.com"].b && device.attributes["dra.example.com"].c',
+    "many": dict(expression='device.attributes["dra.example.com"].a && device.attributes["dra.example.com"].b && '
+                            'device.attributes["dra.example.com"].c',
                  attrs={"a": A("bool", True), "b": A("bool", True), "c": A("bool", True)}, driver="dra.example.com",
                  match=True, cost=12),
     "check_attribute_domains": dict(expression='device.attributes.exists_one(x, x == "dra.example.com")',
@@ -155,7 +164,8 @@ CASES = {
                             attrs={"services": A("string", "some_example_value")}, driver="dra.example.com",
                             match=True, cost=19),
     "regexp_attribute": dict(expression='device.attributes["dra.example.com"].services.matches("[^a]?sym")',
-                             attrs={"services": A("string", "asymetric")}, driver="dra.example.com", match=True, cost=18),
+                             attrs={"services": A("string", "asymetric")}, driver="dra.example.com", match=True,
+                             cost=18),
     "check_capacity_domains": dict(expression='device.capacity.exists_one(x, x == "dra.example.com")',
                                    capacity={"memory": Q("1Mi")}, driver="dra.example.com", match=True, cost=164),
     "check_capacity_ids": dict(expression='device.capacity["dra.example.com"].exists_one(x, x == "memory")',
@@ -248,7 +258,8 @@ def test_expensive_is_refused_at_validation() -> None:
 # TestCELFeatureCombinations
 _EXPRS = {
     "scalar-attribute": ('device.attributes["dra.example.com"].ready', {"ready": A("bool", True)}, "scalar"),
-    "list-attribute": ('device.attributes["dra.example.com"].ids.exists(id, id == 1)', {"ids": A("ints", [1, 2])}, "list"),
+    "list-attribute": ('device.attributes["dra.example.com"].ids.exists(id, id == 1)', {"ids": A("ints", [1, 2])},
+                       "list"),
     "includes-function": ('device.attributes["dra.example.com"].name.includes("fish")', {"name": A("string", "fish")},
                           "includes"),
     "multiple-allocations": ("device.allowMultipleAllocations", {}, "multi"),
@@ -258,15 +269,23 @@ _EXPRS = {
 }
 _COMBOS = {
     "stored-expressions-no-features": (True, NONE, {"scalar", "list", "includes", "multi"}),
-    "stored-expressions-consumable-capacity": (True, FeatureGates({"DRAConsumableCapacity": True, "DRAListTypeAttributes": False}),
+    "stored-expressions-consumable-capacity": (True,
+                                               FeatureGates({"DRAConsumableCapacity": True,
+                                                             "DRAListTypeAttributes": False}),
                                                {"scalar", "list", "includes", "multi"}),
-    "stored-expressions-list-type-attributes": (True, FeatureGates({"DRAConsumableCapacity": False, "DRAListTypeAttributes": True}),
+    "stored-expressions-list-type-attributes": (True,
+                                                FeatureGates({"DRAConsumableCapacity": False,
+                                                              "DRAListTypeAttributes": True}),
                                                 {"scalar", "list", "includes", "multi"}),
     "stored-expressions-all-features": (True, ALL, {"scalar", "list", "includes", "multi"}),
     "new-expressions-no-features": (False, NONE, {"scalar"}),
-    "new-expressions-consumable-capacity": (False, FeatureGates({"DRAConsumableCapacity": True, "DRAListTypeAttributes": False}),
+    "new-expressions-consumable-capacity": (False,
+                                            FeatureGates({"DRAConsumableCapacity": True,
+                                                          "DRAListTypeAttributes": False}),
                                             {"scalar", "multi"}),
-    "new-expressions-list-type-attributes": (False, FeatureGates({"DRAConsumableCapacity": False, "DRAListTypeAttributes": True}),
+    "new-expressions-list-type-attributes": (False,
+                                             FeatureGates({"DRAConsumableCapacity": False,
+                                                           "DRAListTypeAttributes": True}),
                                              {"scalar", "list", "includes"}),
     "new-expressions-all-features": (False, ALL, {"scalar", "list", "includes", "multi"}),
 }

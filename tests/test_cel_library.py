@@ -27,10 +27,14 @@ QUANTITY = [
     ("isQuantity_mebibytes", 'isQuantity("20Mi")', True, None, None),
     ("isQuantity_invalidSuffix", 'isQuantity("20Mo")', False, None, None),
     ("isQuantity_passingRegex", 'isQuantity("10Mm")', False, None, None),
-    ("isQuantity_noOverload", "isQuantity([1, 2, 3])", None, None, "found no matching overload for 'isQuantity' applied to"),
+    ("isQuantity_noOverload", "isQuantity([1, 2, 3])", None, None,
+     "found no matching overload for 'isQuantity' applied to"),
     ("equality_reflexivity", 'quantity("200M") == quantity("200M")', True, None, None),
-    ("equality_symmetry", 'quantity("200M") == quantity("0.2G") && quantity("0.2G") == quantity("200M")', True, None, None),
-    ("equality_transitivity", 'quantity("2M") == quantity("0.002G") && quantity("2000k") == quantity("2M") && quantity("0.002G") == quantity("2000k")', True, None, None),
+    ("equality_symmetry", 'quantity("200M") == quantity("0.2G") && quantity("0.2G") == quantity("200M")', True, None,
+     None),
+    ("equality_transitivity",
+     'quantity("2M") == quantity("0.002G") && quantity("2000k") == quantity("2M") && '
+     'quantity("0.002G") == quantity("2000k")', True, None, None),
     ("inequality", 'quantity("200M") == quantity("0.3G")', False, None, None),
     ("quantity_less", 'quantity("50M").isLessThan(quantity("50Mi"))', True, None, None),
     ("quantity_less_obvious", 'quantity("50M").isLessThan(quantity("100M"))', True, None, None),
@@ -48,11 +52,14 @@ QUANTITY = [
     ("arith_chain_1", 'quantity("50k").add(20).sub(quantity("100k")).asInteger()', -49980, None, None),
     ("arith_chain", 'quantity("50k").add(20).sub(quantity("100k")).sub(-50000).asInteger()', 20, None, None),
     ("as_integer", 'quantity("50k").asInteger()', 50000, None, None),
-    ("as_integer_error", 'quantity("9999999999999999999999999999999999999G").asInteger()', None, "cannot convert value to integer", None),
+    ("as_integer_error", 'quantity("9999999999999999999999999999999999999G").asInteger()', None,
+     "cannot convert value to integer", None),
     ("is_integer", 'quantity("9999999999999999999999999999999999999G").isInteger()', False, None, None),
     ("is_integer", 'quantity("50").isInteger()', True, None, None),
     ("as_float", 'quantity("50.703k").asApproximateFloat()', 50703.0, None, None),
-    ("add_does_not_mutate_receiver", '[quantity("9999999999999999999999999999999999999")].all(x, x.add(quantity("1")).compareTo(x.add(quantity("2"))) == -1)', True, None, None),
+    ("add_does_not_mutate_receiver",
+     '[quantity("9999999999999999999999999999999999999")].all(x, '
+     'x.add(quantity("1")).compareTo(x.add(quantity("2"))) == -1)', True, None, None),
 ]
 
 # apiserver pkg/cel/library/semver_test.go TestSemver
@@ -121,11 +128,13 @@ GPU_DRIVER = "gpu.example.com"
 
 
 def gpu(i: int = 0, memory: str = "80Gi") -> Device:
-    attrs = {"index": AttributeValue("int", i), "uuid": AttributeValue("string", f"gpu-18db0e85-99e9-c746-8531-ffeb86328b{i:02d}"),
+    attrs = {"index": AttributeValue("int", i),
+             "uuid": AttributeValue("string", f"gpu-18db0e85-99e9-c746-8531-ffeb86328b{i:02d}"),
              "model": AttributeValue("string", "LATEST-GPU-MODEL")}
     attrs["driverVersion"] = AttributeValue("version", "1.0.0")
     return Device(name=f"gpu-{i}", attributes=attrs,
-                  capacity={"memory": DeviceCapacity(Quantity.parse(memory)), "compute": DeviceCapacity(Quantity.parse("100"))})
+                  capacity={"memory": DeviceCapacity(Quantity.parse(memory)),
+                            "compute": DeviceCapacity(Quantity.parse("100"))})
 
 
 @pytest.mark.parametrize("expr,want", [
@@ -162,7 +171,8 @@ def test_missing_key_hint():
 
 def test_safe_forms():
     d = gpu()
-    assert compile_selector("has(device.attributes['gpu.example.com'].x) && device.attributes['gpu.example.com'].x == 'y'").matches(GPU_DRIVER, d) is False
+    guarded = "has(device.attributes['gpu.example.com'].x) && device.attributes['gpu.example.com'].x == 'y'"
+    assert compile_selector(guarded).matches(GPU_DRIVER, d) is False
     assert compile_selector("device.attributes['gpu.example.com'].?x.orValue('') == ''").matches(GPU_DRIVER, d) is True
     assert compile_selector("device.attributes['other.example.com'].?x.hasValue()").matches(GPU_DRIVER, d) is False
     assert compile_selector("device.attributes['unknown'].size() == 0").matches(GPU_DRIVER, d) is True

@@ -70,6 +70,8 @@ def test_upstream_corpus() -> None:
         if same and case["assertText"]:
             same = want["compileError"] == got["compileError"] and want["runtimeError"] == got["runtimeError"]
         if not same:
-            failures.append(f"{case['env']}/{case['device']}: {case['expr']!r}\n   upstream: {want}\n   dractl:   {got}")
+            failures.append(
+                f"{case['env']}/{case['device']}: {case['expr']!r}\n   upstream: {want}\n   dractl:   {got}")
     if failures:
-        pytest.fail(f"{len(failures)} of {len(CORPUS['cases'])} cases differ from upstream:\n" + "\n".join(failures[:30]))
+        pytest.fail(f"{len(failures)} of {len(CORPUS['cases'])} cases differ from upstream:\n"
+                    + "\n".join(failures[:30]))

@@ -47,7 +47,8 @@ def test_claim_allocated_json_contract(dractl, write):
             "name": "want",
             "allocation": {
                 "devices": {
-                    "results": [{"request": "gpu", "driver": "gpu.example.com", "pool": "dra-demo-worker", "device": "gpu-0"}]
+                    "results": [{"request": "gpu", "driver": "gpu.example.com", "pool": "dra-demo-worker",
+                                 "device": "gpu-0"}]
                 },
                 "nodeSelector": {
                     "nodeSelectorTerms": [
@@ -181,7 +182,8 @@ def test_bad_input_exits_2(dractl, write, tmp_path):
     cls = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: x\nspec: {}\n"
     r = dractl("check", "-f", write(cls))
     assert r.code == 2 and "no ResourceClaim, ResourceClaimTemplate or Pod to check" in r.err
-    r = dractl("check", "-f", write("kind: ResourceClaim\napiVersion: resource.k8s.io/v1\nmetadata: {name: x}\nspec: 3\n"))
+    r = dractl("check", "-f",
+               write("kind: ResourceClaim\napiVersion: resource.k8s.io/v1\nmetadata: {name: x}\nspec: 3\n"))
     assert r.code == 2
     assert dractl("check").code == 2  # -f is required
 

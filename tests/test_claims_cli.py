@@ -98,15 +98,18 @@ def test_json_contract_and_table(dractl, apply):
     solo = items["solo"]
     assert set(solo) == {"namespace", "name", "state", "results", "reservedFor", "node"}
     assert solo["namespace"] == "default" and solo["state"] == "reserved"
-    assert solo["results"] == [{"request": "gpu", "driver": "gpu.example.com", "pool": "dra-demo-worker", "device": "gpu-0"}]
+    assert solo["results"] == [{"request": "gpu", "driver": "gpu.example.com", "pool": "dra-demo-worker",
+                                "device": "gpu-0"}]
     assert solo["reservedFor"] == ["user"] and solo["node"] == "dra-demo-worker"
     idle = items["idle"]
-    assert idle == {"namespace": "default", "name": "idle", "state": "pending", "results": [], "reservedFor": [], "node": None}
+    assert idle == {"namespace": "default", "name": "idle", "state": "pending", "results": [], "reservedFor": [],
+                    "node": None}
 
     lines = dractl("claims").out.splitlines()
     assert lines[0].split() == ["CLAIM", "STATE", "REQUEST", "DEVICE", "CAPACITY", "CONSUMERS", "NODE", "AGE"]
     row = {line.split()[0]: line.split() for line in lines[1:]}
-    assert row["solo"][1:7] == ["reserved", "gpu", "gpu.example.com/dra-demo-worker/gpu-0", "exclusive", "user", "dra-demo-worker"]
+    assert row["solo"][1:7] == ["reserved", "gpu", "gpu.example.com/dra-demo-worker/gpu-0", "exclusive", "user",
+                                "dra-demo-worker"]
     assert row["idle"][1:7] == ["pending", "gpu", "-", "-", "-", "-"]
     assert row["solo"][7].endswith("s")  # just created: "0s", "1s"...
     assert dractl("claims", "-o", "name").out.splitlines() == [

@@ -199,7 +199,8 @@ def test_fast_path_imports_no_typer_click_rich_kubernetes_or_cel(world):
         from dractl.cli.main import main
         main(["devices", "--node", ""])
         main(["--from", sys.argv[1], "-n", ""])
-        heavy = sorted({m.split(".")[0] for m in sys.modules} & {"typer", "click", "rich", "kubernetes", "celpy", "shellingham"})
+        loaded = {m.split(".")[0] for m in sys.modules}
+        heavy = sorted(loaded & {"typer", "click", "rich", "kubernetes", "celpy", "shellingham"})
         print("HEAVY", heavy)
         """
     )
@@ -241,7 +242,8 @@ def test_feature_gates(world):
     lines, d, _ = fast(world, "--feature-gates", "")
     assert [v for v in values(lines) if v[:-1] in GATES] == [g + "=" for g in GATES]
     assert d == 4 | 2  # no space after Name=
-    assert values(fast(world, "--feature-gates", "DRAAdminAccess=")[0]) == ["DRAAdminAccess=true", "DRAAdminAccess=false"]
+    assert values(fast(world, "--feature-gates", "DRAAdminAccess=")[0]) == ["DRAAdminAccess=true",
+                                                                            "DRAAdminAccess=false"]
     lines, d, _ = fast(world, "devices", "--feature-gates=DRAAdminAccess=false,DRAPr")
     assert values(lines) == ["--feature-gates=DRAAdminAccess=false,DRAPrioritizedList="] and d == 6
     lines, _, _ = fast(world, "--feature-gates", "DRAAdminAccess=true,")
@@ -250,7 +252,8 @@ def test_feature_gates(world):
 
 
 def test_names_from_the_fake_cluster(world):
-    assert values(fast(world, "devices", "--node", "")[0]) == ["dra-demo-worker", "dra-demo-worker2", "dra-demo-worker3"]
+    assert values(fast(world, "devices", "--node", "")[0]) == ["dra-demo-worker", "dra-demo-worker2",
+                                                               "dra-demo-worker3"]
     assert values(fast(world, "devices", "--node", "dra-demo-worker", "--class", "")[0]) == ["gpu.example.com"]
     assert values(fast(world, "devices", "--driver", "")[0]) == ["gpu.example.com"]
     assert values(fast(world, "devices", "--pool", "dra-demo-worker3")[0]) == ["dra-demo-worker3"]
@@ -267,7 +270,8 @@ def test_names_from_a_snapshot(world):
     assert values(fast(world, "devices", "--from", snap, "--node", "")[0]) == []  # no nodes in it
     # claims and pods of the namespace given with -n, wherever -n and --from are typed
     table = claims_table()
-    for words in (["--from", snap, "-n", "team-a", "claim"], ["claim", "-n", "team-a", "--from", snap], ["claim", "--from", snap, "--namespace=team-a"]):
+    for words in (["--from", snap, "-n", "team-a", "claim"], ["claim", "-n", "team-a", "--from", snap],
+                  ["claim", "--from", snap, "--namespace=team-a"]):
         assert engine.complete(words, "", table).values() == ["infer-0", "infer-1", "infer-2"], words
     assert engine.complete(["--from", snap, "claim"], "", table).values() == ["train-0", "train-1"]
     assert engine.complete(["--from", snap, "claim"], "train-1", table).values() == ["train-1"]
@@ -291,7 +295,8 @@ def claims_table() -> dict:
 
     table = copy.deepcopy(TABLE)
     for name, kind in (("claim", "claims"), ("pod", "pods"), ("device", "devices")):
-        table["commands"][name] = {"help": "", "options": [], "args": [{"name": "x", "nargs": 1, "kind": kind}], "commands": {}}
+        table["commands"][name] = {"help": "", "options": [], "args": [{"name": "x", "nargs": 1, "kind": kind}],
+                                   "commands": {}}
     return table
 
 
@@ -411,10 +416,12 @@ def run_bash(world, script: str, line: str, words: list[str], cword: int) -> tup
         printf 'REPLY %s\\n' "${{COMPREPLY[@]}}"
         """
     )
-    p = subprocess.run([bash, "--norc", "--noprofile", "-c", prog], env=world["env"], capture_output=True, text=True, timeout=30)
+    p = subprocess.run([bash, "--norc", "--noprofile", "-c", prog], env=world["env"], capture_output=True, text=True,
+                       timeout=30)
     assert p.returncode == 0, p.stderr
     out = p.stdout.splitlines()
-    return [line[6:] for line in out if line.startswith("REPLY ") and line[6:]], [line for line in out if line.startswith("COMPOPT")]
+    replies = [line[6:] for line in out if line.startswith("REPLY ") and line[6:]]
+    return replies, [line for line in out if line.startswith("COMPOPT")]
 
 
 def test_bash(world):
@@ -427,15 +434,19 @@ def test_bash(world):
     reply, _ = run_bash(world, script, "dractl -o y", ["dractl", "-o", "y"], 2)
     assert reply == ["yaml"]
     # bash splits --feature-gates=DRAAd at the '=': the reply completes the last part only, with no space
-    reply, opts = run_bash(world, script, "dractl --feature-gates=DRAAd", ["dractl", "--feature-gates", "=", "DRAAd"], 3)
+    reply, opts = run_bash(world, script, "dractl --feature-gates=DRAAd", ["dractl", "--feature-gates", "=", "DRAAd"],
+                           3)
     assert reply == ["DRAAdminAccess="] and "COMPOPT -o nospace" in opts
-    reply, _ = run_bash(world, script, "dractl --feature-gates DRAAdminAccess=f", ["dractl", "--feature-gates", "DRAAdminAccess", "=", "f"], 4)
+    reply, _ = run_bash(world, script, "dractl --feature-gates DRAAdminAccess=f",
+                        ["dractl", "--feature-gates", "DRAAdminAccess", "=", "f"], 4)
     assert reply == ["false"]
-    reply, _ = run_bash(world, script, "dractl --feature-gates A=true,DRAPri", ["dractl", "--feature-gates", "A", "=", "true,DRAPri"], 4)
+    reply, _ = run_bash(world, script, "dractl --feature-gates A=true,DRAPri",
+                        ["dractl", "--feature-gates", "A", "=", "true,DRAPri"], 4)
     assert reply == ["true,DRAPrioritizedList="]
     reply, opts = run_bash(world, script, "dractl --from ", ["dractl", "--from", ""], 2)
     assert reply == [] and "COMPOPT -o default" in opts
-    reply, _ = run_bash(world, script, f"dractl --from {world['snap']} -n ", ["dractl", "--from", world["snap"], "-n", ""], 4)
+    reply, _ = run_bash(world, script, f"dractl --from {world['snap']} -n ",
+                        ["dractl", "--from", world["snap"], "-n", ""], 4)
     assert reply == ["default", "team-a"]
     words = ["dractl", "claims", "-n", "team-a", "--from", world["snap"], "in"]
     reply, _ = run_bash(world, script, " ".join(words), words, 6)
@@ -494,7 +505,8 @@ def test_zsh(world):
     assert cands == ["dra-demo-worker", "dra-demo-worker2", "dra-demo-worker3"]
     cands, _ = zsh_complete(world, ["dractl", "devices", "--class", "gpu"], "gpu")
     assert cands == ["gpu.example.com"]
-    cands, calls = zsh_complete(world, ["dractl", "--feature-gates=DRAAdminAccess=t"], "--feature-gates=DRAAdminAccess=t")
+    cands, calls = zsh_complete(world, ["dractl", "--feature-gates=DRAAdminAccess=t"],
+                                "--feature-gates=DRAAdminAccess=t")
     assert cands == ["--feature-gates=DRAAdminAccess=true"] and calls == []
     cands, calls = zsh_complete(world, ["dractl", "--feature-gates", "DRAPri"], "DRAPri")
     assert cands == ["DRAPrioritizedList="] and calls == ["CALL compadd -S ''"]
@@ -514,7 +526,8 @@ if [[ $3 == fpath ]]; then  # installed as a completion function: autoloaded by 
 else
   zpty -w z "PROMPT=''; autoload -Uz compinit; compinit -u -D; source $2"
 fi
-zpty -w z 'compadd() { local -a __hits; builtin compadd -O __hits "$@"; local h; for h in $__hits; do print -r -- "<CA""ND>$h" > /dev/tty; done; builtin compadd "$@"; }'
+zpty -w z 'compadd() { local -a __hits; builtin compadd -O __hits "$@"; local h; \
+  for h in $__hits; do print -r -- "<CA""ND>$h" > /dev/tty; done; builtin compadd "$@"; }'
 zpty -w z 'finish() { print "<DO""NE>" > /dev/tty; }; comppostfuncs=(finish)'
 zpty -w z "bindkey '^I' complete-word"
 zpty -w z "$1"$'\t'
@@ -544,10 +557,12 @@ def zsh_interactive(world, line: str, how: str = "source") -> list[str]:
 
 
 def test_zsh_interactive(world):
-    assert zsh_interactive(world, "dractl devices --node ") == ["dra-demo-worker", "dra-demo-worker2", "dra-demo-worker3"]
+    assert zsh_interactive(world, "dractl devices --node ") == ["dra-demo-worker", "dra-demo-worker2",
+                                                                "dra-demo-worker3"]
     assert zsh_interactive(world, "dractl sl") == ["slices"]
     assert zsh_interactive(world, "dractl devices --class ", how="fpath") == ["gpu.example.com"]
-    assert zsh_interactive(world, "kubectl-dra --feature-gates=DRAAdminAccess=f") == ["--feature-gates=DRAAdminAccess=false"]
+    assert zsh_interactive(world,
+                           "kubectl-dra --feature-gates=DRAAdminAccess=f") == ["--feature-gates=DRAAdminAccess=false"]
 
 
 def fish_complete(world, line: str) -> list[str]:
@@ -585,12 +600,14 @@ def test_fish(world):
 
 def test_kubectl_complete_dra(world):
     def plugin(*words: str) -> list[str]:
-        p = subprocess.run(["kubectl_complete-dra", *words], env=world["env"], capture_output=True, text=True, timeout=30)
+        p = subprocess.run(["kubectl_complete-dra", *words], env=world["env"], capture_output=True, text=True,
+                           timeout=30)
         assert p.returncode == 0 and p.stderr == "", p.stderr
         return p.stdout.splitlines()
 
     out = plugin("")
-    assert out[-1] == ":4" and "devices\tList every device from the ResourceSlices, with attributes, capacity and who ..." in out
+    assert out[-1] == ":4"
+    assert "devices\tList every device from the ResourceSlices, with attributes, capacity and who ..." in out
     assert plugin("devices", "--node", "") == ["dra-demo-worker", "dra-demo-worker2", "dra-demo-worker3", ":4"]
     assert plugin("--feature-gates=DRAAdminAccess=f") == ["DRAAdminAccess=false", ":4"]  # cobra: the value only
     assert plugin("--feature-gates", "DRAPri") == ["DRAPrioritizedList=\tdefault true, locked", ":6"]
@@ -600,8 +617,10 @@ def test_kubectl_complete_dra(world):
     if kubectl is not None:
         p = subprocess.run([kubectl, "__complete", "dra", "devices", "--node", ""], env=world["env"],
                            capture_output=True, text=True, timeout=30)
-        assert p.stdout.splitlines()[:4] == ["dra-demo-worker", "dra-demo-worker2", "dra-demo-worker3", ":4"], p.stdout + p.stderr
-        p = subprocess.run([kubectl, "__complete", "dra", "sl"], env=world["env"], capture_output=True, text=True, timeout=30)
+        assert p.stdout.splitlines()[:4] == ["dra-demo-worker", "dra-demo-worker2", "dra-demo-worker3",
+                                             ":4"], p.stdout + p.stderr
+        p = subprocess.run([kubectl, "__complete", "dra", "sl"], env=world["env"], capture_output=True, text=True,
+                           timeout=30)
         assert p.stdout.splitlines()[0].startswith("slices"), p.stdout + p.stderr
 
 

@@ -39,7 +39,8 @@ def test_v1beta1_and_v1alpha3_slices_read_like_v1(dractl, tmp_path):
     want = _devices(dractl, EKS)
     for version in ("v1beta1", "v1alpha3"):
         f = tmp_path / f"{version}.yaml"
-        f.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [_as_old_slice(o, version) for o in items]}))
+        f.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List",
+                                     "items": [_as_old_slice(o, version) for o in items]}))
         got = _devices(dractl, f)
         assert got == want, version
 

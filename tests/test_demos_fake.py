@@ -355,11 +355,13 @@ def test_scheduler_does_not_remember_not_available_as_a_shape_failure(dractl, tm
         "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: shared\nspec:\n  devices:\n"
         "    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n",
         "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: tpl\nspec:\n  spec:\n"
-        "    devices:\n      requests:\n      - name: gpu\n        exactly:\n          deviceClassName: gpu.example.com\n",
+        "    devices:\n      requests:\n      - name: gpu\n        exactly:\n"
+        "          deviceClassName: gpu.example.com\n",
         "apiVersion: v1\nkind: Pod\nmetadata:\n  name: s1\nspec:\n  containers:\n  - name: c\n    image: x\n"
         "  resourceClaims:\n  - name: shared\n    resourceClaimName: shared\n",
         "apiVersion: v1\nkind: Pod\nmetadata:\n  name: s2\nspec:\n  containers:\n  - name: c\n    image: x\n"
-        "  resourceClaims:\n  - name: shared\n    resourceClaimName: shared\n  - name: gpu\n    resourceClaimTemplateName: tpl\n",
+        "  resourceClaims:\n  - name: shared\n    resourceClaimName: shared\n"
+        "  - name: gpu\n    resourceClaimTemplateName: tpl\n",
         "apiVersion: v1\nkind: Pod\nmetadata:\n  name: s3\nspec:\n  containers:\n  - name: c\n    image: x\n"
         "  resourceClaims:\n  - name: gpu\n    resourceClaimTemplateName: tpl\n",
     ]
@@ -367,7 +369,8 @@ def test_scheduler_does_not_remember_not_available_as_a_shape_failure(dractl, tm
     p.write_text("---\n".join(docs))
     out = dractl("fake", "apply", "-f", str(p)).out
     assert "pod/s1 scheduled on dra-demo-worker\n" in out
-    assert "pod/s2 pending: 0/2 nodes are available: 1 cannot allocate all claims, 1 resourceclaim not available on the node." in out
+    assert ("pod/s2 pending: 0/2 nodes are available: 1 cannot allocate all claims, "
+            "1 resourceclaim not available on the node.") in out
     assert "pod/s3 scheduled on dra-demo-worker2" in out
 
 

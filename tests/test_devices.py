@@ -179,8 +179,11 @@ def test_only_the_highest_generation_counts(dractl, tmp_path):
     import yaml
 
     base = yaml.safe_load(open(fixture_path("dra-example-driver", "derived", "resourceslice-gpu-default.yaml")))
-    old = {**base, "metadata": {"name": "old"}, "spec": {**base["spec"], "pool": {**base["spec"]["pool"], "generation": 1}}}
-    new = {**base, "metadata": {"name": "new"}, "spec": {**base["spec"], "pool": {**base["spec"]["pool"], "generation": 2}, "devices": base["spec"]["devices"][:3]}}
+    old = {**base, "metadata": {"name": "old"},
+           "spec": {**base["spec"], "pool": {**base["spec"]["pool"], "generation": 1}}}
+    new = {**base, "metadata": {"name": "new"},
+           "spec": {**base["spec"], "pool": {**base["spec"]["pool"], "generation": 2},
+                    "devices": base["spec"]["devices"][:3]}}
     f = tmp_path / "gen.yaml"
     f.write_text(yaml.safe_dump_all([old, new]))
     items = dractl("--from", str(f), "devices", "-o", "json").json()["items"]

@@ -30,7 +30,8 @@ def test_reset_profiles(dractl):
     assert policy == {"default": "80Gi", "validRange": {"max": "80Gi", "min": "1Gi", "step": "1Gi"}}
     assert dractl("fake", "reset", "--profile", "example-gpu-partitions", "--devices-per-node", "2").code == 0
     names = [i["device"] for i in dractl("devices", "-o", "json").json()["items"]]
-    assert names[:5] == ["gpu-0-partition-0", "gpu-0-partition-1", "gpu-0-partition-2", "gpu-0-partition-3", "gpu-0-full"]
+    assert names[:5] == ["gpu-0-partition-0", "gpu-0-partition-1", "gpu-0-partition-2", "gpu-0-partition-3",
+                         "gpu-0-full"]
     slices = dractl("slices", "-o", "json").json()["items"]
     assert [len(s["spec"].get("devices", [])) for s in slices] == [0, 10]
     assert slices[0]["spec"]["sharedCounters"][0]["name"] == "gpu-0-counters"
@@ -145,7 +146,8 @@ def test_claim_spec_is_immutable(dractl, tmp_path):
     assert "resourceclaim.resource.k8s.io/c unchanged" in dractl("fake", "apply", "-f", str(f)).out
     f.write_text(body.replace("COUNT", "2"))
     r = dractl("fake", "apply", "-f", str(f))
-    assert r.code == 2 and 'ResourceClaim.resource.k8s.io "c" is invalid: spec: Invalid value: field is immutable' in r.err
+    assert r.code == 2
+    assert 'ResourceClaim.resource.k8s.io "c" is invalid: spec: Invalid value: field is immutable' in r.err
 
 
 def test_absurd_sizes_are_refused_quickly(dractl):

@@ -14,7 +14,8 @@ class _Tty(io.StringIO):
 
 
 def _table() -> Table:
-    rows = [["dra-demo-worker", "gpu-" + str(i), "allocated: dra-demo/pod-a-gpu-x7k2q" if i else "free"] for i in range(3)]
+    rows = [["dra-demo-worker", "gpu-" + str(i),
+             "allocated: dra-demo/pod-a-gpu-x7k2q" if i else "free"] for i in range(3)]
     return Table(["NODE", "DEVICE", "STATUS"], rows)
 
 

@@ -23,13 +23,15 @@ print('HEAVY=' + ','.join(heavy), file=sys.stderr)
         ["--help"],
         ["devices", "--help"],
         ["--fake", "devices"],
-        ["--from", fixture_path("dra-example-driver", "derived", "resourceslice-gpu-default.yaml"), "devices", "-o", "json"],
+        ["--from", fixture_path("dra-example-driver", "derived", "resourceslice-gpu-default.yaml"), "devices", "-o",
+         "json"],
         ["--fake", "slices"],
         ["version"],
     ],
 )
 def test_no_heavy_imports(args, tmp_path):
     env = {"DRACTL_STATE": str(tmp_path), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "NO_COLOR": "1"}
-    p = subprocess.run([sys.executable, "-c", PROBE.format(args=args)], capture_output=True, text=True, env=env, cwd=ROOT)
+    p = subprocess.run([sys.executable, "-c", PROBE.format(args=args)], capture_output=True, text=True, env=env,
+                       cwd=ROOT)
     heavy = [line for line in p.stderr.splitlines() if line.startswith("HEAVY=")]
     assert heavy == ["HEAVY="], p.stderr

@@ -136,7 +136,8 @@ def _round_up_range(requested: Quantity, policy: RequestPolicy, fractional: bool
             n += 1
         if n > _go_quo(_wrap(MAX_INT64 - min_m), step_m):
             raise _NotRepresentable(
-                f"{ERR_NOT_REPRESENTABLE}: rounding request {requested} up to the next step passes the milli-value range"
+                f"{ERR_NOT_REPRESENTABLE}: rounding request {requested} up to the next step passes the milli-value "
+                "range"
             )
         val_m = _wrap(min_m + _wrap(step_m * n))
         # NewQuantity(valMilli/1000, format) for whole numbers, else NewMilliQuantity
@@ -150,7 +151,8 @@ def _round_up_range(requested: Quantity, policy: RequestPolicy, fractional: bool
     if _go_mod(added, step_i) != 0:
         n += 1
     if low >= 0 and n > _go_quo(MAX_INT64 - low, step_i):
-        raise _NotRepresentable(f"{ERR_NOT_REPRESENTABLE}: rounding request {requested} up to the next step passes MaxInt64")
+        raise _NotRepresentable(f"{ERR_NOT_REPRESENTABLE}: rounding request {requested} up to the next step passes "
+                                "MaxInt64")
     # resource.NewQuantity(minInt+stepInt*n, validRange.Step.Format)
     return Quantity.from_value(_wrap(low + _wrap(step_i * n)), step.format)
 
@@ -280,7 +282,8 @@ def why_not(
         if q.value + used > cap.value.value:
             if used:
                 left = cap.value.value - used
-                return "capacity-left", f"{name}: {Quantity.from_value(left, 'BinarySI')} left of {cap.value}, needs {q}"
+                return "capacity-left", (f"{name}: {Quantity.from_value(left, 'BinarySI')} left of {cap.value}, needs "
+                                         f"{q}")
             return "capacity-size", f"{name}: asks for {q}; device has {cap.value}"
     return None
 

@@ -465,17 +465,20 @@ class _Attempt:
                 rname = claim.spec.requests[ri].name
                 if not a.f_prioritized and parent:
                     raise AllocationError(
-                        f"claim {kobj(claim)}, request {rname}: has subrequests, but the DRAPrioritizedList feature is disabled"
+                        f"claim {kobj(claim)}, request {rname}: has subrequests, but the DRAPrioritizedList feature "
+                        "is disabled"
                     )
                 if not a.f_consumable:
                     for sub in subs:
                         if sub.capacity_requests:
                             if parent:
                                 raise AllocationError(
-                                    f"claim {kobj(claim)}, subrequest {sub.name}: has capacity requests, but the DRAConsumableCapacity feature is disabled"
+                                    f"claim {kobj(claim)}, subrequest {sub.name}: has capacity requests, but the "
+                                    "DRAConsumableCapacity feature is disabled"
                                 )
                             raise AllocationError(
-                                f"claim {kobj(claim)}, request {rname}: has capacity requests, but the DRAConsumableCapacity feature is disabled"
+                                f"claim {kobj(claim)}, request {rname}: has capacity requests, but the "
+                                "DRAConsumableCapacity feature is disabled"
                             )
                 datas = []
                 for si, sub in enumerate(subs):
@@ -515,7 +518,8 @@ class _Attempt:
         for i, sel in enumerate(rd.selectors):
             if not sel:
                 raise AllocationError(
-                    f"claim {kobj(claim)}, request {rd.name}, selector #{i}: CEL expression empty (unsupported selector type?)"
+                    f"claim {kobj(claim)}, request {rd.name}, selector #{i}: CEL expression empty (unsupported "
+                    "selector type?)"
                 )
         if not a.f_admin and rd.admin:
             raise AllocationError(
@@ -543,11 +547,13 @@ class _Attempt:
             for pool in self.view.pools:
                 if pool.incomplete:
                     raise AllocationError(
-                        f"claim {kobj(claim)}, request {rd.name}: asks for all devices, but resource pool {pool.id} is currently being updated"
+                        f"claim {kobj(claim)}, request {rd.name}: asks for all devices, but resource pool {pool.id} "
+                        "is currently being updated"
                     )
                 if pool.invalid:
                     raise AllocationError(
-                        f"claim {kobj(claim)}, request {rd.name}: asks for all devices, but resource pool {pool.id} is currently invalid"
+                        f"claim {kobj(claim)}, request {rd.name}: asks for all devices, but resource pool {pool.id} "
+                        "is currently invalid"
                     )
                 for cand in by_pool.get(id(pool), ()):
                     if not self.is_selectable(rd, cand):
@@ -559,7 +565,8 @@ class _Attempt:
                             ok = cap.check_fits(None, rd.capacity, cand.device.capacity, None, a.f_fractional)
                         except cap.CapacityError as e:
                             raise AllocationError(
-                                f"claim {kobj(claim)}, request {rd.name}: checking capacity for device {cand.device.name}: {e}"
+                                f"claim {kobj(claim)}, request {rd.name}: checking capacity for device "
+                                f"{cand.device.name}: {e}"
                             ) from None
                         if not ok:
                             continue
@@ -740,7 +747,8 @@ class _Attempt:
                     self.give_back_counters(cand)
                 if must:
                     raise AllocationError(
-                        f"claim {kobj(self.claims[ci])}, request {rd.name}: cannot add device {cand.id} because a claim constraint would not be satisfied"
+                        f"claim {kobj(self.claims[ci])}, request {rd.name}: cannot add device {cand.id} because a "
+                        "claim constraint would not be satisfied"
                     )
                 return None
         if users is None:
@@ -773,7 +781,8 @@ class _Attempt:
         if a.f_consumable:
             try:
                 ok = cap.check_fits(
-                    a.aggregated.get(key), rd.capacity, device.capacity, self.allocating_capacity.get(key), a.f_fractional
+                    a.aggregated.get(key), rd.capacity, device.capacity, self.allocating_capacity.get(key),
+                    a.f_fractional
                 )
             except cap.CapacityError as e:
                 rollback(None, False, False)
@@ -789,7 +798,8 @@ class _Attempt:
                 except cap.CapacityError as e:
                     rollback(None, False, False)
                     raise AllocationError(
-                        f"claim {kobj(self.claims[ci])}, request {rd.name}: computing consumed capacity for device {cand.id}: {e}"
+                        f"claim {kobj(self.claims[ci])}, request {rd.name}: computing consumed capacity for device "
+                        f"{cand.id}: {e}"
                     ) from None
                 share = a.share_id()
                 existed = key in self.allocating_capacity
@@ -946,7 +956,8 @@ class _Attempt:
                     _add_requirements(sel.terms[0].match_expressions, exprs)
                 elif len(sel.terms) > 1:
                     raise AllocationError(
-                        f"create NodeSelector for claim {self.claims[ci].name}: unsupported ResourceSlice.NodeSelector with {len(sel.terms)} terms"
+                        f"create NodeSelector for claim {self.claims[ci].name}: unsupported "
+                        f"ResourceSlice.NodeSelector with {len(sel.terms)} terms"
                     )
         if fields or exprs:
             return NodeSelector((NodeSelectorTerm(match_expressions=tuple(exprs), match_fields=tuple(fields)),))

@@ -46,7 +46,9 @@ MAX_EXAMPLES = 3
 class ReasonGroup:
     """Devices a request cannot use for one and the same reason."""
 
-    kind: str  # in-use, binding-conditions, class-selector, selector, node-selection, capacity, counters, taint, cel-error, usable
+    # in-use, binding-conditions, class-selector, selector, node-selection, capacity, counters, taint, cel-error,
+    # usable
+    kind: str
     reason: str
     count: int = 0
     examples: list[str] = field(default_factory=list)
@@ -605,10 +607,12 @@ def _constraint_note(a: Allocator, cl: _Classifier, ci: int, claim: ResourceClai
     if kind == "matchAttribute":
         best = max(values.values(), default=0)
         if best < need:
-            return f"constraint matchAttribute {attr}: no {need} devices share a value (values: {shown or 'none'}{lack})"
+            return (f"constraint matchAttribute {attr}: no {need} devices share a value (values: "
+                    f"{shown or 'none'}{lack})")
     else:
         if len(values) < need:
-            return f"constraint distinctAttribute {attr}: only {len(values)} distinct values among usable devices, needs {need}{lack}"
+            return (f"constraint distinctAttribute {attr}: only {len(values)} distinct values among usable devices, "
+                    f"needs {need}{lack}")
     return None
 
 
@@ -632,12 +636,14 @@ def explain_error(a: Allocator, view: NodeView | None, claims: Sequence[Resource
     if m:
         ex.notes.extend(_class_hints(a, m.group(1)))
     if "exceeds the claim limit" in error:
-        ex.notes.append(f"a claim can get at most {ALLOCATION_RESULTS_MAX_SIZE} devices; split the request over several claims")
+        ex.notes.append(f"a claim can get at most {ALLOCATION_RESULTS_MAX_SIZE} devices; split the request over "
+                        "several claims")
     return ex
 
 
 # core._Attempt._validate's text for a request whose DeviceClass does not exist.
-_CLASS_NOT_FOUND_RE = re.compile(r'could not retrieve device class \S+: deviceclass\.resource\.k8s\.io "([^"]+)" not found')
+_CLASS_NOT_FOUND_RE = re.compile(r'could not retrieve device class \S+: deviceclass\.resource\.k8s\.io "([^"]+)" not '
+                                 r'found')
 
 
 def _class_hints(a: Allocator, name: str) -> list[str]:

@@ -170,7 +170,8 @@ class Explainer:
             node = nodes[0] if nodes else (self.cluster.node_names[:1] or [None])[0]
         lines: list[str] = []
         where = f"on node {node}" if node else "(no node)"
-        summary = f"allocated {where}: the scheduler takes, request by request, the first devices in its search order that are free and satisfy all selectors"
+        summary = (f"allocated {where}: the scheduler takes, request by request, the first devices in its search "
+                   "order that are free and satisfy all selectors")
         lines.append(summary)
         if node is None:
             return Explained(f"Claim {c.key} ({c.state})", summary, lines)
@@ -183,7 +184,8 @@ class Explainer:
                 pools.append(p.id)
         if pools:
             shown = ", ".join(pools[:3]) + (", ..." if len(pools) > 3 else "")
-            lines.append(f"search order {where}: pool{'s' if len(pools) > 1 else ''} {shown} sorted by driver/pool, devices in slice-name order")
+            lines.append(f"search order {where}: pool{'s' if len(pools) > 1 else ''} {shown} sorted by driver/pool, "
+                         "devices in slice-name order")
         subs: dict[str, Any] = {}
         for parent, variants in request_variants(c):
             for sub in variants:
@@ -215,7 +217,8 @@ class Explainer:
                     holders = sorted({h for b in others for h in a.holders.get(b.key, [])})
                     bits.append(f"{len(others)} held by {', '.join(holders[:3])}{', ...' if len(holders) > 3 else ''}")
                 if free:
-                    bits.append(f"{len(free)} free now ({', '.join(b.key[2] for b in free[:3])}), in use or not yet published when this claim was allocated")
+                    bits.append(f"{len(free)} free now ({', '.join(b.key[2] for b in free[:3])}), in use or not yet "
+                                "published when this claim was allocated")
                 text += f"; {len(matching)} matching device(s) come before it: " + "; ".join(bits)
             if r.consumed_capacity:
                 text += f"; consumes {capacity_text(r)} of a shared device"
@@ -260,7 +263,8 @@ def brief_lines(ex: Explanation, max_lines: int = MAX_LINES) -> list[str]:
         for r in n.requests:
             agg = per_req.setdefault(
                 (r.claim, r.request, r.device_class),
-                {"nodes": 0, "matches": 0, "usable": 0, "needed": r.needed, "groups": {}, "holders": set(), "hints": [], "problem": ""},
+                {"nodes": 0, "matches": 0, "usable": 0, "needed": r.needed, "groups": {}, "holders": set(), "hints": [],
+                 "problem": ""},
             )
             agg["nodes"] += 1
             agg["matches"] += r.class_matches

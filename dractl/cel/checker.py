@@ -85,7 +85,9 @@ def _less_specific(a: Any, b: Any) -> bool:
     if b in (DYN, ANY) or _is_var(b):
         return False
     if isinstance(a, tuple) and isinstance(b, tuple):
-        return a[0] == b[0] and len(a) == len(b) and all(_less_specific(x, y) for x, y in zip(a[1:], b[1:], strict=True))
+        return a[0] == b[0] and len(a) == len(b) and all(
+            _less_specific(x, y) for x, y in zip(a[1:], b[1:], strict=True)
+        )
     if a == TYPE and b == TYPE:
         return True
     return a == b
@@ -276,7 +278,8 @@ def _std() -> dict[str, list[Overload]]:
     add("findAll", _ov("string_find_all_string", True, [STRING, STRING], L(STRING)),
         _ov("string_find_all_string_int", True, [STRING, STRING, INT], L(STRING)))
     # Kubernetes list library
-    comparable = [("int", INT), ("uint", UINT_T), ("double", DOUBLE), ("bool", BOOL), ("string", STRING), ("bytes", BYTES)]
+    comparable = [("int", INT), ("uint", UINT_T), ("double", DOUBLE), ("bool", BOOL), ("string", STRING),
+                  ("bytes", BYTES)]
     for n, t in comparable:
         add("isSorted", _ov(f"list_{n}_is_sorted_bool", True, [L(t)], BOOL))
         add("max", _ov(f"list_{n}_max_{n}", True, [L(t)], t))
@@ -641,7 +644,8 @@ class Checker:
             vt, vt2 = DYN, (DYN if e.iter_var2 else None)
         else:
             raise CheckError(
-                f"expression of type '{self.fmt(rt)}' cannot be range of a comprehension (must be list, map, or dynamic)",
+                f"expression of type '{self.fmt(rt)}' cannot be range of a comprehension (must be list, map, or "
+                "dynamic)",
                 e.iter_range.pos)
         loop = {e.iter_var: vt}
         if e.iter_var2:
@@ -660,7 +664,9 @@ class Checker:
             self.scopes[-2][e.accu_var] = L(body_t)
         elif e.macro == "filter":
             self.scopes[-2][e.accu_var] = L(vt)
-        elif not self.is_assignable(st, at) and not (isinstance(at, tuple) and at[0] == "list" and isinstance(st, tuple)):
+        elif not self.is_assignable(st, at) and not (
+            isinstance(at, tuple) and at[0] == "list" and isinstance(st, tuple)
+        ):
             raise CheckError(f"expected type '{self.fmt(at)}' but found '{self.fmt(st)}'", e.loop_step.pos)
         self.scopes.pop()
         res = self.check(e.result)
@@ -972,8 +978,10 @@ class Coster:
             container = rt[0] if isinstance(rt, tuple) and rt[0] in ("list", "map") else "unknown"
         base = self.path(rng) or []
         if e.iter_var2:
-            self.push(e.iter_var, base + ["@indices" if container == "list" else "@keys"], ent[1] if ent else None, None)
-            self.push(e.iter_var2, base + ["@items" if container == "list" else "@values"], ent[2] if ent else None, None)
+            self.push(e.iter_var, base + ["@indices" if container == "list" else "@keys"], ent[1] if ent else None,
+                      None)
+            self.push(e.iter_var2, base + ["@items" if container == "list" else "@values"], ent[2] if ent else None,
+                      None)
         else:
             if container == "list":
                 self.push(e.iter_var, base + ["@items"], ent[2] if ent else None, None)

@@ -206,7 +206,8 @@ class Lowerer:
         if kf:
             f = f"dra_get(dra_charged({{true: {f}}}, {kf}))"
         if is_simple(args[0]):
-            return f"(dra_cond_ok({{true: {c}}}) ? (dra_get({{true: {c}}}) ? ({t}) : ({f})) : dra_cond_err({{true: {c}}}))"
+            return (f"(dra_cond_ok({{true: {c}}}) ? (dra_get({{true: {c}}}) ? ({t}) : ({f})) : dra_cond_err({{true: "
+                    f"{c}}}))")
         v = self.fresh("c")
         return (f"dra_unlet([{{true: {c}}}].map({v}, {{true: dra_cond_ok({v}) ? (dra_get({v}) ? ({t}) : ({f})) "
                 f": dra_cond_err({v})}}))")

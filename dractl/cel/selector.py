@@ -580,7 +580,8 @@ def _explain_false(sel: CompiledSelector, c: Node, dev: Any, src: str) -> str | 
                 return f"{inner.name} is set"
             if inner.kind == "call" and inner.name == "@in":
                 item, coll = inner.args
-                return f"{_describe(item, src)} is {_fmt_value(_eval_node(item, dev))}, needs not in {_describe(coll, src)}"
+                return (f"{_describe(item, src)} is {_fmt_value(_eval_node(item, dev))}, needs not in "
+                        f"{_describe(coll, src)}")
             return f"{_describe(inner, src)} is true, needs false"
         if c.kind in ("select",) or (c.kind == "call" and c.name in ("_[_]", "orValue")):
             return f"{_describe(c, src)} is false, needs true"

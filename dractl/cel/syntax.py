@@ -107,7 +107,8 @@ _TOKEN_RE = re.compile(
   | (?P<float>(?:[0-9]+\.[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+|\.[0-9]+(?:[eE][+-]?[0-9]+)?))
   | (?P<uint>(?:0x[0-9a-fA-F]+|[0-9]+)[uU])
   | (?P<int>0x[0-9a-fA-F]+|[0-9]+)
-  | (?P<string>(?:[rR][bB]?|[bB][rR]?)?(?:\"\"\"(?:\\.|[^\\])*?\"\"\"|'''(?:\\.|[^\\])*?'''|"(?:\\.|[^\\"\n\r])*"|'(?:\\.|[^\\'\n\r])*'))
+  | (?P<string>(?:[rR][bB]?|[bB][rR]?)?
+               (?:\"\"\"(?:\\.|[^\\])*?\"\"\"|'''(?:\\.|[^\\])*?'''|"(?:\\.|[^\\"\n\r])*"|'(?:\\.|[^\\'\n\r])*'))
   | (?P<ident>[_a-zA-Z][_a-zA-Z0-9]*)
   | (?P<op>==|!=|<=|>=|&&|\|\||[-<>!+*/%?:.,()\[\]{}])
     """,
@@ -430,7 +431,8 @@ class Parser:
                 self.expect("]")
                 e = call("_[?_]" if opt else "_[_]", [e, idx], t.pos)
             elif t.kind == "op" and t.text == "{" and _is_qualified_name(e):
-                raise ParseError("message construction is not supported by dractl (no message types are declared)", t.pos)
+                raise ParseError("message construction is not supported by dractl (no message types are declared)",
+                                 t.pos)
             else:
                 break
         if n:
@@ -617,11 +619,16 @@ class Parser:
             if len(args) == 2:
                 step = call("_+_", [a(), Node("list", pos, args=(args[1],), optional=frozenset())], pos)
             else:
-                step = call("_?_:_", [args[1], call("_+_", [a(), Node("list", pos, args=(args[2],), optional=frozenset())], pos), a()], pos)
+                step = call("_?_:_",
+                            [args[1], call("_+_", [a(), Node("list", pos, args=(args[2],), optional=frozenset())], pos),
+                             a()], pos)
             result = a()
         elif fn == "filter":
             init, cond = Node("list", pos, args=(), optional=frozenset()), lit(True, pos)
-            step = call("_?_:_", [body, call("_+_", [a(), Node("list", pos, args=(ident(v.name, pos),), optional=frozenset())], pos), a()], pos)
+            step = call("_?_:_",
+                        [body,
+                         call("_+_", [a(), Node("list", pos, args=(ident(v.name, pos),), optional=frozenset())], pos),
+                         a()], pos)
             result = a()
         else:  # pragma: no cover
             raise ParseError(f"unknown macro {fn}", pos)

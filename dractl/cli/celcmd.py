@@ -18,7 +18,9 @@ def register(app: typer.Typer) -> None:
 
 def cel(
     ctx: typer.Context,
-    expression: str = typer.Argument(..., help="A CEL selector, e.g. \"device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0\"."),
+    expression: str = typer.Argument(
+        ..., help="A CEL selector, e.g. \"device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0\"."
+    ),
     device_class: str | None = typer.Option(
         None,
         "--class",
@@ -56,7 +58,9 @@ def cel(
     if device_class:
         from dractl.cli.selectors import class_selectors
 
-        class_sels = [compile_selector(e, app_ctx.features, stored=True) for e in class_selectors(cluster, device_class)]
+        class_sels = [
+            compile_selector(e, app_ctx.features, stored=True) for e in class_selectors(cluster, device_class)
+        ]
     results = _evaluate(compiled, class_sels, devices)
     for hint in typo_hints(compiled.references(), devices):
         app_ctx.warn(hint)
@@ -72,7 +76,8 @@ def cel(
         from dractl.render.printers import Table, print_table
 
         rows = [
-            [r["node"] or "<none>", r["driver"], r["pool"], r["device"], _result_word(r), r["error"] or r.get("reason") or ""]
+            [r["node"] or "<none>", r["driver"], r["pool"], r["device"], _result_word(r),
+             r["error"] or r.get("reason") or ""]
             for r in results
         ]
         table = Table(["NODE", "DRIVER", "POOL", "DEVICE", "RESULT", "REASON"], rows)
@@ -116,7 +121,8 @@ def _evaluate(compiled: Any, class_sels: list[Any], devices: list[Any]) -> list[
 
     pending = list(range(len(devices)))
     results: list[dict[str, Any]] = [
-        {"driver": pd.driver, "pool": pd.pool, "device": pd.device.name, "node": pd.node, "matches": None, "error": None}
+        {"driver": pd.driver, "pool": pd.pool, "device": pd.device.name, "node": pd.node, "matches": None,
+         "error": None}
         for pd in devices
     ]
     for i, sel in enumerate(class_sels):

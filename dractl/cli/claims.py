@@ -31,7 +31,10 @@ def claims(
     app_ctx = ctx.obj
     cluster = app_ctx.cluster()
     ns = app_ctx.namespace_filter()
-    items = [c for c in cluster.claims if (ns is None or (c.namespace or "default") == ns) and (not name or c.name == name)]
+    items = [
+        c for c in cluster.claims
+        if (ns is None or (c.namespace or "default") == ns) and (not name or c.name == name)
+    ]
     items.sort(key=lambda c: (c.namespace, c.name))
     rel = Relations(cluster)
     if name and not items:
@@ -66,7 +69,8 @@ def claims(
             pod, template = rel.origin(c)
             head = [c.namespace] if show_ns else []
             for req, dev, capacity in _result_cells(c):
-                rows.append([*head, c.name, state, req, dev, capacity, consumers, node, age, pod or NONE, template or NONE])
+                rows.append([*head, c.name, state, req, dev, capacity, consumers, node, age, pod or NONE,
+                             template or NONE])
         return Table(cols, rows, wide={"POD", "TEMPLATE"})
 
     def document() -> dict[str, Any]:

@@ -122,7 +122,8 @@ def register(app: typer.Typer) -> None:
 
 
 def completion(
-    shell: str = typer.Argument(..., metavar="SHELL", help="bash, zsh, fish or powershell.", autocompletion=complete_shells),
+    shell: str = typer.Argument(..., metavar="SHELL", help="bash, zsh, fish or powershell.",
+                                autocompletion=complete_shells),
 ) -> None:
     """Print the shell completion script for SHELL (see completions/README.md to install it)."""
     from dractl.errors import UsageError

@@ -306,9 +306,13 @@ def names_in(cluster, kind: str, namespace: str | None, all_namespaces: bool) ->
         names |= {o.namespace for o in (*cluster.claims, *cluster.pods, *cluster.templates) if o.namespace}
         return [(n, "") for n in sorted(names)]
     if kind == "claims":
-        return _unique((c.name, c.state + (f", {where(c)}" if all_namespaces else "")) for c in cluster.claims if in_ns(c))
+        return _unique(
+            (c.name, c.state + (f", {where(c)}" if all_namespaces else "")) for c in cluster.claims if in_ns(c)
+        )
     if kind == "pods":
-        return _unique((p.name, where(p) or (f"on {p.node_name}" if p.node_name else p.phase)) for p in cluster.pods if in_ns(p))
+        return _unique(
+            (p.name, where(p) or (f"on {p.node_name}" if p.node_name else p.phase)) for p in cluster.pods if in_ns(p)
+        )
     if kind == "nodes":
         return [(n, "") for n in cluster.node_names]
     if kind == "classes":
@@ -370,7 +374,8 @@ _COMPLETION_NEEDS: dict[str, frozenset[str]] = {
 }
 
 
-def live_names(kind: str, src: dict, kubeconfig: str, namespace: str | None, all_namespaces: bool) -> list[tuple[str, str]]:
+def live_names(kind: str, src: dict, kubeconfig: str, namespace: str | None,
+               all_namespaces: bool) -> list[tuple[str, str]]:
     """Names from a live cluster, reused for CACHE_TTL seconds; nothing after LIVE_TIMEOUT seconds.
 
     The lookup runs ``open_source(...)``: a live source may offer
@@ -388,7 +393,8 @@ def live_names(kind: str, src: dict, kubeconfig: str, namespace: str | None, all
         mtime = 0
     namespaced = kind in ("claims", "pods")
     key = json.dumps(
-        [kind, os.path.abspath(kubeconfig), mtime, src.get("context"), namespaced and (namespace or ""), namespaced and all_namespaces]
+        [kind, os.path.abspath(kubeconfig), mtime, src.get("context"), namespaced and (namespace or ""),
+         namespaced and all_namespaces]
     )
     path = os.path.join(cache_dir(), "complete-" + hashlib.sha256(key.encode()).hexdigest()[:24] + ".json")
     try:
@@ -485,7 +491,8 @@ def split_line(line: str) -> tuple[list[str], str, str]:
 def _prog_words(words: list[str]) -> list[str]:
     """Drop leading VAR=value assignments and the program name."""
     i = 0
-    while i < len(words) and "=" in words[i] and not words[i].startswith("-") and words[i].partition("=")[0].isidentifier():
+    while (i < len(words) and "=" in words[i] and not words[i].startswith("-")
+           and words[i].partition("=")[0].isidentifier()):
         i += 1
     return words[i + 1 :]
 
@@ -567,7 +574,8 @@ def _respond(instruction: str, argv: list[str], out) -> int | None:
                 return 0
 
             def esc(s: str) -> str:
-                return s.replace('"', '""').replace("'", "''").replace("$", "\\$").replace("`", "\\`").replace(":", r"\\:")
+                return s.replace('"', '""').replace("'", "''").replace("$", "\\$").replace("`", "\\`").replace(":",
+                                                                                                               r"\\:")
 
             body = "\n".join(f'"{esc(v)}":"{esc(h)}"' if h else f'"{esc(v)}"' for v, h in items)
             out.write(f"_arguments '*: :(({body}))'")

@@ -9,7 +9,8 @@ import typer
 from dractl.cli import completion as _c
 from dractl.errors import UsageError
 
-app = typer.Typer(help="Manage the embedded fake cluster (state in $DRACTL_STATE or the XDG state dir).", no_args_is_help=True)
+app = typer.Typer(help="Manage the embedded fake cluster (state in $DRACTL_STATE or the XDG state dir).",
+                  no_args_is_help=True)
 
 
 def fake_store(ctx: typer.Context) -> tuple[Any, Any]:
@@ -127,7 +128,8 @@ def _change(ctx: typer.Context, filename: str, *, delete: bool, ignore_not_found
 
 
 @app.command("env")
-def env(ctx: typer.Context, pod: str = typer.Argument(..., help="Pod name (namespace from -n).", autocompletion=_c.complete_pods)) -> None:
+def env(ctx: typer.Context,
+        pod: str = typer.Argument(..., help="Pod name (namespace from -n).", autocompletion=_c.complete_pods)) -> None:
     """Show the environment the example driver would give POD's containers (GPU_DEVICE_*)."""
     from dractl.control.driver import container_env
 

@@ -26,7 +26,8 @@ def devices(
     driver: str | None = typer.Option(
         None, "--driver", help="Only devices of this driver.", autocompletion=_c.complete_drivers
     ),
-    pool: str | None = typer.Option(None, "--pool", help="Only devices of this pool.", autocompletion=_c.complete_pools),
+    pool: str | None = typer.Option(None, "--pool", help="Only devices of this pool.",
+                                    autocompletion=_c.complete_pools),
     available: bool = typer.Option(False, "--available", help="Only devices a new claim could get now."),
     selector: str | None = typer.Option(None, "--selector", "-l", help="Only devices this CEL selector matches."),
     device_class: str | None = typer.Option(
@@ -63,7 +64,8 @@ def devices(
     app_ctx.print(
         Result(
             table=lambda: _devices_table(views),
-            document=lambda: {"apiVersion": "dractl/v1", "kind": "DeviceList", "items": [_device_doc(v) for v in views]},
+            document=lambda: {"apiVersion": "dractl/v1", "kind": "DeviceList",
+                              "items": [_device_doc(v) for v in views]},
             names=lambda: [f"device/{v.pd.driver}/{v.pd.pool}/{v.device.name}" for v in views],
             empty_message="No devices found.",
         )
@@ -91,7 +93,8 @@ def _device_doc(v: Any) -> dict[str, Any]:
     if v.holders and d.allow_multiple_allocations:
         doc["consumedCapacity"] = {qualified(pd.driver, k): str(q) for k, q in v.consumed().items()}
         doc["shares"] = [
-            {"claim": h.claim, "request": h.request, "shareID": h.share_id, "consumedCapacity": {k: str(q) for k, q in h.consumed.items()}}
+            {"claim": h.claim, "request": h.request, "shareID": h.share_id,
+             "consumedCapacity": {k: str(q) for k, q in h.consumed.items()}}
             for h in v.holders
         ]
     if v.counters:

@@ -22,7 +22,8 @@ def _compile_all(app_ctx: Any, exprs: list[str], *, stored: bool = True) -> list
     return [compile_selector(e, app_ctx.features, stored=stored) for e in exprs]
 
 
-def filter_views(app_ctx: Any, cluster: Any, views: list[Any], selector: str | None, class_name: str | None) -> list[Any]:
+def filter_views(app_ctx: Any, cluster: Any, views: list[Any], selector: str | None,
+                 class_name: str | None) -> list[Any]:
     """Keep the devices every selector (the class's first, then --selector) evaluates true for.
 
     A device whose evaluation fails is dropped with a warning naming the error,

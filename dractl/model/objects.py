@@ -218,7 +218,8 @@ class DeviceTaint:
 @dataclass(frozen=True, slots=True)
 class Device:
     name: str
-    attributes: Mapping[str, AttributeValue] = field(default_factory=lambda: EMPTY)  # keys as published (bare or domain/name)
+    # keys as published (bare or domain/name)
+    attributes: Mapping[str, AttributeValue] = field(default_factory=lambda: EMPTY)
     capacity: Mapping[str, DeviceCapacity] = field(default_factory=lambda: EMPTY)
     allow_multiple_allocations: bool = False
     consumes_counters: tuple[DeviceCounterConsumption, ...] = ()

@@ -290,7 +290,8 @@ def _slice(o: dict[str, Any]) -> m.ResourceSlice:
         all_nodes=bool(spec.get("allNodes")),
         per_device_node_selection=bool(spec.get("perDeviceNodeSelection")),
         shared_counters=tuple(
-            m.CounterSet(_d(cs).get("name", ""), _counters(_d(cs).get("counters"), f"spec.sharedCounters[{i}].counters"))
+            m.CounterSet(_d(cs).get("name", ""),
+                         _counters(_d(cs).get("counters"), f"spec.sharedCounters[{i}].counters"))
             for i, cs in enumerate(_l(spec.get("sharedCounters")))
         ),
         devices=tuple(_device(d, f"spec.devices[{i}]") for i, d in enumerate(_l(spec.get("devices")))),
@@ -410,7 +411,10 @@ def allocation_result(d: Any) -> m.AllocationResult | None:
                 binding_failure_conditions=tuple(_l(r.get("bindingFailureConditions"))),
                 share_id=r.get("shareID") or "",
                 consumed_capacity=MappingProxyType(
-                    {k: quantity(v, f"status.allocation.devices.results[{i}].consumedCapacity[{k}]") for k, v in cc.items()}
+                    {
+                        k: quantity(v, f"status.allocation.devices.results[{i}].consumedCapacity[{k}]")
+                        for k, v in cc.items()
+                    }
                 )
                 if cc
                 else m.EMPTY,

@@ -134,7 +134,8 @@ _C_ID_MSG = _regex_error(
     "followed by a string of alphanumeric characters or '_'",
     _C_ID_FMT, "my_name", "MY_NAME", "MyName",
 )
-_LABEL_KEY_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+_LABEL_KEY_ERR = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+                  "alphanumeric character")
 _LABEL_KEY_MSG = _regex_error(_LABEL_KEY_ERR, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
 _LABEL_VALUE_MSG = _regex_error(
     "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
@@ -147,7 +148,8 @@ _REASON_MSG = _regex_error(
     _REASON_FMT,
 )
 _SEMVER_MSG = "must be a string compatible with semver.org spec 2.0.0"
-_REQUEST_REF_MSG = "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'"
+_REQUEST_REF_MSG = ("must be the name of a request in the claim or the name of a request and a subrequest separated "
+                    "by '/'")
 
 _EFFECTS = ("NoExecute", "NoSchedule", "None")  # sets.List order
 _OPERATORS = ("Equal", "Exists")
@@ -657,7 +659,8 @@ def _resource_slice(obj: dict) -> None:
         else:
             raise _invalid("spec.perDeviceNodeSelection", False, "must be either unset or set to true")
     if not set_fields:
-        raise _required("spec", "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required")
+        raise _required("spec",
+                        "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required")
     if len(set_fields) > 1:
         raise _invalid("spec", "{" + ", ".join(set_fields) + "}",
                        "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required, "
@@ -786,7 +789,8 @@ def _devices(devices: list, per_device: bool) -> None:
                     values += _attr_list(fval, kind, f"{_key_path(f'spec.devices[{i}].attributes', key)}.{fname}")
             if nfields != 1:
                 shown = "" if nfields == 0 else {k: v for k, v in attr.items() if k in attr_fields and v is not None}
-                raise _invalid(_key_path(f"spec.devices[{i}].attributes", key), shown, "exactly one value must be specified")
+                raise _invalid(_key_path(f"spec.devices[{i}].attributes", key), shown,
+                               "exactly one value must be specified")
         if values > MAX_ATTR_VALUES:
             raise _invalid(f"spec.devices[{i}]", values,
                            f"the total number of attribute values must not exceed {MAX_ATTR_VALUES}")
@@ -962,7 +966,9 @@ def _request_policy(capacity: Quantity, policy: dict, path: str) -> None:
     valid_values = _list(policy.get("validValues"), f"{path}.validValues")
     valid_range = policy.get("validRange")
     if valid_values and valid_range is not None:
-        raise _forbidden(path, 'exactly one policy can be specified, cannot specify "validValues" and "validRange" at the same time')
+        raise _forbidden(path,
+                         'exactly one policy can be specified, cannot specify "validValues" and "validRange" at the '
+                         'same time')
     default_raw = policy.get("default")
     if valid_values:
         if default_raw is None:
@@ -1056,7 +1062,9 @@ def _partition_type_attribute(name: Any, driver: str, devices: list) -> None:
             attr = attrs.get(bare)
         apath = _key_path(f"spec.devices[{i}].attributes", name)
         if attr is None:
-            raise _required(apath, "device consumes counters and `partitionTypeAttribute` names this attribute, so it must be set")
+            raise _required(apath,
+                            "device consumes counters and `partitionTypeAttribute` names this attribute, so it must "
+                            "be set")
         if attr.get("string") is None:
             raise _invalid(apath, attr, "must be a string value because `partitionTypeAttribute` names this attribute")
 
@@ -1071,7 +1079,8 @@ def _skip_node_operations(ops: Any, path: str) -> None:
             raise _duplicate(f"{path}[{j}]", op)
         seen.add(op)
     if "NodePrepareResources" in seen and "NodeUnprepareResources" not in seen and "*" not in seen:
-        raise _invalid(path, ops, "NodePrepareResources cannot be skipped unless NodeUnprepareResources is also skipped")
+        raise _invalid(path, ops,
+                       "NodePrepareResources cannot be skipped unless NodeUnprepareResources is also skipped")
 
 
 def _node_allocatable_resources(value: Any, caps: dict, path: str) -> None:
@@ -1093,7 +1102,8 @@ def _node_allocatable_resources(value: Any, caps: dict, path: str) -> None:
                 if key not in caps:
                     raise _not_found(f"{mp}.capacityKey", key)
                 if m.get("capacityMultiplier") is None:
-                    raise _required(f"{mp}.capacityMultiplier", "capacityMultiplier is required when capacityKey is set")
+                    raise _required(f"{mp}.capacityMultiplier",
+                                    "capacityMultiplier is required when capacityKey is set")
                 q = _quantity(m["capacityMultiplier"], f"{mp}.capacityMultiplier")
                 if q.value <= 0:
                     raise _invalid(f"{mp}.capacityMultiplier", _qstr(q), "must be positive")
@@ -1213,7 +1223,8 @@ def _node_selector(selector: Any, path: str) -> list:
                     raise _required(f"{rp}.values", "must be specified when `operator` is 'In' or 'NotIn'")
             elif op in ("Exists", "DoesNotExist"):
                 if values:
-                    raise _forbidden(f"{rp}.values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
+                    raise _forbidden(f"{rp}.values",
+                                     "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
             elif op in ("Gt", "Lt"):
                 if len(values) != 1:
                     raise _required(f"{rp}.values", "must be specified single value when `operator` is 'Lt' or 'Gt'")
@@ -1229,7 +1240,8 @@ def _node_selector(selector: Any, path: str) -> list:
             values = _list(req.get("values"), f"{rp}.values")
             if op in ("In", "NotIn"):
                 if len(values) != 1:
-                    raise _required(f"{rp}.values", "must be only one value when `operator` is 'In' or 'NotIn' for node field selector")
+                    raise _required(f"{rp}.values",
+                                    "must be only one value when `operator` is 'In' or 'NotIn' for node field selector")
             else:
                 raise _invalid(f"{rp}.operator", op, "not a valid selector operator")
             if req.get("key") != "metadata.name":
@@ -1317,7 +1329,8 @@ def _device_claim(devices: Any, path: str) -> dict[str, set[str] | None]:
         if exactly is None and not first:
             raise _required(rp, "exactly one of `exactly` or `firstAvailable` is required")
         if exactly is not None and first:
-            raise _invalid(rp, None, "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set")
+            raise _invalid(rp, None,
+                           "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set")
         subnames: set[str] | None = None
         if first:
             fpath = f"{rp}.firstAvailable"
@@ -1353,7 +1366,8 @@ def _device_claim(devices: Any, path: str) -> dict[str, set[str] | None]:
         match, distinct = con.get("matchAttribute"), con.get("distinctAttribute")
         if match is not None and distinct is not None:
             raise _invalid(cp, {"matchAttribute": match, "distinctAttribute": distinct},
-                           'exactly one of "matchAttribute" or "distinctAttribute" is required, but multiple fields are set')
+                           'exactly one of "matchAttribute" or "distinctAttribute" is required, but multiple fields '
+                           'are set')
         if match is not None:
             _fully_qualified_name(match, f"{cp}.matchAttribute")
         elif distinct is not None:
@@ -1579,7 +1593,8 @@ def _network_data(nd: dict, path: str) -> None:
                 raise ValueError(ip)
             iface = ipaddress.ip_interface(ip)
         except ValueError:
-            raise _invalid(ipp, ip, "must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)") from None
+            raise _invalid(ipp, ip,
+                           "must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)") from None
         canonical = f"{iface.ip}/{iface.network.prefixlen}"
         if ip != canonical:
             raise _invalid(ipp, ip, f"must be in canonical form ({_q(canonical)})")
@@ -1696,7 +1711,8 @@ def _pod(obj: dict) -> None:
         pod_claims.add(name)
         rcn, rctn = claim.get("resourceClaimName"), claim.get("resourceClaimTemplateName")
         if rcn is not None and rctn is not None:
-            raise _invalid(cp, claim, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified")
+            raise _invalid(cp, claim,
+                           "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified")
         if rcn is None and rctn is None:
             raise _invalid(cp, claim, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`")
         if rcn is not None:
