@@ -586,6 +586,9 @@ class Checker:
             rt = self.device_fields[field]
         elif is_dyn(target) or (isinstance(target, tuple) and target[0] == "param"):
             rt = DYN
+        elif target in (QUANTITY, SEMVER):
+            # cel-go checker/checker.go lookupFieldType: object types without a declared struct
+            raise CheckError(f"unexpected failed resolution of '{target}'", e.pos)
         else:
             raise CheckError(f"type '{self.fmt(target)}' does not support field selection", e.pos)
         if is_opt or optional:
@@ -695,6 +698,10 @@ class Checker:
         if ovs is None:
             if fn in UNSUPPORTED:
                 raise Unsupported(f"{fn}() is not supported by dractl", e.pos)
+            if target is not None:
+                # cel-go checker/checker.go checkCall checks the receiver before looking the function up, and
+                # errors are reported in source order: the receiver's error comes first
+                self.check(target)
             raise CheckError(f"undeclared reference to '{fn}' (in container '')", e.pos)
         arg_types = []
         if target is not None:
