@@ -1,0 +1,363 @@
+"""Seeded random cases for the upstream oracles in tests/oracle (see test_oracle.py).
+
+``cel_cases(rng, n)`` makes DRA selectors over the devices and environments of
+fixtures/cel-upstream-corpus.json; ``allocator_scenarios(rng, n)`` makes valid
+scenarios in the format of fixtures/allocator-upstream-corpus.json. Both only build
+data: nothing here knows the answers.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CEL_CORPUS = json.loads((FIXTURES / "cel-upstream-corpus.json").read_text("utf-8"))
+DEVICES: dict[str, Any] = CEL_CORPUS["devices"]
+ENVS: dict[str, Any] = CEL_CORPUS["envs"]
+
+# ------------------------------------------------------------------------------------------------ CEL
+
+_INTS = ["0", "1", "2", "3", "7", "-1", "9223372036854775807", "-9223372036854775808", "100"]
+_STRINGS = ['"a100"', '"LATEST-GPU-MODEL"', '""', '"gpu"', '"Ampere"', '"x"', '"mig"', '"1g.10gb"']
+_VERSIONS = ['"1.0.0"', '"0.9.9"', '"2.1.3-rc.1"', '"550.54.15"', '"v1.0.0"', '"1.0"', '"12.4.0"']
+_QUANTITIES = ['"0"', '"1"', '"16Gi"', '"40Gi"', '"80Gi"', '"1500m"', '"100M"', '"1G"', '"1e3"', '"8Ei"', '"1.5"']
+_REGEXES = ['"^[A-Z]+"', '"a1.*"', '"^gpu-[0-9a-f]+"', '"(?i)ampere"', '"["']
+
+
+def _attr_refs() -> list[tuple[str, str, str]]:
+    """(domain, name, kind) for every attribute some device has, plus some that none has."""
+    refs = set()
+    for d in DEVICES.values():
+        for name, v in d["attributes"].items():
+            ((kind, _),) = v.items()
+            domain, _, short = name.rpartition("/")
+            refs.add((domain or d["driver"], short, kind))
+    refs |= {("gpu.example.com", "missing", "int"), ("other.example.com", "model", "string")}
+    return sorted(refs)
+
+
+def _cap_refs() -> list[tuple[str, str]]:
+    refs = set()
+    for d in DEVICES.values():
+        for name in d["capacity"]:
+            domain, _, short = name.rpartition("/")
+            refs.add((domain or d["driver"], short))
+    refs.add(("gpu.example.com", "nothere"))
+    return sorted(refs)
+
+
+ATTRS = _attr_refs()
+CAPS = _cap_refs()
+DOMAINS = sorted({a[0] for a in ATTRS} | {c[0] for c in CAPS})
+
+
+def _attr(rng: random.Random, kind: str | None = None) -> tuple[str, str]:
+    pool = [a for a in ATTRS if kind is None or a[2] == kind] or ATTRS
+    domain, name, k = rng.choice(pool)
+    style = rng.random()
+    if style < 0.6:
+        ref = f'device.attributes["{domain}"].{name}'
+    elif style < 0.8:
+        ref = f'device.attributes["{domain}"]["{name}"]'
+    else:
+        ref = f'device.attributes["{domain}"][?"{name}"].orValue({_default(k)})'
+    return ref, k
+
+
+def _default(kind: str) -> str:
+    return {"int": "0", "string": '""', "bool": "false", "version": 'semver("0.0.0")'}.get(kind, "[]")
+
+
+def _cap(rng: random.Random) -> str:
+    domain, name = rng.choice(CAPS)
+    if rng.random() < 0.2:
+        return f'device.capacity["{domain}"][?"{name}"].orValue(quantity("0"))'
+    return f'device.capacity["{domain}"].{name}'
+
+
+def _cmp(rng: random.Random) -> str:
+    return rng.choice(["==", "!=", "<", "<=", ">", ">="])
+
+
+def _atom(rng: random.Random) -> str:
+    r = rng.randrange(22)
+    if r == 0:
+        return f'device.driver {rng.choice(["==", "!="])} "{rng.choice(DOMAINS)}"'
+    if r == 1:
+        fn = rng.choice(["startsWith", "endsWith", "contains"])
+        return f'device.driver.{fn}("{rng.choice(["gpu", ".com", "dra"])}")'
+    if r == 2:
+        ref, _ = _attr(rng, "int")
+        return f"{ref} {_cmp(rng)} {rng.choice(_INTS)}"
+    if r == 3:
+        ref, _ = _attr(rng, "int")
+        op = rng.choice(["+", "-", "*", "/", "%"])
+        return f"{ref} {op} {rng.choice(_INTS)} {_cmp(rng)} {rng.choice(_INTS)}"
+    if r == 4:
+        ref, _ = _attr(rng, "string")
+        return f"{ref} {_cmp(rng)} {rng.choice(_STRINGS)}"
+    if r == 5:
+        ref, _ = _attr(rng, "string")
+        fn = rng.choice(["startsWith", "endsWith", "contains", "matches"])
+        arg = rng.choice(_REGEXES) if fn == "matches" else rng.choice(_STRINGS)
+        return f"{ref}.{fn}({arg})"
+    if r == 6:
+        ref, _ = _attr(rng, "string")
+        fn = rng.choice(['lowerAscii() == "a100"', 'size() > 3', 'split("-").size() > 1', 'indexOf("-") >= 0',
+                         'replace("-", "") != ""', 'substring(1) != ""', 'trim() == ""', 'upperAscii().size() < 5'])
+        return f"{ref}.{fn}"
+    if r == 7:
+        ref, _ = _attr(rng, "version")
+        fn = rng.choice(["isGreaterThan", "isLessThan"])
+        return f"{ref}.{fn}(semver({rng.choice(_VERSIONS)}))"
+    if r == 8:
+        ref, _ = _attr(rng, "version")
+        return f"{ref}.compareTo(semver({rng.choice(_VERSIONS)}{rng.choice(['', ', true'])})) {_cmp(rng)} 0"
+    if r == 9:
+        ref, _ = _attr(rng, "version")
+        return f"{ref}.{rng.choice(['major()', 'minor()', 'patch()'])} {_cmp(rng)} {rng.choice(_INTS[:5])}"
+    if r == 10:
+        ref, _ = _attr(rng, "bool")
+        return rng.choice([ref, f"!{ref}", f"{ref} == true"])
+    if r == 11:
+        return f"{_cap(rng)}.compareTo(quantity({rng.choice(_QUANTITIES)})) {_cmp(rng)} 0"
+    if r == 12:
+        fn = rng.choice(["isGreaterThan", "isLessThan"])
+        return f"{_cap(rng)}.{fn}(quantity({rng.choice(_QUANTITIES)}))"
+    if r == 13:
+        fn = rng.choice(["asInteger() > 10", "asApproximateFloat() < 1.0", "isInteger()", "sign() >= 0",
+                         'add(quantity("1")).isGreaterThan(quantity("1"))', 'sub(1).asInteger() != 0'])
+        return f"{_cap(rng)}.{fn}"
+    if r == 14:
+        domain, name, _ = rng.choice(ATTRS)
+        return rng.choice([f'has(device.attributes["{domain}"].{name})', f'"{name}" in device.attributes["{domain}"]'])
+    if r == 15:
+        domain, name = rng.choice(CAPS)
+        return f'"{name}" in device.capacity["{domain}"]'
+    if r == 16:
+        return rng.choice(["device.allowMultipleAllocations", "!device.allowMultipleAllocations"])
+    if r == 17:
+        macro = rng.choice(["exists", "all", "exists_one"])
+        fn = rng.choice(["endsWith", "startsWith"])
+        return f'device.attributes.{macro}(d, d.{fn}("{rng.choice(["com", "dra", "gpu"])}"))'
+    if r == 18:
+        return f'device.capacity.{rng.choice(["exists", "all"])}(d, "memory" in device.capacity[d] && ' \
+               f'device.capacity[d].memory.compareTo(quantity({rng.choice(_QUANTITIES)})) >= 0)'
+    if r == 19:
+        ref = f'device.attributes["dra.example.com"].{rng.choice(["ids", "names", "flags", "vers", "empty"])}'
+        return rng.choice([f"{ref}.size() > 1", f"{ref}.exists(x, x == x)", f"1 in {ref}", f'"fish" in {ref}',
+                           f"{ref}.all(x, x != 0)", f"{ref}[0] == {ref}[0]"])
+    if r == 20:
+        return rng.choice([f"isQuantity({rng.choice(_QUANTITIES)})", f"isSemver({rng.choice(_VERSIONS)})",
+                           f"quantity({rng.choice(_QUANTITIES)}).isInteger()",
+                           f"semver({rng.choice(_VERSIONS)}).major() == 1",
+                           f'[1, 2, 3].map(x, x * 2).exists(y, y == {rng.choice(_INTS)})', "1 / 0 == 1",
+                           f"{rng.choice(_INTS)} + {rng.choice(_INTS)} > 0", '"abc".charAt(1) == "b"'])
+    ref, kind = _attr(rng)
+    return f"{ref} == {ref}"
+
+
+def _expr(rng: random.Random, depth: int = 0) -> str:
+    if depth >= 2 or rng.random() < 0.45:
+        return _atom(rng)
+    r = rng.random()
+    a, b = _expr(rng, depth + 1), _expr(rng, depth + 1)
+    if r < 0.4:
+        return f"{a} && {b}"
+    if r < 0.75:
+        return f"{a} || {b}"
+    if r < 0.85:
+        return f"!({a})"
+    return f"({a}) ? ({b}) : ({_expr(rng, depth + 1)})"
+
+
+def _mutate(rng: random.Random, expr: str) -> str:
+    i = rng.randrange(len(expr) + 1)
+    r = rng.random()
+    if r < 0.4:
+        return expr[:i] + expr[i + 1:]
+    if r < 0.7:
+        return expr[:i] + rng.choice("()[].\"'!&|?:,0a ") + expr[i:]
+    return expr[:i] + expr[i:][::-1] if rng.random() < 0.1 else expr[:i] + expr[i:i + 3] + expr[i:]
+
+
+def cel_cases(rng: random.Random, n: int) -> list[dict[str, str]]:
+    devices, envs = sorted(DEVICES), sorted(ENVS)
+    cases = []
+    for _ in range(n):
+        expr = _expr(rng)
+        if rng.random() < 0.12:
+            expr = _mutate(rng, expr)
+        cases.append({"expr": expr, "device": rng.choice(devices), "env": rng.choice(envs)})
+    return cases
+
+
+# ------------------------------------------------------------------------------------------ allocator
+
+DRIVERS = ["gpu.example.com", "nic.example.com"]
+MODELS = ["a100", "h100", "t4"]
+FEATURES = ["AdminAccess", "PrioritizedList", "PartitionableDevices", "DeviceTaints", "DeviceBindingAndStatus",
+            "ConsumableCapacity"]
+
+
+def _classes() -> list[dict]:
+    def cls(name: str, expr: str | None) -> dict:
+        spec = {"selectors": [{"cel": {"expression": expr}}]} if expr else {}
+        return {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": name}, "spec": spec}
+
+    return [cls("gpu", 'device.driver == "gpu.example.com"'), cls("nic", 'device.driver == "nic.example.com"'),
+            cls("any", None),
+            cls("big", 'device.capacity.exists(d, "memory" in device.capacity[d] && '
+                       'device.capacity[d].memory.compareTo(quantity("16Gi")) >= 0)')]
+
+
+def _device(rng: random.Random, i: int, driver: str, shared: bool, counters: bool) -> dict:
+    dev: dict[str, Any] = {"name": f"dev-{i}"}
+    attrs: dict[str, Any] = {"model": {"string": rng.choice(MODELS)}, "index": {"int": rng.randrange(4)}}
+    if rng.random() < 0.5:
+        attrs["ver"] = {"version": f"1.{rng.randrange(3)}.{rng.randrange(3)}"}
+    if rng.random() < 0.3:
+        attrs["common.example.com/zone"] = {"string": rng.choice(["z1", "z2"])}
+    dev["attributes"] = attrs
+    cap: dict[str, Any] = {}
+    if rng.random() < 0.8:
+        cap["memory"] = {"value": rng.choice(["8Gi", "16Gi", "24Gi", "80Gi"])}
+        if shared and rng.random() < 0.6:
+            cap["memory"]["requestPolicy"] = {"default": "4Gi", "validRange": {"min": "2Gi", "step": "2Gi"}}
+    if rng.random() < 0.4:
+        cap["cores"] = {"value": rng.choice(["2", "4", "8"])}
+    if cap:
+        dev["capacity"] = cap
+    if shared:
+        dev["allowMultipleAllocations"] = True
+    if counters and rng.random() < 0.7:
+        dev["consumesCounters"] = [{"counterSet": "cs-0", "counters": {"slots": {"value": str(rng.randrange(1, 3))}}}]
+    if rng.random() < 0.1:
+        dev["taints"] = [{"key": "maint", "effect": rng.choice(["NoSchedule", "NoExecute"])}]
+    if rng.random() < 0.05:
+        dev["bindingConditions"] = ["ready"]
+        dev["bindingFailureConditions"] = ["failed"]
+    return dev
+
+
+def _slices(rng: random.Random) -> list[dict]:
+    slices = []
+    for p in range(rng.randrange(1, 4)):
+        driver = rng.choice(DRIVERS)
+        counters = rng.random() < 0.3
+        shared = rng.random() < 0.3
+        count = rng.randrange(1, 3) + counters  # counters sit in a slice of their own
+        gen = rng.randrange(1, 3)
+        node = "node-1" if rng.random() < 0.9 else "node-2"
+        base = 0
+        if counters:
+            slices.append({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+                           "metadata": {"name": f"{driver.split('.')[0]}-pool-{p}-counters"},
+                           "spec": {"driver": driver, "nodeName": node,
+                                    "pool": {"name": f"pool-{p}", "generation": gen, "resourceSliceCount": count},
+                                    "sharedCounters": [{"name": "cs-0", "counters": {
+                                        "slots": {"value": str(rng.randrange(2, 5))}}}]}})
+        for s in range(count - counters):
+            if count - counters > 1 and s == count - counters - 1 and rng.random() < 0.1:
+                continue  # an incomplete pool
+            devices = [_device(rng, base + i, driver, shared, counters) for i in range(rng.randrange(1, 5))]
+            base += len(devices)
+            spec: dict[str, Any] = {"driver": driver, "pool": {"name": f"pool-{p}", "generation": gen,
+                                                               "resourceSliceCount": count}}
+            if rng.random() < 0.8:
+                spec["nodeName"] = node
+            else:
+                spec["allNodes"] = True
+            spec["devices"] = devices
+            slices.append({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+                           "metadata": {"name": f"{driver.split('.')[0]}-pool-{p}-{s}"}, "spec": spec})
+    return slices
+
+
+def _request(rng: random.Random, name: str, sub: bool = False) -> dict:
+    exact: dict[str, Any] = {"deviceClassName": rng.choice(["gpu", "nic", "any", "big"])}
+    if rng.random() < 0.15:
+        exact["allocationMode"] = "All"
+    else:
+        exact["allocationMode"] = "ExactCount"
+        exact["count"] = rng.randrange(1, 4)
+    if rng.random() < 0.5:
+        d = rng.choice(DRIVERS)
+        expr = rng.choice([
+            f'device.attributes["{d}"].model == "{rng.choice(MODELS)}"',
+            f'device.attributes["{d}"].index > {rng.randrange(3)}',
+            f'"ver" in device.attributes["{d}"] && device.attributes["{d}"].ver.isGreaterThan(semver("1.0.0"))',
+            f'device.capacity["{d}"].memory.compareTo(quantity("16Gi")) >= 0',
+            f'device.attributes["{d}"][?"missing"].orValue(1) == 1',
+        ])
+        if rng.random() < 0.85:  # unguarded, the selector fails on other drivers' devices (a runtime error)
+            expr = f'device.driver == "{d}" && {expr}'
+        exact["selectors"] = [{"cel": {"expression": expr}}]
+    if rng.random() < 0.15:
+        effect = rng.choice(["NoSchedule", "NoExecute"])
+        exact["tolerations"] = [{"key": "maint", "operator": "Exists", "effect": effect}]
+    if rng.random() < 0.1:
+        exact["adminAccess"] = True
+    if rng.random() < 0.15:
+        exact["capacity"] = {"requests": {"memory": rng.choice(["1Gi", "4Gi", "16Gi"])}}
+    if not sub and rng.random() < 0.15:
+        subs = []
+        for j in range(rng.randrange(1, 3)):
+            sub = {k: v for k, v in _request(rng, f"s{j}", sub=True)["exactly"].items() if k != "adminAccess"}
+            subs.append({"name": f"s{j}", **sub})
+        return {"name": name, "firstAvailable": subs}
+    return {"name": name, "exactly": exact}
+
+
+def _claim(rng: random.Random, i: int) -> dict:
+    requests = [_request(rng, f"r{j}") for j in range(rng.randrange(1, 3))]
+    devices: dict[str, Any] = {"requests": requests}
+    if rng.random() < 0.3:
+        key = rng.choice(["matchAttribute", "distinctAttribute"])
+        devices["constraints"] = [{key: rng.choice(["gpu.example.com/model", "common.example.com/zone",
+                                                    "nic.example.com/index"])}]
+    if rng.random() < 0.2:
+        devices["config"] = [{"requests": [requests[0]["name"]],
+                              "opaque": {"driver": "gpu.example.com", "parameters": {"claim": f"claim-{i}"}}}]
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+            "metadata": {"name": f"claim-{i}", "namespace": "default", "uid": f"uid-claim-{i}"},
+            "spec": {"devices": devices}}
+
+
+def _allocated(rng: random.Random, slices: list[dict]) -> list[dict]:
+    out = []
+    devices = [(s["spec"]["driver"], s["spec"]["pool"]["name"], d) for s in slices
+               for d in s["spec"].get("devices", [])]
+    for k, (driver, pool, dev) in enumerate(rng.sample(devices, min(len(devices), rng.randrange(0, 3)))):
+        result: dict[str, Any] = {"request": "x", "driver": driver, "pool": pool, "device": dev["name"]}
+        if dev.get("allowMultipleAllocations"):
+            result["shareID"] = f"{k}1234567-89ab-cdef-0123-456789abcdef"
+            if "memory" in dev.get("capacity", {}):
+                result["consumedCapacity"] = {"memory": "4Gi"}
+        out.append({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                    "metadata": {"name": f"old-{k}", "namespace": "other", "uid": f"uid-old-{k}"},
+                    "spec": {"devices": {"requests": [{"name": "x", "exactly": {"deviceClassName": "any"}}]}},
+                    "status": {"allocation": {"devices": {"results": [result]}}}})
+    return out
+
+
+def allocator_scenarios(rng: random.Random, n: int) -> list[dict]:
+    scenarios = []
+    for k in range(n):
+        slices = _slices(rng)
+        features = {f: False for f in rng.sample(FEATURES, rng.choice([0, 0, 0, 1, 2]))}
+        if rng.random() < 0.05:
+            features["ListTypeAttributes"] = True
+        scenarios.append({
+            "name": f"random-{k}",
+            "features": features or None,
+            "node": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-1", "labels": {"region": "r1"}}},
+            "classes": _classes(),
+            "slices": slices,
+            "allocated": _allocated(rng, slices),
+            "claims": [_claim(rng, i) for i in range(rng.randrange(1, 3))],
+        })
+    return scenarios
