@@ -246,14 +246,14 @@ def int64_amount_add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] 
         c = av + bv
         return (c, asc) if _fits_int64(c) else None
     if asc > bsc:
-        c = int64_amount_as_int64((av, asc - bsc))
-        if c is None or not _fits_int64(c + bv):
+        scaled = int64_amount_as_int64((av, asc - bsc))
+        if scaled is None or not _fits_int64(scaled + bv):
             return None
-        return (c + bv, bsc)
-    c = int64_amount_as_int64((bv, bsc - asc))
-    if c is None or not _fits_int64(av + c):
+        return (scaled + bv, bsc)
+    scaled = int64_amount_as_int64((bv, bsc - asc))
+    if scaled is None or not _fits_int64(av + scaled):
         return None
-    return (av + c, asc)
+    return (av + scaled, asc)
 
 
 def int64_amount_as_int64(a: tuple[int, int]) -> int | None:

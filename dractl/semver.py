@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TypeVar
 
 __all__ = ["Semver", "SemverError", "is_valid_semver_attribute"]
+
+_Ordered = TypeVar("_Ordered", int, str)
 
 _UINT64_MAX = (1 << 64) - 1
 # v4/semver.go: numbers / alphas / alphanum character sets.
@@ -140,16 +143,17 @@ def _normalize_and_parse(s: str) -> Semver:
     return _blang_parse(".".join(parts))
 
 
-def _cmp(a: int | str, b: int | str) -> int:
+def _cmp(a: _Ordered, b: _Ordered) -> int:
     return (a > b) - (a < b)
 
 
 def _compare_pre(a: int | str, b: int | str) -> int:
     """v4/semver.go PRVersion.Compare: numeric < alphanumeric, strings bytewise."""
-    a_num, b_num = isinstance(a, int), isinstance(b, int)
-    if a_num != b_num:
-        return -1 if a_num else 1
-    return _cmp(a, b)
+    if isinstance(a, int) and isinstance(b, int):
+        return _cmp(a, b)
+    if isinstance(a, str) and isinstance(b, str):
+        return _cmp(a, b)
+    return -1 if isinstance(a, int) else 1
 
 
 @dataclass(frozen=True)
@@ -195,8 +199,8 @@ class Semver:
             return 1  # a release outranks its prereleases
         if not other.pre:
             return -1
-        for a, b in zip(self.pre, other.pre, strict=False):
-            c = _compare_pre(a, b)
+        for pa, pb in zip(self.pre, other.pre, strict=False):
+            c = _compare_pre(pa, pb)
             if c:
                 return c
         # a longer prerelease with an equal prefix has higher precedence

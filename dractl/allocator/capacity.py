@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from dractl.model.objects import DeviceCapacity, RequestPolicy
-from dractl.quantity import Quantity
+from dractl.quantity import Format, Quantity
 
 # capacity name -> amount
 Amounts = dict[str, Fraction]
@@ -62,7 +62,7 @@ def _go_quote(s: str) -> str:
 
 def int_quantity(v: int) -> Quantity:
     """``resource.NewQuantity(v, resource.BinarySI)``."""
-    return Quantity.from_value(v, "BinarySI")
+    return Quantity.from_value(v, Format.BINARY_SI)
 
 
 def safe_milli_value(q: Quantity) -> int | None:
@@ -282,7 +282,8 @@ def why_not(
         if q.value + used > cap.value.value:
             if used:
                 left = cap.value.value - used
-                return "capacity-left", (f"{name}: {Quantity.from_value(left, 'BinarySI')} left of {cap.value}, needs "
+                return "capacity-left", (f"{name}: {Quantity.from_value(left, Format.BINARY_SI)} left of {cap.value}, "
+                                         "needs "
                                          f"{q}")
             return "capacity-size", f"{name}: asks for {q}; device has {cap.value}"
     return None

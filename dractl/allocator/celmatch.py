@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from dractl.features import FeatureGates
-from dractl.model.objects import LIST_KINDS, SCALAR_KINDS, Device
+from dractl.model.objects import LIST_KINDS, SCALAR_KINDS, AttributeValue, Device
 
 NO_SUCH_KEY_HINT = (
     ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has()"
@@ -83,7 +83,7 @@ def _values(plan: tuple[tuple[str, str, str], ...], driver: str, device: Device)
             v = m.get(name)
         if v is None:
             out.append(None)
-        elif what == "attributes":
+        elif isinstance(v, AttributeValue):
             out.append((v.kind, v.value))
         else:
             out.append(v.value.value)

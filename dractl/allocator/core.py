@@ -494,7 +494,7 @@ class _Attempt:
                     )
                 min_claim += min_req
             self.reqs.append(per_claim)
-            cons = []
+            cons: list[MatchAttribute | DistinctAttribute] = []
             for i, c in enumerate(claim.spec.constraints):
                 if c.match_attribute:
                     cons.append(MatchAttribute(i, c.requests, c.match_attribute, a.f_list_types))

@@ -37,7 +37,7 @@ from dractl.allocator.core import (
 )
 from dractl.allocator.pools import Candidate, NodeView, node_matches
 from dractl.model.objects import Node, ResourceClaim
-from dractl.quantity import Quantity
+from dractl.quantity import Format, Quantity
 
 MAX_EXAMPLES = 3
 
@@ -190,10 +190,10 @@ def _request_line(r: RequestExplanation, where: str, multiple_claims: bool, deta
     if n == 0:
         rej = sum(g.count for g in r.other_class)
         if rej:
-            parts = "; ".join(
+            others = "; ".join(
                 f"{g.count} {g.reason if detail else g.brief}{_examples(g) if detail else ''}" for g in r.other_class
             )
-            return f"{head} ({rej} other device{'s' if rej != 1 else ''}: {parts})"
+            return f"{head} ({rej} other device{'s' if rej != 1 else ''}: {others})"
         return head
     parts = []
     bad = sum(g.count for g in r.groups)
@@ -216,7 +216,7 @@ def _request_line(r: RequestExplanation, where: str, multiple_claims: bool, deta
 
 def _q(v: Fraction) -> str:
     try:
-        return str(Quantity.from_value(v, "BinarySI"))
+        return str(Quantity.from_value(v, Format.BINARY_SI))
     except Exception:
         return str(float(v))
 

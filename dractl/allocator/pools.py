@@ -9,9 +9,10 @@ binding conditions go last.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from dractl.model.objects import Device, DeviceTaint, NodeSelector, ResourceSlice
 
@@ -90,7 +91,7 @@ def gather_pools(
     slices_for_node: Sequence[ResourceSlice],
     all_slices: Sequence[ResourceSlice],
     partitionable: bool,
-    taints_for: callable | None = None,
+    taints_for: Callable[..., Any] | None = None,
 ) -> NodeView:
     """Build the :class:`NodeView` for one node (upstream ``GatherPools`` + ``buildPool``)."""
     pools: dict[tuple[str, str], list[ResourceSlice]] = {}

@@ -167,7 +167,7 @@ class Explainer:
         node = single_node(alloc.node_selector)
         if node is None:
             nodes = sorted({p.node_name for p in self.relations.consumers(c) if p.node_name})
-            node = nodes[0] if nodes else (self.cluster.node_names[:1] or [None])[0]
+            node = nodes[0] if nodes else (self.cluster.node_names[0] if self.cluster.node_names else None)
         lines: list[str] = []
         where = f"on node {node}" if node else "(no node)"
         summary = (f"allocated {where}: the scheduler takes, request by request, the first devices in its search "
@@ -196,8 +196,8 @@ class Explainer:
             if cand is None:
                 lines.append(f"request {r.request}: {dev} (not visible from {node} now)")
                 continue
-            sub = subs.get(r.request)
-            why = _shape(sub, self.cluster) if sub is not None else ""
+            picked = subs.get(r.request)
+            why = _shape(picked, self.cluster) if picked is not None else ""
             before = view.devices[: cand.pos]
             matching = [b for b in before if sub is not None and self._matches(sub, b)]
             taken = [b for b in matching if b.key in a.allocated and b.key != r.device_id]

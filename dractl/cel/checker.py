@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import math
 from collections import ChainMap
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from dractl.cel.syntax import ACCU, Node, UInt
+from dractl.cel.syntax import ACCU, Node, UInt, some
 
 # ----------------------------------------------------------------------------- types
 
@@ -66,7 +67,7 @@ def _is_var(t: Any) -> bool:
     return isinstance(t, tuple) and t[0] == "param"
 
 
-def _not_referenced_in(m: dict, v: Any, within: Any) -> bool:
+def _not_referenced_in(m: Mapping, v: Any, within: Any) -> bool:
     """cel-go notReferencedIn: whether type variable ``v`` does not occur in ``within``."""
     if v == within:
         return False
@@ -97,7 +98,7 @@ def most_general(a: Any, b: Any) -> Any:
     return a if _less_specific(a, b) else b
 
 
-def _valid_sub(m: dict, t1: Any, var: Any) -> tuple[bool, bool]:
+def _valid_sub(m: MutableMapping, t1: Any, var: Any) -> tuple[bool, bool]:
     """cel-go isValidTypeSubstitution(m, t1, var): (valid, var has a substitution)."""
     if t1 == var:
         return True, True
@@ -117,7 +118,7 @@ def _valid_sub(m: dict, t1: Any, var: Any) -> tuple[bool, bool]:
     return False, False
 
 
-def assign(m: dict, p: Any, a: Any) -> bool:
+def assign(m: MutableMapping, p: Any, a: Any) -> bool:
     """cel-go internalIsAssignable(m, a, p): ``a`` (an argument's type) may be used where
     ``p`` (a parameter's type) is expected, binding type variables in ``m``."""
     if _is_var(p):
@@ -139,7 +140,7 @@ def assign(m: dict, p: Any, a: Any) -> bool:
     return p == a
 
 
-def subst(m: dict, t: Any, to_dyn: bool = True) -> Any:
+def subst(m: Mapping, t: Any, to_dyn: bool = True) -> Any:
     """cel-go substitute: replace bound type variables; free ones become dyn if ``to_dyn``."""
     if isinstance(t, tuple):
         if t[0] == "param":
@@ -412,11 +413,11 @@ class Checked:
 def _qualified_name(e: Node) -> str | None:
     parts = []
     while e.kind == "select" and not e.test_only:
-        parts.append(e.name)
-        e = e.operand
+        parts.append(some(e.name))
+        e = some(e.operand)
     if e.kind != "ident":
         return None
-    parts.append(e.name)
+    parts.append(some(e.name))
     return ".".join(reversed(parts))
 
 
@@ -526,13 +527,13 @@ class Checker:
                             mismatch(v, vt, t2)
                     stack.extend((k, v))
             elif n.kind == "select":
-                stack.append(n.operand)
+                stack.append(some(n.operand))
             elif n.kind == "call":
                 if n.operand is not None:
                     stack.append(n.operand)
                 stack.extend(a for a in n.args if isinstance(a, Node))
             elif n.kind == "comp":
-                stack.extend((n.iter_range, n.accu_init, n.loop_cond, n.loop_step, n.result))
+                stack.extend(map(some, (n.iter_range, n.accu_init, n.loop_cond, n.loop_step, n.result)))
         if errs:
             pos, msg = min(errs, key=lambda x: x[0])
             raise CheckError(msg, pos)
@@ -555,7 +556,7 @@ class Checker:
         return BYTES
 
     def c_ident(self, e: Node) -> Any:
-        t = self.lookup_var(e.name)
+        t = self.lookup_var(some(e.name))
         if t is None:
             if e.name in UNSUPPORTED:
                 raise Unsupported(f"{e.name} is not supported by dractl", e.pos)
@@ -568,8 +569,8 @@ class Checker:
             if q is not None and q.split(".")[0] not in ("device",) and self.lookup_var(q.split(".")[0]) is None:
                 if q in UNSUPPORTED:
                     raise Unsupported(f"{q} is not supported by dractl", e.pos)
-        ot = self.check(e.operand)
-        rt = self.select_field(e, ot, e.name, False)
+        ot = self.check(some(e.operand))
+        rt = self.select_field(e, ot, some(e.name), False)
         return BOOL if e.test_only else rt
 
     def select_field(self, e: Node, ot: Any, field: str, optional: bool) -> Any:
@@ -632,9 +633,9 @@ class Checker:
         raise CheckError(f"expected type '{self.fmt(prev)}' but found '{self.fmt(cur)}'", e.pos)
 
     def c_comp(self, e: Node) -> Any:
-        rt = self.resolved(self.check(e.iter_range))
-        at = self.check(e.accu_init)
-        self.scopes.append({e.accu_var: at})
+        rt = self.resolved(self.check(some(e.iter_range)))
+        at = self.check(some(e.accu_init))
+        self.scopes.append({some(e.accu_var): at})
         if isinstance(rt, tuple) and rt[0] == "list":
             vt, vt2 = rt[1], None
             if e.iter_var2:
@@ -649,30 +650,30 @@ class Checker:
             raise CheckError(
                 f"expression of type '{self.fmt(rt)}' cannot be range of a comprehension (must be list, map, or "
                 "dynamic)",
-                e.iter_range.pos)
-        loop = {e.iter_var: vt}
+                some(e.iter_range).pos)
+        loop = {some(e.iter_var): vt}
         if e.iter_var2:
             loop[e.iter_var2] = vt2
         self.scopes.append(loop)
-        ct = self.check(e.loop_cond)
+        ct = self.check(some(e.loop_cond))
         if not self.is_assignable(ct, BOOL):
-            raise CheckError(f"expected type 'bool' but found '{self.fmt(ct)}'", e.loop_cond.pos)
-        st = self.check(e.loop_step)
+            raise CheckError(f"expected type 'bool' but found '{self.fmt(ct)}'", some(e.loop_cond).pos)
+        st = self.check(some(e.loop_step))
         if e.macro == "map":
-            body_t = self.out.types[e.loop_step.args[-1].id] if e.loop_step.name == "_+_" else None
-            if e.loop_step.name == "_?_:_":
-                body_t = self.out.types[e.loop_step.args[1].args[1].args[0].id]
+            body_t = self.out.types[some(e.loop_step).args[-1].id] if some(e.loop_step).name == "_+_" else None
+            if some(e.loop_step).name == "_?_:_":
+                body_t = self.out.types[some(e.loop_step).args[1].args[1].args[0].id]
             else:
-                body_t = self.out.types[e.loop_step.args[1].args[0].id]
-            self.scopes[-2][e.accu_var] = L(body_t)
+                body_t = self.out.types[some(e.loop_step).args[1].args[0].id]
+            self.scopes[-2][some(e.accu_var)] = L(body_t)
         elif e.macro == "filter":
-            self.scopes[-2][e.accu_var] = L(vt)
+            self.scopes[-2][some(e.accu_var)] = L(vt)
         elif not self.is_assignable(st, at) and not (
             isinstance(at, tuple) and at[0] == "list" and isinstance(st, tuple)
         ):
-            raise CheckError(f"expected type '{self.fmt(at)}' but found '{self.fmt(st)}'", e.loop_step.pos)
+            raise CheckError(f"expected type '{self.fmt(at)}' but found '{self.fmt(st)}'", some(e.loop_step).pos)
         self.scopes.pop()
-        res = self.check(e.result)
+        res = self.check(some(e.result))
         self.scopes.pop()
         return res
 
@@ -683,7 +684,7 @@ class Checker:
         if target is not None:
             q = _qualified_name(target)
             if q is not None and self.lookup_var(q.split(".")[0]) is None:
-                full = q + "." + fn
+                full = q + "." + some(fn)
                 if full in STD or full in UNSUPPORTED:
                     if full in UNSUPPORTED:
                         raise Unsupported(f"{full}() is not supported by dractl", e.pos)
@@ -694,7 +695,7 @@ class Checker:
             ot = self.check(e.args[0])
             f = e.args[1]
             return self.select_field(e, ot, f.value, True)
-        ovs = self.functions(fn)
+        ovs = self.functions(some(fn))
         if ovs is None:
             if fn in UNSUPPORTED:
                 raise Unsupported(f"{fn}() is not supported by dractl", e.pos)
@@ -867,7 +868,7 @@ class Coster:
 
     def path(self, e: Node) -> list[str] | None:
         if e.kind == "ident":
-            v = self.peek(e.name)
+            v = self.peek(some(e.name))
             if v is not None:
                 return v[0]
         return self.paths.get(e.id)
@@ -901,7 +902,7 @@ class Coster:
                 isinstance(t, tuple) and t[0] == "optional_type" and t[1] in (BOOL, DOUBLE, INT, UINT_T)):
             return Est(1, 1)
         if e.kind == "ident":
-            v = self.peek(e.name)
+            v = self.peek(some(e.name))
             if v is not None and v[1] is not None:
                 return v[1]
         return None
@@ -916,7 +917,7 @@ class Coster:
         if e.id in self.entry_sizes:
             return self.entry_sizes[e.id]
         if e.kind == "ident":
-            v = self.peek(e.name)
+            v = self.peek(some(e.name))
             if v is not None and v[2] is not None:
                 return v[2]
         return None
@@ -927,18 +928,18 @@ class Coster:
         if k == "lit":
             return Est(0, 0)
         if k == "ident":
-            v = self.peek(e.name)
-            self.paths[e.id] = v[0] if v is not None else [e.name]
+            v = self.peek(some(e.name))
+            self.paths[e.id] = v[0] if v is not None else [some(e.name)]
             return Est(1, 1)
         if k == "select":
             if e.test_only:
-                return Est(0, 0).add(self.cost(e.operand))
-            s = self.cost(e.operand)
-            ot = self.type(e.operand)
+                return Est(0, 0).add(self.cost(some(e.operand)))
+            s = self.cost(some(e.operand))
+            ot = self.type(some(e.operand))
             if (isinstance(ot, tuple) and ot[0] in ("map", "param")) or ot == DEVICE:
                 s = s.add(Est(1, 1))
-            p = self.path(e.operand)
-            self.paths[e.id] = (p or []) + [e.name]
+            p = self.path(some(e.operand))
+            self.paths[e.id] = (p or []) + [some(e.name)]
             return s
         if k == "list":
             s = Est(0, 0)
@@ -963,53 +964,56 @@ class Coster:
         return self.cost_call(e)
 
     def cost_bind(self, e: Node) -> Est:
-        s = self.cost(e.iter_range).add(self.cost(e.accu_init))
-        self.push(e.accu_var, self.path(e.accu_init), self.size(e.accu_init), self.entry(e.accu_init))
-        s = s.add(self.cost(e.result))
-        self.pop(e.accu_var)
-        sz = self.size(e.result)
+        s = self.cost(some(e.iter_range)).add(self.cost(some(e.accu_init)))
+        init = some(e.accu_init)
+        self.push(some(e.accu_var), self.path(init), self.size(init), self.entry(init))
+        s = s.add(self.cost(some(e.result)))
+        self.pop(some(e.accu_var))
+        sz = self.size(some(e.result))
         if sz is not None:
             self.sizes[e.id] = sz
-        if self.entry(e.result) is not None:
-            self.entry_sizes[e.id] = self.entry(e.result)
+        if self.entry(some(e.result)) is not None:
+            self.entry_sizes[e.id] = self.entry(some(e.result))
         return s
 
     def cost_comp(self, e: Node) -> Est:
-        s = self.cost(e.iter_range).add(self.cost(e.accu_init))
-        self.push(e.accu_var, self.path(e.accu_init), self.size(e.accu_init), self.entry(e.accu_init))
+        s = self.cost(some(e.iter_range)).add(self.cost(some(e.accu_init)))
+        init = some(e.accu_init)
+        self.push(some(e.accu_var), self.path(init), self.size(init), self.entry(init))
         rng = e.iter_range
-        ent = self.entry(rng)
+        ent = self.entry(some(rng))
         container = ent[0] if ent else None
         if container is None:
-            rt = self.type(rng)
+            rt = self.type(some(rng))
             container = rt[0] if isinstance(rt, tuple) and rt[0] in ("list", "map") else "unknown"
-        base = self.path(rng) or []
+        base = self.path(some(rng)) or []
         if e.iter_var2:
-            self.push(e.iter_var, base + ["@indices" if container == "list" else "@keys"], ent[1] if ent else None,
+            self.push(some(e.iter_var), base + ["@indices" if container == "list" else "@keys"],
+                      ent[1] if ent else None,
                       None)
             self.push(e.iter_var2, base + ["@items" if container == "list" else "@values"], ent[2] if ent else None,
                       None)
         else:
             if container == "list":
-                self.push(e.iter_var, base + ["@items"], ent[2] if ent else None, None)
+                self.push(some(e.iter_var), base + ["@items"], ent[2] if ent else None, None)
             else:
-                self.push(e.iter_var, base + ["@keys"], ent[1] if ent else None, None)
-        loop = self.cost(e.loop_cond)
-        step = self.cost(e.loop_step)
-        self.pop(e.iter_var)
+                self.push(some(e.iter_var), base + ["@keys"], ent[1] if ent else None, None)
+        loop = self.cost(some(e.loop_cond))
+        step = self.cost(some(e.loop_step))
+        self.pop(some(e.iter_var))
         if e.iter_var2:
             self.pop(e.iter_var2)
-        s = s.add(self.cost(e.result))
-        self.pop(e.accu_var)
+        s = s.add(self.cost(some(e.result)))
+        self.pop(some(e.accu_var))
         cnt = self.size_or_unknown(rng)
         s = s.add(cnt.mul(step.add(loop)))
-        if e.accu_init.kind == "lit":
-            sz = self.size(e.accu_init)
+        if some(e.accu_init).kind == "lit":
+            sz = self.size(some(e.accu_init))
             if sz is not None:
                 self.sizes[e.id] = sz
-        elif e.accu_init.kind in ("list", "map"):
+        elif some(e.accu_init).kind in ("list", "map"):
             self.sizes[e.id] = cnt
-            se = self.entry(e.loop_step)
+            se = self.entry(some(e.loop_step))
             if se is not None:
                 self.entry_sizes[e.id] = se
         return s
@@ -1045,7 +1049,7 @@ class Coster:
         fn_cost = Est(U64, 0)
         result_size: Est | None = None
         for ov in ovs:
-            est, rsize = self.function_cost(e, fn, ov.id, target, args, arg_costs)
+            est, rsize = self.function_cost(e, some(fn), ov.id, target, args, arg_costs)
             fn_cost = fn_cost.union(est)
             if rsize is not None:
                 result_size = rsize if result_size is None else result_size.union(rsize)

@@ -441,18 +441,18 @@ def arith(op: str, a: Any, b: Any) -> Any:
                 raise EvalError("modulus by zero")
             return mk_uint(x % y)
     if ta is DoubleType and tb is DoubleType and op != "%":
-        x, y = float(a), float(b)
+        fx, fy = float(a), float(b)
         if op == "+":
-            return mk_double(x + y)
+            return mk_double(fx + fy)
         if op == "-":
-            return mk_double(x - y)
+            return mk_double(fx - fy)
         if op == "*":
-            return mk_double(x * y)
-        if y == 0.0:
-            if x == 0.0 or math.isnan(x):
+            return mk_double(fx * fy)
+        if fy == 0.0:
+            if fx == 0.0 or math.isnan(fx):
                 return mk_double(math.nan)
-            return mk_double(math.copysign(math.inf, x) * math.copysign(1.0, y))
-        return mk_double(x / y)
+            return mk_double(math.copysign(math.inf, fx) * math.copysign(1.0, fy))
+        return mk_double(fx / fy)
     if op == "+":
         if ta is StringType and tb is StringType:
             return mk_str(str.__add__(a, b))
@@ -1158,11 +1158,11 @@ def _to_double(v: Any) -> Any:
         return mk_double(float(int(v)))
     if t is StringType:
         try:
-            t = str(v)
-            if t.strip() != t or "_" in t:
+            s = str(v)
+            if s.strip() != s or "_" in s:
                 raise ValueError
-            f = float(t)
-            if math.isinf(f) and "inf" not in t.lower():
+            f = float(s)
+            if math.isinf(f) and "inf" not in s.lower():
                 raise ValueError  # strconv.ParseFloat: value out of range
             return mk_double(f)
         except ValueError:

@@ -31,7 +31,7 @@ from typing import Any
 
 from dractl.cel.checker import DEVICE, TYPE_IDENTS
 from dractl.cel.library import celpy_name
-from dractl.cel.syntax import Node, UInt
+from dractl.cel.syntax import Node, UInt, some
 
 # celpy grammar precedence (higher binds tighter)
 P_TERN, P_OR, P_AND, P_REL, P_ADD, P_MUL, P_UNARY, P_MEMBER = range(8)
@@ -120,13 +120,13 @@ class Lowerer:
                 return f'dra_type("{e.name}")', P_MEMBER
             raise ValueError(f"unbound identifier {e.name}")  # pragma: no cover - the checker rejects it
         if k == "select":
-            target = self.sub(e.operand, scope, P_MEMBER)
+            target = self.sub(some(e.operand), scope, P_MEMBER)
             if e.test_only:
-                return f"dra_has({target}, {string_literal(e.name)})", P_MEMBER
-            t = self.types.get(e.operand.id)
+                return f"dra_has({target}, {string_literal(some(e.name))})", P_MEMBER
+            t = self.types.get(some(e.operand).id)
             if t == DEVICE or (isinstance(t, tuple) and t[0] == "map"):
                 return f"{target}.{e.name}", P_MEMBER
-            return f"dra_select({target}, {string_literal(e.name)})", P_MEMBER
+            return f"dra_select({target}, {string_literal(some(e.name))})", P_MEMBER
         if k == "list":
             items = ", ".join(self.r(a, scope)[0] for a in e.args)
             if not e.optional:
@@ -180,7 +180,7 @@ class Lowerer:
         if e.operand is not None:
             parts.append(self.r(e.operand, scope)[0])
         parts.extend(self.r(a, scope)[0] for a in args)
-        return f"{celpy_name(fn)}({', '.join(parts)})", P_MEMBER
+        return f"{celpy_name(some(fn))}({', '.join(parts)})", P_MEMBER
 
     # -- costed-mode short-circuit forms (celpy's && / || evaluate both operands)
     def short_circuit(self, fn: str, lhs: Node, rhs: Node, scope: dict[str, str]) -> str:
@@ -234,23 +234,23 @@ class Lowerer:
         # Loop accumulators are boxes too; {true: v, false: true} marks a finished loop.
         if e.macro == "bind":
             v = self.fresh("b")
-            init = self.r(e.accu_init, scope)[0]
+            init = self.r(some(e.accu_init), scope)[0]
             inner = dict(scope)
-            inner[e.accu_var] = f"dra_get({v})"
-            body = self.r(e.result, inner)[0]
+            inner[some(e.accu_var)] = f"dra_get({v})"
+            body = self.r(some(e.result), inner)[0]
             return f"dra_unlet([{{true: {init}}}].map({v}, {{true: {body}}}))"
         a, x = self.fresh("a"), self.fresh("x")
-        rng = self.r(e.iter_range, scope)[0]
-        init = self.r(e.accu_init, scope)[0]
+        rng = self.r(some(e.iter_range), scope)[0]
+        init = self.r(some(e.accu_init), scope)[0]
         inner = dict(scope)
-        inner[e.accu_var] = f"dra_get({a})"
+        inner[some(e.accu_var)] = f"dra_get({a})"
         if e.iter_var2:
-            inner[e.iter_var] = f"dra_key({x})"
+            inner[some(e.iter_var)] = f"dra_key({x})"
             inner[e.iter_var2] = f"dra_val({x})"
         else:
-            inner[e.iter_var] = x
+            inner[some(e.iter_var)] = x
         two = "true" if e.iter_var2 else "false"
-        step_node, cond_node = e.loop_step, e.loop_cond
+        step_node, cond_node = some(e.loop_step), some(e.loop_cond)
         quantifier = None
         if (e.macro in ("all", "exists") and step_node.kind == "call"
                 and step_node.name == ("_&&_" if e.macro == "all" else "_||_")
@@ -280,15 +280,15 @@ class Lowerer:
                 body = f"dra_done({a}) ? {a} : ({cond} ? {box} : dra_stop({a}))"
             fold = f"dra_iter({rng}, {two}).reduce({a}, {x}, {{true: {init}}}, {body})"
         # The result sees the final accumulator; the macros use it once (accu / accu == 1).
-        uses = count_ident(e.result, e.accu_var)
+        uses = count_ident(some(e.result), some(e.accu_var))
         if uses <= 1:
             rs = dict(scope)
-            rs[e.accu_var] = f"dra_get({fold})"
-            return self.r(e.result, rs)[0]
+            rs[some(e.accu_var)] = f"dra_get({fold})"
+            return self.r(some(e.result), rs)[0]
         b = self.fresh("b")
         rs = dict(scope)
-        rs[e.accu_var] = f"dra_get(dra_get({b}))"
-        return f"dra_unlet([{{true: {fold}}}].map({b}, {{true: {self.r(e.result, rs)[0]}}}))"
+        rs[some(e.accu_var)] = f"dra_get(dra_get({b}))"
+        return f"dra_unlet([{{true: {fold}}}].map({b}, {{true: {self.r(some(e.result), rs)[0]}}}))"
 
 
 _ITER_VAR_RE = re.compile(r"^(_x\d+|dra_(key|val)\(_x\d+\))$")
@@ -298,7 +298,7 @@ def is_simple(e: Node) -> bool:
     """Identifiers, literals and field selections on them: re-evaluating costs nothing
     in costed mode (their cost is charged statically) and cannot fail differently."""
     while e.kind == "select" and not e.test_only:
-        e = e.operand
+        e = some(e.operand)
     return e.kind in ("ident", "lit")
 
 
@@ -312,7 +312,7 @@ def free_vars(e: Node, bound: frozenset = frozenset()) -> set[str]:
             continue
         if x.kind == "ident":
             if x.name not in b:
-                out.add(x.name)
+                out.add(some(x.name))
         elif x.kind == "select":
             stack.append((x.operand, b))
         elif x.kind == "call":
@@ -333,7 +333,7 @@ def free_vars(e: Node, bound: frozenset = frozenset()) -> set[str]:
 
 def count_ident(e: Node, name: str) -> int:
     n = 0
-    stack = [e]
+    stack: list[Node | None] = [e]
     while stack:
         x = stack.pop()
         if x is None:
@@ -361,7 +361,7 @@ def structural_cost(e: Node) -> int:
     only nodes that are always evaluated (not the right operand of && / || nor the
     branches of ?:) and not inside nested loop bodies (they charge for themselves)."""
     n = 0
-    stack = [e]
+    stack: list[Node | None] = [e]
     while stack:
         x = stack.pop()
         if x is None:

@@ -17,7 +17,7 @@ from dractl.cel.checker import (
     fmt_type,
 )
 from dractl.cel.errors import CELCompileError, CELRuntimeError, CELUnsupported
-from dractl.cel.syntax import Node, ParseError, UInt, parse
+from dractl.cel.syntax import Node, ParseError, UInt, parse, some
 from dractl.features import DEFAULT_GATES, FeatureGates
 
 COST_LIMIT = 1_000_000  # resourceapi.CELSelectorExpressionMaxCost
@@ -121,7 +121,7 @@ def device_input(driver: str, device: Any) -> Any:
 
     from dractl.cel.library import CelQuantity, DefaultMap
 
-    attributes = DefaultMap()
+    attributes: dict[Any, Any] = DefaultMap()
     err: CELRuntimeError | None = None
     for name, av in device.attributes.items():
         try:
@@ -135,7 +135,7 @@ def device_input(driver: str, device: Any) -> Any:
             inner = MapType()
             dict.__setitem__(attributes, str.__new__(StringType, d), inner)
         dict.__setitem__(inner, str.__new__(StringType, n), value)
-    capacity = DefaultMap()
+    capacity: dict[Any, Any] = DefaultMap()
     for name, cap in device.capacity.items():
         d, n = _split(name, driver)
         inner = dict.get(capacity, d)
@@ -241,7 +241,7 @@ class _Refs:
                 self.dynamic = True
             return
         if k == "select":
-            self.walk(e.operand, aliases)
+            self.walk(some(e.operand), aliases)
             return
         if k == "call":
             if e.name == "@in" and len(e.args) == 2 and e.args[0].kind == "lit" and isinstance(e.args[0].value, str):
@@ -264,23 +264,23 @@ class _Refs:
                 self.walk(vv, aliases)
             return
         if k == "comp":
-            self.walk(e.iter_range, aliases)
-            self.walk(e.accu_init, aliases)
+            self.walk(some(e.iter_range), aliases)
+            self.walk(some(e.accu_init), aliases)
             inner = dict(aliases)
             if e.macro == "bind":
-                am = self.match(e.accu_init, aliases)
+                am = self.match(some(e.accu_init), aliases)
                 if am is not None and am[0] == "domain":
-                    inner[e.accu_var] = ("domain", am[1])
+                    inner[some(e.accu_var)] = ("domain", am[1])
                 else:
-                    inner.pop(e.accu_var, None)
-                self.walk(e.result, inner)
+                    inner.pop(some(e.accu_var), None)
+                self.walk(some(e.result), inner)
                 return
             for v in (e.iter_var, e.iter_var2, e.accu_var):
                 if v:
                     inner.pop(v, None)
-            self.walk(e.loop_cond, inner)
-            self.walk(e.loop_step, inner)
-            self.walk(e.result, inner)
+            self.walk(some(e.loop_cond), inner)
+            self.walk(some(e.loop_step), inner)
+            self.walk(some(e.result), inner)
 
     def match(self, e: Node, aliases: dict[str, tuple]) -> tuple | None:
         """('field', name) | ('domain', (section, domain)) | ('ref', (section, domain, name)) | None."""
@@ -288,13 +288,15 @@ class _Refs:
             if e.name in aliases:
                 return aliases[e.name]
             return None
-        if e.kind == "select" and e.operand.kind == "ident" and e.operand.name == "device" and "device" not in aliases:
+        operand = e.operand
+        if (e.kind == "select" and operand is not None and operand.kind == "ident" and operand.name == "device"
+                and "device" not in aliases):
             if e.name in ("driver", "allowMultipleAllocations"):
                 return ("field", e.name)
             return None
         # select / optional select / index on a domain map
         if e.kind == "select":
-            inner = self.match(e.operand, aliases)
+            inner = self.match(some(e.operand), aliases)
             if inner is not None and inner[0] == "domain":
                 return ("ref", inner[1] + (e.name,))
             return None
@@ -302,7 +304,7 @@ class _Refs:
             base, key = e.args
             if key.kind != "lit" or not isinstance(key.value, str):
                 return None
-            if (base.kind == "select" and base.operand.kind == "ident" and base.operand.name == "device"
+            if (base.kind == "select" and some(base.operand).kind == "ident" and some(base.operand).name == "device"
                     and "device" not in aliases and base.name in ("attributes", "capacity") and e.name != "_?._"):
                 return ("domain", (base.name, key.value))
             inner = self.match(base, aliases)
@@ -451,13 +453,13 @@ def _fmt_value(v: Any) -> str:
 def _describe(e: Node, src: str) -> str:
     """A short name for an operand: the attribute/capacity name when it is one."""
     if e.kind == "select":
-        return e.name
+        return some(e.name)
     if e.kind == "call" and e.name in ("_[_]", "_?._", "_[?_]") and e.args[1].kind == "lit":
         return str(e.args[1].value)
     if e.kind == "call" and e.name == "orValue" and e.operand is not None:
         return _describe(e.operand, src)
     if e.kind == "ident":
-        return e.name
+        return some(e.name)
     if e.kind == "call" and e.operand is not None and not e.args:
         inner = _describe(e.operand, src)
         if inner != "expression":
@@ -495,7 +497,7 @@ def _source(e: Node) -> str | None:
         if e.operand is not None:
             target = _describe(e.operand, "")
             return f"{target}.{e.name}({', '.join(args)})" if target != "expression" else None  # type: ignore[arg-type]
-        if not e.name.startswith(("_", "@")):
+        if not some(e.name).startswith(("_", "@")):
             return f"{e.name}({', '.join(args)})"  # type: ignore[arg-type]
     return None
 
@@ -568,10 +570,10 @@ def _explain_false(sel: CompiledSelector, c: Node, dev: Any, src: str) -> str | 
                 coll, item = c.operand, c.args[0]
             else:
                 item, coll = c.args
-            cv, iv = _eval_node(coll, dev), _eval_node(item, dev)
+            cv, iv = _eval_node(some(coll), dev), _eval_node(item, dev)
             if isinstance(cv, dict):
-                return f"{_fmt_value(iv)} is not in {_describe(coll, src)}"
-            return f"{_describe(coll, src)} is {_fmt_value(cv)}, needs to include {_fmt_value(iv)}"
+                return f"{_fmt_value(iv)} is not in {_describe(some(coll), src)}"
+            return f"{_describe(some(coll), src)} is {_fmt_value(cv)}, needs to include {_fmt_value(iv)}"
         if c.kind == "select" and c.test_only:
             return f"{c.name} is not set"
         if c.kind == "call" and c.name == "!_":
@@ -756,13 +758,14 @@ def evaluate_many(compiled: CompiledSelector, items: Iterable[tuple[str, Any]]) 
             out.append(bad)
             continue
         key = compiled.memo_key(driver, device)
-        r = memo.get(key)
+        r = memo.get(key) if key is not None else None
         if r is None:
             try:
                 r = compiled.matches(driver, device)
             except CELRuntimeError as ex:
                 r = ex
-            memo[key] = r
+            if key is not None:
+                memo[key] = r
         out.append(r)
     return out
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 MAX_RECURSION = 250  # cel-go parser default (parser.MaxRecursionDepth)
 ACCU = "@result"  # cel-go HiddenAccumulatorName
@@ -59,6 +61,27 @@ class Node:
         "loop_cond", "loop_step", "result", "macro",
     )
 
+    kind: str
+    pos: int
+    end: int
+    id: int
+    value: Any
+    name: str | None
+    operand: Node | None
+    args: tuple[Node, ...]
+    test_only: bool
+    optional: Any
+    entries: tuple[tuple[Node, Node, bool], ...]
+    iter_var: str | None
+    iter_var2: str | None
+    accu_var: str | None
+    iter_range: Node | None
+    accu_init: Node | None
+    loop_cond: Node | None
+    loop_step: Node | None
+    result: Node | None
+    macro: str | None
+
     def __init__(self, kind: str, pos: int, **kw: Any) -> None:
         global _next_id
         _next_id += 1
@@ -85,6 +108,12 @@ class Node:
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"<{self.kind} {self.name or self.value!r} @{self.pos}>"
+
+
+def some(v: _T | None) -> _T:
+    """A Node field its kind always sets (fields are optional across kinds)."""
+    assert v is not None
+    return v
 
 
 def lit(v: Any, pos: int) -> Node:
@@ -140,7 +169,7 @@ def tokenize(src: str) -> list[Tok]:
         if kind != "ws":
             if kind == "ident" and text in ("true", "false", "null", "in"):
                 kind = text
-            out.append(Tok(kind, text, i))
+            out.append(Tok(some(kind), text, i))
         i = m.end()
     out.append(Tok("eof", "<EOF>", n))
     return out
@@ -575,7 +604,7 @@ class Parser:
             return Node("comp", pos, iter_var="#unused", iter_var2=None,
                         iter_range=Node("list", pos, args=(), optional=frozenset()),
                         accu_var=v.name, accu_init=args[1], loop_cond=lit(False, pos),
-                        loop_step=ident(v.name, pos), result=args[2], macro="bind")
+                        loop_step=ident(some(v.name), pos), result=args[2], macro="bind")
         if fn == "block" and target.kind == "ident" and target.name == "cel":
             raise ParseError("cel.block() is not supported by dractl", pos)
         return call(fn, args, pos, target)
@@ -627,7 +656,8 @@ class Parser:
             init, cond = Node("list", pos, args=(), optional=frozenset()), lit(True, pos)
             step = call("_?_:_",
                         [body,
-                         call("_+_", [a(), Node("list", pos, args=(ident(v.name, pos),), optional=frozenset())], pos),
+                         call("_+_", [a(), Node("list", pos, args=(ident(some(v.name), pos),), optional=frozenset())],
+                              pos),
                          a()], pos)
             result = a()
         else:  # pragma: no cover
@@ -648,7 +678,7 @@ def _balance(fn: str, terms: list[Node], ops: list[int]) -> Node:
 
 def _is_qualified_name(e: Node) -> bool:
     while e.kind == "select":
-        e = e.operand
+        e = some(e.operand)
     return e.kind == "ident"
 
 

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
+
+if TYPE_CHECKING:
+    from typer._click.core import Context as ClickContext
 
 SHELLS = ("bash", "zsh", "fish", "powershell")
 SCRIPT_FILES = {"bash": "dractl.bash", "zsh": "_dractl", "fish": "dractl.fish", "powershell": "dractl.ps1"}
@@ -45,7 +48,7 @@ def _names(kind: str) -> Callable[..., list[tuple[str, str]]]:
         from dractl.cli import completion_engine as engine
 
         params: dict[str, Any] = {}
-        c = ctx
+        c: ClickContext | None = ctx
         while c is not None:  # the command's own values win over the root's
             for k, v in c.params.items():
                 params.setdefault(k, v)
@@ -163,7 +166,7 @@ def _param_spec(param: Any) -> dict[str, Any]:
     if fn is not None and kind is None:
         raise ValueError(f"{param.name}: autocompletion= must be one of dractl.cli.completion's completers")
     spec: dict[str, Any] = {"kind": kind}
-    if kind in ("choices", "gates"):
+    if kind in ("choices", "gates") and fn is not None:
         spec["choices"] = [[v, h] for v, h in fn.dractl_values()]
     elif kind is None and desc is not None and desc.is_choice and desc.choices is not None:
         spec = {"kind": "choices", "choices": [[str(getattr(c, "value", c)), ""] for c in desc.choices]}

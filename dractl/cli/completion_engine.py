@@ -173,7 +173,7 @@ def complete(words: list[str], current: str, table: dict | None = None) -> Resul
             if o is not None and o["value"]:
                 cut = 3 if current[2] == "=" else 2  # -ojson, -o=json
                 return complete_value(o, current[cut:], current[:cut], p)
-        items = []
+        items: list[tuple[str, str]] = []
         for o in opts:
             if o["dest"] in p.used and not o.get("multiple"):
                 continue

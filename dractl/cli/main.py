@@ -43,11 +43,7 @@ def _run(args: list[str], debug: bool) -> int:
 
     try:
         import typer.exceptions as tx
-
-        try:  # Typer >= 0.29 vendors click
-            from typer._click import exceptions as cx
-        except ImportError:  # pragma: no cover - older Typer
-            from click import exceptions as cx
+        from typer._click import exceptions as cx  # Typer >= 0.29 (the dependency's floor) vendors click
 
         from dractl.cli.app import app
 

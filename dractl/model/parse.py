@@ -40,7 +40,7 @@ class UnknownKind(Exception):
 def object_label(obj: Mapping[str, Any]) -> str:
     """``Kind ns/name`` (or ``Kind name``) for messages."""
     kind = obj.get("kind") if isinstance(obj.get("kind"), str) else "object"
-    md = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    md: Mapping[str, Any] = obj["metadata"] if isinstance(obj.get("metadata"), dict) else {}
     name = md.get("name") or md.get("generateName") or "<unnamed>"
     ns = md.get("namespace")
     return f"{kind} {ns}/{name}" if ns and isinstance(ns, str) else f"{kind} {name}"

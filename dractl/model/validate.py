@@ -36,11 +36,7 @@ from typing import Any
 
 from dractl.errors import ValidationError
 from dractl.quantity import Quantity, QuantityError
-
-try:  # a shared semver helper may exist; fall back to upstream's regex otherwise
-    from dractl.semver import is_valid_semver_attribute as _semver_helper  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - depends on the tree
-    _semver_helper = None
+from dractl.semver import is_valid_semver_attribute as _semver_helper
 
 __all__ = ["validate_object"]
 
@@ -545,12 +541,10 @@ _VERSION_OK: dict[str, None] = {}
 
 
 def _is_semver(value: str) -> bool:
-    if _semver_helper is not None:
-        try:
-            return bool(_semver_helper(value))
-        except Exception:  # pragma: no cover - defensive: fall back to upstream's regex
-            pass
-    return _SEMVER_RE.fullmatch(value) is not None
+    try:
+        return bool(_semver_helper(value))
+    except Exception:  # pragma: no cover - defensive: fall back to upstream's regex
+        return _SEMVER_RE.fullmatch(value) is not None
 
 
 def _version(value: Any, path: str) -> None:
@@ -732,7 +726,7 @@ def _devices(devices: list, per_device: bool) -> None:
             raise _wrong_type(f"spec.devices[{i}]", dev, "an object")
         name = dev.get("name")
         if type(name) is not str or len(name) > 63 or label_re(name) is None:
-            _dns_label(name, f"spec.devices[{i}].name")
+            name = _dns_label(name, f"spec.devices[{i}].name")
         if name in seen:
             raise _duplicate(f"spec.devices[{i}]", name)
         seen.add(name)
@@ -804,7 +798,10 @@ def _devices(devices: list, per_device: bool) -> None:
             v = cap.get("value")
             q = qty_cache.get(v) if type(v) is str else None
             if q is None:
-                q = _quantity(v, lambda i=i, key=key: f"{_key_path(f'spec.devices[{i}].capacity', key)}.value")
+                def value_path(i: int = i, key: str = key) -> str:
+                    return f"{_key_path(f'spec.devices[{i}].capacity', key)}.value"
+
+                q = _quantity(v, value_path)
             policy = cap.get("requestPolicy")
             if policy is not None:
                 ppath = f"{_key_path(f'spec.devices[{i}].capacity', key)}.requestPolicy"
