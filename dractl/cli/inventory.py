@@ -35,11 +35,10 @@ def devices(
     ),
 ) -> None:
     """List every device from the ResourceSlices, with attributes, capacity and who holds it."""
+    from dractl.cli.names import check_node_name, require_node
     from dractl.model.views import device_views, visible_from
     from dractl.render.printers import Result
     from dractl.sources.base import device_needs
-
-    from dractl.cli.names import check_node_name, require_node
 
     app_ctx = ctx.obj
     check_node_name(node)
