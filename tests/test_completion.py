@@ -216,7 +216,8 @@ def test_commands_options_and_values(world):
     lines, d, err = fast(world, "")
     assert values(lines)[:3] == ["devices", "slices", "classes"] and "fake" in values(lines) and d == 4
     assert "devices\tList every device" in lines[0]
-    assert values(fast(world, "fake", "")[0]) == ["reset", "load", "apply", "delete", "env", "publish", "unpublish"]
+    assert values(fast(world, "fake", "")[0]) == [
+        "reset", "load", "apply", "delete", "env", "health", "publish", "unpublish"]
     assert "--node" in values(fast(world, "devices", "--")[0])
     assert "--from" in values(fast(world, "devices", "--")[0])  # global flags work after the subcommand
     assert "--install-completion" not in values(fast(world, "devices", "--")[0])

@@ -94,11 +94,13 @@ def root(
 
 def _register() -> None:
     """Commands in the order `dractl --help` lists them."""
-    from dractl.cli import celcmd, check, claims, democmd, fakecmd, inventory, livecmd, pods, version
+    from dractl.cli import celcmd, check, claims, democmd, fakecmd, inventory, livecmd, pods, taintcmd, usage, version
 
     inventory.register(app)  # devices, slices, classes
     app.command("claims")(claims.claims)
     pods.register(app)
+    app.command("usage")(usage.usage)
+    taintcmd.register(app)  # taint, taints
     app.command("check")(check.check)
     celcmd.register(app)
     app.add_typer(fakecmd.app, name="fake")

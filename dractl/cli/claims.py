@@ -54,12 +54,19 @@ def claims(
             orphans = [hint(ex.pod(p, missing)) for p, missing in rel.pods_missing_claims(ns)]
     now = _dt.datetime.now(_dt.UTC)
     show_ns = ns is None
+    from dractl.model import health as _health
+
+    hidx = _health.build(cluster.pods, items)
 
     def table() -> Any:
         from dractl.render.printers import Table
 
         cols = ["NAMESPACE"] if show_ns else []
-        cols += ["CLAIM", "STATE", "REQUEST", "DEVICE", "CAPACITY", "CONSUMERS", "NODE", "AGE", "POD", "TEMPLATE"]
+        cols += ["CLAIM", "STATE", "REQUEST", "DEVICE", "CAPACITY", "CONSUMERS", "NODE", "AGE"]
+        has_health = bool(hidx.devices or hidx.unmapped)
+        if has_health:
+            cols.append("HEALTH")
+        cols += ["DRIVER-STATUS", "POD", "TEMPLATE"]
         rows = []
         for c in items:
             state = c.state + (" (deleting)" if c.meta.deletion_timestamp else "")
@@ -68,24 +75,47 @@ def claims(
             age = human_age(c.meta.creation_timestamp, now)
             pod, template = rel.origin(c)
             head = [c.namespace] if show_ns else []
-            for req, dev, capacity in _result_cells(c):
-                rows.append([*head, c.name, state, req, dev, capacity, consumers, node, age, pod or NONE,
-                             template or NONE])
-        return Table(cols, rows, wide={"POD", "TEMPLATE"})
+            for req, dev, capacity, key in _result_cells(c):
+                row = [*head, c.name, state, req, dev, capacity, consumers, node, age]
+                if has_health:
+                    row.append(_health_cell(hidx, c, key))
+                row += [_driver_status_cell(c, key), pod or NONE, template or NONE]
+                rows.append(row)
+        return Table(cols, rows, wide={"POD", "TEMPLATE", "DRIVER-STATUS"})
 
     def document() -> dict[str, Any]:
         from dractl.model.serialize import result_to_dict
 
         out = []
         for c in items:
+            results = []
+            for r in c.allocation.results if c.allocation is not None else ():
+                rd = result_to_dict(r)
+                h = hidx.of(r.device_id)
+                if h is not None:  # only when a kubelet reported it
+                    rd["health"] = h.health
+                    rd["healthMessage"] = h.message
+                results.append(rd)
             d: dict[str, Any] = {
                 "namespace": c.namespace,
                 "name": c.name,
                 "state": c.state,
-                "results": [result_to_dict(r) for r in c.allocation.results] if c.allocation is not None else [],
+                "results": results,
                 "reservedFor": [r.name for r in c.reserved_for],
                 "node": rel.node_of(c),
             }
+            if _d_list(c.raw):  # the drivers' status.devices[], whole (conditions, data, networkData)
+                d["devices"] = _d_list(c.raw)
+            unmapped = hidx.claim_unmapped(c.key)
+            if unmapped:
+                d["claimHealth"] = [
+                    {
+                        "pod": u.reporter,
+                        "summary": u.summary(),
+                        "resources": [{"resourceID": rid, "health": h, "message": msg} for rid, h, msg in u.healths],
+                    }
+                    for u in unmapped
+                ]
             if explain:
                 d["explanation"] = explanations[c.key].to_dict()
             out.append(d)
@@ -130,12 +160,58 @@ def _pod_hint(rel: Any, name: str, ns: str | None) -> str:
 # ---------------------------------------------------------------- cells
 
 
-def _result_cells(c: ResourceClaim) -> list[tuple[str, str, str]]:
+def _result_cells(c: ResourceClaim) -> list[tuple[str, str, str, tuple[str, str, str] | None]]:
     from dractl.model.views import capacity_text
 
     if c.allocation is None or not c.allocation.results:
-        return [(r.name, NONE, NONE) for r in c.spec.requests] or [(NONE, NONE, NONE)]
-    return [(r.request, f"{r.driver}/{r.pool}/{r.device}", capacity_text(r)) for r in c.allocation.results]
+        return [(r.name, NONE, NONE, None) for r in c.spec.requests] or [(NONE, NONE, NONE, None)]
+    return [
+        (r.request, f"{r.driver}/{r.pool}/{r.device}", capacity_text(r), r.device_id) for r in c.allocation.results
+    ]
+
+
+def _d_list(raw: Any) -> list[Any]:
+    status = raw.get("status") if isinstance(raw, dict) else None
+    devices = status.get("devices") if isinstance(status, dict) else None
+    return devices if isinstance(devices, list) else []
+
+
+def _health_cell(hidx: Any, c: ResourceClaim, key: tuple[str, str, str] | None) -> str:
+    """The kubelet's health for one allocated device (or, for CDI-only reports, for the claim)."""
+    if key is None:
+        return NONE
+    h = hidx.of(key)
+    if h is not None and h.health:
+        return h.health + (f" ({h.message})" if h.message else "")
+    unmapped = [u for u in hidx.claim_unmapped(c.key) if key in u.devices]
+    if unmapped:
+        return "per claim: " + "; ".join(u.summary() for u in unmapped)
+    return NONE
+
+
+def _driver_status_cell(c: ResourceClaim, key: tuple[str, str, str] | None) -> str:
+    """What the driver wrote in status.devices[] for one device: conditions, network data, opaque data."""
+    if key is None:
+        return NONE
+    parts: list[str] = []
+    for st in c.devices:
+        if (st.driver, st.pool, st.device) != key:
+            continue
+        for cond in st.conditions:
+            if isinstance(cond, dict):
+                reason = f"({cond.get('reason')})" if cond.get("reason") and cond.get("status") != "True" else ""
+                parts.append(f"{cond.get('type', '?')}={cond.get('status', '?')}{reason}")
+        nd = st.network_data or {}
+        if nd.get("interfaceName"):
+            parts.append(f"if={nd['interfaceName']}")
+        ips = nd.get("ips")
+        if isinstance(ips, list) and ips:
+            parts.append("ips=" + ",".join(str(i) for i in ips))
+        if nd.get("hardwareAddress"):
+            parts.append(f"hw={nd['hardwareAddress']}")
+        if st.data is not None:
+            parts.append("data=yes")
+    return " ".join(parts) or NONE
 
 
 def human_age(stamp: str, now: _dt.datetime | None = None) -> str:

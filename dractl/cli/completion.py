@@ -96,6 +96,12 @@ def _profiles() -> list[tuple[str, str]]:
     return [(p, "") for p in PROFILES]
 
 
+def _usage_groups() -> list[tuple[str, str]]:
+    from dractl.model.usage import GROUPINGS
+
+    return [(g, "") for g in GROUPINGS]
+
+
 def _shells() -> list[tuple[str, str]]:
     return [(s, "") for s in SHELLS]
 
@@ -104,6 +110,7 @@ complete_formats = _static("choices", _formats)
 complete_gates = _static("gates", _gates)
 complete_profiles = _static("choices", _profiles)
 complete_shells = _static("choices", _shells)
+complete_usage_groups = _static("choices", _usage_groups)
 complete_files = _path("files")
 complete_dirs = _path("dirs")
 complete_namespaces = _names("namespaces")

@@ -148,3 +148,41 @@ def env(ctx: typer.Context,
     for container, variables in per_container.items():
         for k, v in variables.items():
             app_ctx.stdout.write((f"[{container}] " if multi else "") + f"{k}={v}\n")
+
+
+@app.command("health")
+def health(
+    ctx: typer.Context,
+    device: str = typer.Argument(..., help="DRIVER/POOL/DEVICE, POOL/DEVICE or a device name found once.",
+                                 autocompletion=_c.complete_devices),
+    state: str = typer.Argument(..., help="Healthy, Unhealthy or Unknown."),
+    message: str = typer.Option("", "--message", help="A message for the health report."),
+) -> None:
+    """Report a device's health as the kubelet would: rewrite the pods holding it (allocatedResourcesStatus)."""
+    from dractl.control.kubelet import HEALTHS, write_health
+    from dractl.errors import NotFoundError
+
+    if state not in HEALTHS:
+        raise UsageError(f"health {state!r}: must be one of {', '.join(HEALTHS)}")
+    store, app_ctx = fake_store(ctx)
+    with store.transaction() as doc:
+        ids = []
+        for o in doc["items"]:
+            if o.get("kind") == "ResourceSlice":
+                spec = o.get("spec") or {}
+                for d in spec.get("devices") or []:
+                    ids.append(f"{spec.get('driver')}/{(spec.get('pool') or {}).get('name')}/{d.get('name')}")
+        found = sorted({i for i in ids if i == device or i.endswith("/" + device)})
+        if not found:
+            raise NotFoundError(f'device "{device}" not found')
+        if len(found) > 1:
+            raise UsageError(f"device {device!r} is ambiguous: {', '.join(found[:5])}; give DRIVER/POOL/DEVICE")
+        recorded = dict(doc.get("deviceHealth") or {})
+        recorded[found[0]] = {"health": state, **({"message": message} if message else {})}
+        doc["deviceHealth"] = recorded
+        pods = write_health(doc["items"], recorded)
+    app_ctx.stdout.write(f"device {found[0]} {state}" + (f" ({message})" if message else "") + "\n")
+    for p in pods:
+        app_ctx.stdout.write(f"pod/{p.rpartition('/')[2]} status updated (namespace {p.partition('/')[0]})\n")
+    if not pods:
+        app_ctx.stdout.write("no running pod holds this device: nothing reported\n")

@@ -33,8 +33,11 @@ def devices(
     device_class: str | None = typer.Option(
         None, "--class", help="Only devices this DeviceClass selects.", autocompletion=_c.complete_classes
     ),
+    unhealthy: bool = typer.Option(
+        False, "--unhealthy", help="Only devices the kubelet reports Unhealthy in a pod using them."
+    ),
 ) -> None:
-    """List every device from the ResourceSlices, with attributes, capacity and who holds it."""
+    """List every device from the ResourceSlices, with attributes, capacity and who holds it (and its health)."""
     from dractl.cli.names import check_node_name, require_node
     from dractl.model.views import device_views, visible_from
     from dractl.render.printers import Result
@@ -42,9 +45,11 @@ def devices(
 
     app_ctx = ctx.obj
     check_node_name(node)
-    cluster = app_ctx.cluster(device_needs(node=bool(node), classes=bool(device_class)))
+    cluster = app_ctx.cluster(device_needs(node=bool(node), classes=bool(device_class), health=True))
     require_node(cluster, node)
     views = device_views(cluster)
+    if unhealthy:
+        views = [v for v in views if v.health_state == "Unhealthy"]
     if node:
         n = cluster.node(node)
         labels = dict(n.labels) if n else {}
@@ -101,10 +106,15 @@ def _device_doc(v: Any) -> dict[str, Any]:
             {"counterSet": cs, "counter": name, "consumes": str(need), "left": None if left is None else str(left)}
             for cs, name, need, left in v.counters
         ]
-    if v.effective_taints:
-        doc["taints"] = [
-            {"key": t.key, "value": t.value, "effect": t.effect} for t in v.effective_taints
-        ]
+    doc["health"] = v.health_state
+    doc["healthMessage"] = (v.health.message if v.health is not None else "") or (
+        v.health_text() if v.health is None else ""
+    )
+    doc["conditions"] = v.conditions()
+    doc["taints"] = [
+        {"key": t.key, "value": t.value, "effect": t.effect, "source": src}
+        for t, src in zip(v.effective_taints, v.taint_sources, strict=True)
+    ]
     if pd.pool_incomplete:
         doc["poolIncomplete"] = True
     return doc

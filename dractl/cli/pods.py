@@ -51,12 +51,18 @@ def pods(
         for p in items:
             explained[_key(p)] = explain_pod(ex, rel, p)
     show_ns = ns is None
+    from dractl.model import health as _health
+
+    hidx = _health.build(cluster.pods, cluster.claims)
+    has_health = bool(hidx.devices or hidx.unmapped)
 
     def table() -> Any:
         from dractl.render.printers import Table
 
         cols = ["NAMESPACE"] if show_ns else []
-        cols += ["POD", "PHASE", "NODE", "CLAIM", "STATE", "DEVICES", "SCHEDULED", "MESSAGE", "POD-CLAIM"]
+        cols += ["POD", "PHASE", "NODE", "CLAIM", "STATE", "DEVICES"]
+        cols += ["HEALTH"] if has_health else []
+        cols += ["SCHEDULED", "MESSAGE", "POD-CLAIM", "DRIVER-STATUS"]
         rows = []
         for p in items:
             head = [p.namespace or "default"] if show_ns else []
@@ -67,12 +73,16 @@ def pods(
             message = cond.get("message") or NONE
             node = p.node_name or NONE
             for c in claim_rows(rel, p):
-                cells = [c["claim"], c["state"], c["devices"], sched, message, c["entry"]]
+                cells = [c["claim"], c["state"], c["devices"]]
+                claim = rel.cluster.claim(p.namespace or "default", c["claim"]) if c["state"] != NONE else None
+                if has_health:
+                    cells.append(_claim_health(hidx, claim))
+                cells += [sched, message, c["entry"], _claim_driver_status(claim)]
                 rows.append([*head, p.name, p.phase, node, *cells])
-        return Table(cols, rows, wide={"POD-CLAIM"})
+        return Table(cols, rows, wide={"POD-CLAIM", "DRIVER-STATUS"})
 
     def document() -> dict[str, Any]:
-        docs = [pod_doc(rel, p, explained.get(_key(p)) if explain else None) for p in items]
+        docs = [pod_doc(rel, p, explained.get(_key(p)) if explain else None, hidx) for p in items]
         if name:
             return docs[0]
         return {"apiVersion": API, "kind": "PodClaimsList", "items": docs}
@@ -135,7 +145,31 @@ def claim_rows(rel: Relations, p: Pod) -> list[dict[str, str]]:
     return rows
 
 
-def pod_doc(rel: Relations, p: Pod, explained: list[Explained] | None) -> dict[str, Any]:
+def _claim_health(hidx: Any, claim: Any) -> str:
+    """The kubelet's health per device of a claim, in result order ("Healthy", "Unhealthy,Healthy")."""
+    if claim is None or claim.allocation is None:
+        return NONE
+    unmapped = hidx.claim_unmapped(claim.key)
+    if unmapped:
+        return "per claim: " + "; ".join(u.summary() for u in unmapped)
+    cells = []
+    for r in claim.allocation.results:
+        h = hidx.of(r.device_id)
+        cells.append((h.health + (f" ({h.message})" if h.message else "")) if h is not None and h.health else NONE)
+    return ",".join(cells) if any(c != NONE for c in cells) else NONE
+
+
+def _claim_driver_status(claim: Any) -> str:
+    """The driver's status.devices[] of a claim, one device after the other."""
+    from dractl.cli.claims import _driver_status_cell
+
+    if claim is None or claim.allocation is None:
+        return NONE
+    cells = [_driver_status_cell(claim, r.device_id) for r in claim.allocation.results]
+    return "; ".join(cells) if any(c != NONE for c in cells) else NONE
+
+
+def pod_doc(rel: Relations, p: Pod, explained: list[Explained] | None, hidx: Any = None) -> dict[str, Any]:
     """dractl's view of one pod (kind PodClaims): its claims and their devices, computed by dractl."""
     from dractl.model.relations import claim_keys
     from dractl.model.serialize import result_to_dict
@@ -145,15 +179,25 @@ def pod_doc(rel: Relations, p: Pod, explained: list[Explained] | None) -> dict[s
     for rc in p.resource_claims:
         key = keys.get(rc.name)
         c = rel.cluster.claim(*key) if key else None
-        claims.append(
-            {
-                "name": rc.name,
-                "resourceClaimName": c.name if c is not None else (key[1] if key else None),
-                "resourceClaimTemplateName": rc.resource_claim_template_name or None,
-                "state": c.state if c is not None else "missing",
-                "results": [result_to_dict(r) for r in c.allocation.results] if c is not None and c.allocation else [],
-            }
-        )
+        results = []
+        for r in c.allocation.results if c is not None and c.allocation else ():
+            rd = result_to_dict(r)
+            h = hidx.of(r.device_id) if hidx is not None else None
+            if h is not None:  # only when a kubelet reported it
+                rd["health"] = h.health
+                rd["healthMessage"] = h.message
+            results.append(rd)
+        entry: dict[str, Any] = {
+            "name": rc.name,
+            "resourceClaimName": c.name if c is not None else (key[1] if key else None),
+            "resourceClaimTemplateName": rc.resource_claim_template_name or None,
+            "state": c.state if c is not None else "missing",
+            "results": results,
+        }
+        st = ((c.raw.get("status") or {}).get("devices") if c is not None else None) or []
+        if st:  # the drivers' status.devices[], whole
+            entry["devices"] = st
+        claims.append(entry)
     d: dict[str, Any] = {
         "apiVersion": API,
         "kind": "PodClaims",

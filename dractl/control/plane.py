@@ -262,10 +262,40 @@ class ControlPlane:
         at = self._at = self.clock()
         self.objects = [_stamp(o, self.rng, at) for o in self.objects]
         events: list[Change] = []
+        self._evict_for_device_taints(events)
         self._collect_garbage()
         self._create_claims(events)
         self._schedule(events, set(explain), pin or {})
         return events
+
+    def _evict_for_device_taints(self, events: list[Change]) -> None:
+        """The device-taint eviction controller: delete bound pods whose claims' devices carry a NoExecute
+        taint they do not tolerate, once it is due (dractl.control.devicetaints)."""
+        from dractl.model.objects import DeviceTaintRule, ResourceSlice
+
+        # The apiserver sets a rule taint's timeAdded on create (tolerationSeconds count from it).
+        for i, o in enumerate(self.objects):
+            if isinstance(o, DeviceTaintRule) and o.taint is not None and not o.taint.time_added:
+                spec = dict(o.raw.get("spec") or {})
+                spec["taint"] = {**(spec.get("taint") or {}), "timeAdded": self._at}
+                self.objects[i] = replace(o, taint=replace(o.taint, time_added=self._at), raw={**o.raw, "spec": spec})
+        if not any(
+            (isinstance(o, DeviceTaintRule) and o.taint is not None and o.taint.effect == "NoExecute")
+            or (isinstance(o, ResourceSlice) and any(t.effect == "NoExecute" for d in o.devices for t in d.taints))
+            for o in self.objects
+        ):
+            return
+        from dractl.control import devicetaints
+
+        at = devicetaints.parse_time(self._at, _dt.datetime.now(_dt.UTC))
+        due = [e for e in devicetaints.evictions(self.cluster(), at) if e.when <= at]
+        if not due:
+            return
+        gone = {_key(e.pod) for e in due}
+        for e in due:
+            events.append(Change(f"pod/{e.pod.name}", "evicted", message="; ".join(e.reasons)))
+        self.objects = [o for o in self.objects if _key(o) not in gone]
+        self._reindex()
 
     def _collect_garbage(self) -> None:
         pods = [o for o in self.objects if isinstance(o, Pod)]

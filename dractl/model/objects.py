@@ -440,6 +440,21 @@ class ContainerClaim:
 
 
 @dataclass(frozen=True, slots=True)
+class ResourceHealthReport:
+    """One ``status.containerStatuses[].allocatedResourcesStatus[].resources[]`` entry, as the kubelet writes it.
+
+    ``resource`` is the entry's name (``claim:<pod claim name>[/<request>]`` for DRA) and ``resource_id``
+    the device's first CDI device ID, or ``driver/pool/device`` when the driver returned none.
+    """
+
+    container: str
+    resource: str
+    resource_id: str
+    health: str  # Healthy | Unhealthy | Unknown (anything else is read as Unknown)
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Pod(APIObject):
     meta: ObjectMeta
     node_name: str = ""
@@ -448,7 +463,12 @@ class Pod(APIObject):
     phase: str = "Pending"
     claim_statuses: tuple[PodResourceClaimStatus, ...] = ()
     node_selector: Mapping[str, str] = field(default_factory=lambda: EMPTY)
+    health: tuple[ResourceHealthReport, ...] = ()
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+    @property
+    def key(self) -> str:
+        return f"{self.meta.namespace}/{self.meta.name}"
 
 
 @dataclass(frozen=True, slots=True)

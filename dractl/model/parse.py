@@ -523,8 +523,33 @@ def _pod(o: dict[str, Any]) -> m.Pod:
             for s in _l(status.get("resourceClaimStatuses"))
         ),
         node_selector=_frozen(spec.get("nodeSelector")),
+        health=_health_reports(status),
         raw=o,
     )
+
+
+def _health_reports(status: dict[str, Any]) -> tuple[m.ResourceHealthReport, ...]:
+    """The kubelet's per-device health (KEP-4680) from every container status kind."""
+    out = []
+    for key in ("initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses"):
+        for cs in _l(status.get(key)):
+            cs = _d(cs)
+            for rs in _l(cs.get("allocatedResourcesStatus")):
+                rs = _d(rs)
+                name = str(rs.get("name") or "")
+                for r in _l(rs.get("resources")):
+                    r = _d(r)
+                    health = str(r.get("health") or "Unknown")
+                    out.append(
+                        m.ResourceHealthReport(
+                            container=str(cs.get("name") or ""),
+                            resource=name,
+                            resource_id=str(r.get("resourceID") or ""),
+                            health=health if health in ("Healthy", "Unhealthy") else "Unknown",
+                            message=str(r.get("message") or ""),
+                        )
+                    )
+    return tuple(out)
 
 
 def _node(o: dict[str, Any]) -> m.Node:

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from dractl.model.cluster import Cluster, Holder, Pool, PoolDevice
-from dractl.model.objects import Device, DeviceRequestAllocationResult, ResourceSlice
+from dractl.model.health import DeviceHealth, UnmappedHealth
+from dractl.model.objects import (
+    AllocatedDeviceStatus,
+    Device,
+    DeviceRequestAllocationResult,
+    DeviceTaintRule,
+    ResourceSlice,
+)
 from dractl.quantity import Quantity
 
 BLOCKING_EFFECTS = ("NoSchedule", "NoExecute")
@@ -50,6 +57,33 @@ class DeviceView:
     holders: list[Holder]
     counters: list[tuple[str, str, Quantity, Quantity | None]]  # (set, counter, consumes, left)
     effective_taints: list[Any]
+    #: per effective taint: "slice" or the DeviceTaintRule's name
+    taint_sources: list[str] = field(default_factory=list)
+    health: DeviceHealth | None = None
+    #: health reported for a claim holding this device that cannot be tied to one device (CDI IDs only)
+    unmapped_health: list[UnmappedHealth] = field(default_factory=list)
+    #: the drivers' status.devices[] entries for this device, from the claims holding it
+    device_statuses: list[tuple[str, AllocatedDeviceStatus]] = field(default_factory=list)  # (claim, status)
+
+    @property
+    def health_state(self) -> str | None:
+        return self.health.health if self.health is not None else None
+
+    def conditions(self) -> list[dict[str, Any]]:
+        out = []
+        for _, st in self.device_statuses:
+            for c in st.conditions:
+                if isinstance(c, dict):
+                    out.append({k: c.get(k, "") for k in ("type", "status", "reason", "message")})
+        return out
+
+    def health_text(self) -> str:
+        """Health for a STATUS cell: "" when nothing was reported."""
+        if self.health is not None:
+            return self.health.health or ""
+        if self.unmapped_health:
+            return "claim health: " + "; ".join(u.summary() for u in self.unmapped_health)
+        return ""
 
     @property
     def device(self) -> Device:
@@ -91,6 +125,13 @@ class DeviceView:
         blocking = [t for t in self.effective_taints if t.effect in BLOCKING_EFFECTS]
         if blocking:
             base += " tainted: " + ", ".join(str(t) for t in blocking)
+        if self.health_state == "Unhealthy":
+            msg = f" ({self.health.message})" if self.health is not None and self.health.message else ""
+            return f"Unhealthy{msg}; {base}"
+        if self.health_state == "Unknown":
+            base += " health Unknown"
+        elif self.unmapped_health:
+            base += " (" + self.health_text() + ")"
         return base
 
     def available(self) -> bool:
@@ -110,6 +151,13 @@ class DeviceView:
 
 
 def device_views(cluster: Cluster) -> list[DeviceView]:
+    from dractl.model import health as _health
+
+    hidx = _health.build(cluster.pods, cluster.claims) if cluster.pods else _health.HealthIndex()
+    statuses: dict[tuple[str, str, str], list[tuple[str, AllocatedDeviceStatus]]] = {}
+    for c in cluster.claims:
+        for st in c.devices:
+            statuses.setdefault((st.driver, st.pool, st.device), []).append((c.key, st))
     holders = cluster.holders
     left_by_pool: dict[tuple[str, str], dict[str, dict[str, Quantity]]] = {}
     pools: dict[tuple[str, str], Pool] = {(p.driver, p.name): p for p in cluster.pools}
@@ -126,15 +174,35 @@ def device_views(cluster: Cluster) -> list[DeviceView]:
                 for name, q in cc.counters.items():
                     counters.append((cc.counter_set, name, q, left.get(cc.counter_set, {}).get(name)))
         taints = list(pd.device.taints)
+        sources = ["slice"] * len(taints)
         for r in rules:
-            if r.taint is None:
-                continue
-            if (not r.driver or r.driver == pd.driver) and (not r.pool or r.pool == pd.pool) and (
-                not r.device or r.device == pd.device.name
-            ):
+            if rule_matches(r, pd):
+                assert r.taint is not None
                 taints.append(r.taint)
-        out.append(DeviceView(pd, holders.get(pd.key, []), counters, taints))
+                sources.append(r.name)
+        key = pd.key
+        out.append(
+            DeviceView(
+                pd,
+                holders.get(key, []),
+                counters,
+                taints,
+                sources,
+                hidx.of(key),
+                hidx.unmapped_for(key) if hidx.unmapped else [],
+                statuses.get(key, []),
+            )
+        )
     return out
+
+
+def rule_matches(r: DeviceTaintRule, pd: PoolDevice) -> bool:
+    """Whether a DeviceTaintRule taints a device (its selector's fields are ANDed; an unset one matches all)."""
+    if r.taint is None:
+        return False
+    return (not r.driver or r.driver == pd.driver) and (not r.pool or r.pool == pd.pool) and (
+        not r.device or r.device == pd.device.name
+    )
 
 
 def capacity_text(r: DeviceRequestAllocationResult) -> str:

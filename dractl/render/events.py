@@ -22,6 +22,8 @@ def event_line(e: Any) -> str:
         return f"{e.ref} pending: {e.message}" + (f" {hint}" if hint else "")
     if e.verb == "claim created":
         return f"{e.ref} created (from template {e.template} for pod {e.pod})"
+    if e.verb == "evicted":
+        return f"{e.ref} evicted: device taint not tolerated: {e.message}"
     if e.verb == "marked for deletion":
         return f"{e.ref} marked for deletion (still in use by {', '.join(e.users)})"
     return f"{e.ref} {e.verb}"

@@ -51,6 +51,16 @@ def check_format(fmt: str) -> str:
     return fmt
 
 
+def use_bar(stream: TextIO) -> bool:
+    """Small bars in tables only on a terminal (plain text when piped)."""
+    if os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def use_color(stream: TextIO) -> bool:
     if os.environ.get("NO_COLOR"):
         return False

@@ -51,6 +51,15 @@ def _containers(cs: Any) -> list[dict[str, Any]]:
     return out
 
 
+def _container_health(cs: Any) -> list[dict[str, Any]]:
+    """Container statuses reduced to the device health the kubelet reports (allocatedResourcesStatus)."""
+    out = []
+    for c in cs if isinstance(cs, list) else []:
+        if isinstance(c, dict) and c.get("allocatedResourcesStatus"):
+            out.append({"name": c.get("name", ""), "allocatedResourcesStatus": c["allocatedResourcesStatus"]})
+    return out
+
+
 def clean(obj: dict[str, Any]) -> dict[str, Any]:
     """One object as a snapshot keeps it."""
     out = dict(obj)
@@ -65,6 +74,10 @@ def clean(obj: dict[str, Any]) -> dict[str, Any]:
         out["spec"] = new_spec
         status = out.get("status") or {}
         out["status"] = {k: status[k] for k in _POD_STATUS_KEEP if k in status}
+        for key in ("initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses"):
+            health = _container_health(status.get(key))
+            if health:
+                out["status"][key] = health
     elif out.get("kind") == "Node":
         status = dict(out.get("status") or {})
         status.pop("images", None)

@@ -22,8 +22,9 @@ Needs = frozenset[str]
 DEVICE_NEEDS: Needs = frozenset({"ResourceSlice", "ResourceClaim", "DeviceTaintRule"})
 
 
-def device_needs(*, node: bool = False, classes: bool = False) -> Needs:
-    extra = ({"Node"} if node else set()) | ({"DeviceClass"} if classes else set())
+def device_needs(*, node: bool = False, classes: bool = False, health: bool = False) -> Needs:
+    """``health`` adds Pods: the device health the kubelet reports in them."""
+    extra = ({"Node"} if node else set()) | ({"DeviceClass"} if classes else set()) | ({"Pod"} if health else set())
     return DEVICE_NEEDS | extra
 
 

@@ -1,0 +1,275 @@
+"""`dractl taint` / `dractl taint --remove` / `dractl taints`: DeviceTaintRules with an eviction preview."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from typing import Any
+
+import typer
+
+from dractl.cli import completion as _c
+
+MANAGED_BY = "app.kubernetes.io/managed-by"
+GROUP_LABEL = "dractl.io/taint-group"
+EFFECTS = ("NoSchedule", "NoExecute", "None")
+_DNS = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
+_LABEL_NAME = re.compile(rf"^({_DNS}/)?[A-Za-z0-9]([-A-Za-z0-9_.]{{0,61}}[A-Za-z0-9])?$")
+_LABEL_VALUE = re.compile(r"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("taint")(taint)
+    app.command("taints")(taints)
+
+
+def parse_taint(spec: str) -> dict[str, str]:
+    """``KEY[=VALUE]:EFFECT`` -> a v1 DeviceTaint dict (kubectl taint's syntax)."""
+    from dractl.errors import UsageError
+
+    body, sep, effect = spec.rpartition(":")
+    if not sep or not body:
+        raise UsageError(f"taint {spec!r}: expected KEY[=VALUE]:EFFECT (EFFECT one of {', '.join(EFFECTS)})")
+    if effect not in EFFECTS:
+        raise UsageError(f"taint {spec!r}: unknown effect {effect!r} (allowed: {', '.join(EFFECTS)})")
+    key, _, value = body.partition("=")
+    if not _LABEL_NAME.match(key) or len(key) > 316:
+        raise UsageError(f"taint {spec!r}: key {key!r} must be a label name (an optional DNS prefix and a name)")
+    if not _LABEL_VALUE.match(value):
+        raise UsageError(f"taint {spec!r}: value {value!r} must be a label value (63 characters: letters, digits, "
+                         "'-', '_' or '.')")
+    out = {"key": key, "effect": effect}
+    if value:
+        out["value"] = value
+    return out
+
+
+def _rule_name(taint: dict[str, str]) -> str:
+    base = re.sub(r"[^a-z0-9-]+", "-", f"{taint['key']}-{taint['effect']}".lower()).strip("-")
+    return base[:200] or "dractl-taint"
+
+
+def taint(
+    ctx: typer.Context,
+    spec: str | None = typer.Argument(None, metavar="KEY[=VALUE]:EFFECT", help="The taint (effect NoSchedule, "
+                                      "NoExecute or None)."),
+    driver: str | None = typer.Option(None, "--driver", help="Devices of this driver.",
+                                      autocompletion=_c.complete_drivers),
+    pool: str | None = typer.Option(None, "--pool", help="Devices of this pool.", autocompletion=_c.complete_pools),
+    device: str | None = typer.Option(None, "--device", help="The device with this name."),
+    device_class: str | None = typer.Option(None, "--class", help="Devices this DeviceClass selects (one rule per "
+                                            "device).", autocompletion=_c.complete_classes),
+    selector: str | None = typer.Option(None, "--selector", "-l", help="Devices this CEL selector matches (one rule "
+                                        "per device)."),
+    name: str | None = typer.Option(None, "--name", help="The rule's name (default: from the key and effect)."),
+    remove: str | None = typer.Option(None, "--remove", help="Delete the rule NAME (or every rule of dractl's group "
+                                      "NAME) instead."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the rule and the preview; write nothing."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Write to a live cluster without asking."),
+) -> None:
+    """Taint devices with a DeviceTaintRule, after a preview of what the scheduler and the device-taint
+    eviction controller would do."""
+    from dractl.errors import UsageError
+
+    app_ctx = ctx.obj
+    if remove:
+        if spec or driver or pool or device or device_class or selector:
+            raise UsageError("--remove NAME takes no taint and no device selection")
+        _remove(app_ctx, remove, dry_run=dry_run, yes=yes)
+        return
+    if not spec:
+        raise UsageError("missing KEY[=VALUE]:EFFECT (or --remove NAME)")
+    t = parse_taint(spec)
+    if not (driver or pool or device or device_class or selector):
+        raise UsageError("name the devices to taint: --driver, --pool, --device, --class or --selector")
+    from dractl.control import devicetaints as dt
+    from dractl.model.parse import parse_object
+    from dractl.model.views import device_views
+    from dractl.sources.base import device_needs
+
+    # classes: the pending pods' requests are matched through their DeviceClass
+    cluster = app_ctx.cluster(device_needs(classes=True) | {"Pod", "ResourceClaimTemplate"})
+    now = _dt.datetime.now(_dt.UTC)
+    t["timeAdded"] = dt.format_time(now)
+    views = device_views(cluster)
+    views = [v for v in views if (not driver or v.pd.driver == driver) and (not pool or v.pd.pool == pool)
+             and (not device or v.device.name == device)]
+    base = name or _rule_name(t)
+    labels = {MANAGED_BY: "dractl"}
+    rules: list[dict[str, Any]] = []
+    if device_class or selector:
+        from dractl.cli.selectors import filter_views
+
+        views = filter_views(app_ctx, cluster, views, selector, device_class)
+        labels[GROUP_LABEL] = base
+        for i, v in enumerate(views):
+            rules.append(_rule(f"{base}-{i}" if len(views) > 1 else base, labels,
+                               {"driver": v.pd.driver, "pool": v.pd.pool, "device": v.device.name}, t))
+    else:
+        sel = {k: val for k, val in (("driver", driver), ("pool", pool), ("device", device)) if val}
+        rules.append(_rule(base, labels, sel, t))
+    if not views:
+        app_ctx.warn("no device matches the selection: nothing to taint")
+        raise typer.Exit(1)
+    models = [parse_object(r) for r in rules]
+    affected = [v.pd for v in views]
+    evicted = [e for e in dt.evictions(cluster, now, models) if e.pod_key not in
+               {x.pod_key for x in dt.evictions(cluster, now)}]
+    from dractl.cel import compile_selector
+    from dractl.model.objects import DeviceTaint
+
+    taint_obj = DeviceTaint(t["key"], t.get("value", ""), t["effect"], t["timeAdded"])
+    lost = dt.lost_candidates(cluster, affected, taint_obj,
+                              lambda e: compile_selector(e, app_ctx.features, stored=True))
+    preview = {
+        "rule": rules[0] if len(rules) == 1 else {"apiVersion": "v1", "kind": "List", "items": rules},
+        "devices": [f"{pd.driver}/{pd.pool}/{pd.device.name}" for pd in affected],
+        "evicted": [e.pod_key for e in evicted],
+        "unschedulable": [lc.pod_key for lc in lost],
+    }
+    _print_preview(app_ctx, preview, rules, evicted, lost, now)
+    if dry_run:
+        return
+    _write(app_ctx, rules, yes=yes)
+
+
+def _rule(name: str, labels: dict[str, str], selector: dict[str, str], taint: dict[str, str]) -> dict[str, Any]:
+    return {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "DeviceTaintRule",
+        "metadata": {"name": name, "labels": dict(labels)},
+        "spec": {"deviceSelector": selector, "taint": dict(taint)},
+    }
+
+
+def _print_preview(app_ctx: Any, preview: dict[str, Any], rules: list[dict[str, Any]], evicted: list[Any],
+                   lost: list[Any], now: _dt.datetime) -> None:
+    from dractl.render.printers import to_json, to_yaml
+
+    if app_ctx.output in ("json", "yaml"):
+        app_ctx.stdout.write((to_json if app_ctx.output == "json" else to_yaml)(preview))
+        return
+    if app_ctx.output == "name":
+        for r in rules:
+            app_ctx.stdout.write(f"devicetaintrule.resource.k8s.io/{r['metadata']['name']}\n")
+        return
+    out = app_ctx.stdout
+    t = rules[0]["spec"]["taint"]
+    text = f"{t['key']}" + (f"={t['value']}" if t.get("value") else "") + f":{t['effect']}"
+    names = ", ".join(r["metadata"]["name"] for r in rules)
+    out.write(f"DeviceTaintRule {names}: {text} on {len(preview['devices'])} device(s)\n")
+    for d in preview["devices"]:
+        out.write(f"  device {d}\n")
+    if evicted:
+        out.write(f"the device-taint eviction controller would evict {len(evicted)} pod(s):\n")
+        for e in evicted:
+            when = "now" if e.when <= now else f"at {e.when.strftime('%Y-%m-%dT%H:%M:%SZ')} (tolerationSeconds)"
+            out.write(f"  pod {e.pod_key} {when}: {'; '.join(e.reasons)}\n")
+    else:
+        out.write("no running pod would be evicted\n")
+    if lost:
+        out.write(f"the scheduler would no longer offer these devices to {len(lost)} pending pod(s):\n")
+        for lc in lost:
+            out.write(f"  pod {lc.pod_key}: {', '.join(lc.requests)}\n")
+
+
+def _write(app_ctx: Any, rules: list[dict[str, Any]], *, yes: bool) -> None:
+    src = app_ctx.source
+    from dractl.errors import UsageError
+
+    if app_ctx.source_options.from_file:
+        raise UsageError("a snapshot is read-only: use --dry-run, or the fake or a live cluster to write the rule")
+    from dractl.sources.fake import FakeSource
+
+    if not isinstance(src, FakeSource) and hasattr(src, "apply"):  # a live cluster
+        if not yes and not typer.confirm(f"create {len(rules)} DeviceTaintRule(s) in {src.description}?", err=True):
+            raise typer.Abort()
+        for r in rules:
+            src.apply(r)
+            app_ctx.stdout.write(f"devicetaintrule.resource.k8s.io/{r['metadata']['name']} created\n")
+        return
+    _fake_apply(app_ctx, rules)
+
+
+def _fake_apply(app_ctx: Any, rules: list[dict[str, Any]], deletes: list[str] | None = None) -> None:
+    """Write (or delete) rules in the fake cluster and run its control plane (which evicts as the controller)."""
+    from dractl.control.plane import ControlPlane
+    from dractl.control.store import Store
+    from dractl.model.parse import parse_object
+    from dractl.render.events import event_line
+    from dractl.sources.fake import FakeSource
+
+    store = Store(app_ctx.source_options.state_dir)
+    source = FakeSource(app_ctx.source_options.state_dir, app_ctx.warn)
+    with store.transaction() as doc:
+        plane = ControlPlane(source.objects(doc["items"]), features=app_ctx.features)
+        if deletes:
+            objs = [parse_object({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceTaintRule",
+                                  "metadata": {"name": n}, "spec": {}}, validate=False) for n in deletes]
+            events = plane.delete(objs, None)
+        else:
+            events = plane.apply([parse_object(r) for r in rules], None)
+        events.extend(plane.reconcile())
+        doc["items"] = plane.raw_items()
+    for e in events:
+        app_ctx.stdout.write(event_line(e) + "\n")
+
+
+def _remove(app_ctx: Any, name: str, *, dry_run: bool, yes: bool) -> None:
+    from dractl.errors import NotFoundError
+
+    cluster = app_ctx.cluster(frozenset({"DeviceTaintRule"}))
+    names = [r.name for r in cluster.taint_rules if r.name == name
+             or (r.meta.labels.get(GROUP_LABEL) == name and r.meta.labels.get(MANAGED_BY) == "dractl")]
+    if not names:
+        raise NotFoundError(f'devicetaintrules.resource.k8s.io "{name}" not found')
+    if dry_run:
+        for n in names:
+            app_ctx.stdout.write(f"devicetaintrule.resource.k8s.io/{n} deleted (dry run)\n")
+        return
+    from dractl.errors import UsageError
+
+    if app_ctx.source_options.from_file:
+        raise UsageError("a snapshot is read-only: use --dry-run, or the fake or a live cluster")
+    src = app_ctx.source
+    from dractl.sources.fake import FakeSource
+
+    if not isinstance(src, FakeSource) and hasattr(src, "delete"):
+        if not yes and not typer.confirm(f"delete {len(names)} DeviceTaintRule(s) in {src.description}?", err=True):
+            raise typer.Abort()
+        for n in names:
+            src.delete("DeviceTaintRule", n)
+            app_ctx.stdout.write(f"devicetaintrule.resource.k8s.io/{n} deleted\n")
+        return
+    _fake_apply(app_ctx, [], deletes=names)
+
+
+def taints(ctx: typer.Context) -> None:
+    """List DeviceTaintRules with the devices each one matches."""
+    from dractl.model.views import device_views, rule_matches
+    from dractl.render.printers import Result, Table
+    from dractl.sources.base import device_needs
+
+    app_ctx = ctx.obj
+    cluster = app_ctx.cluster(device_needs())
+    pds = [v.pd for v in device_views(cluster)]
+    items = list(cluster.taint_rules)
+    matched = {r.name: [f"{pd.driver}/{pd.pool}/{pd.device.name}" for pd in pds if rule_matches(r, pd)] for r in items}
+
+    def table() -> Table:
+        rows = []
+        for r in items:
+            sel = " ".join(f"{k}={v}" for k, v in (("driver", r.driver), ("pool", r.pool), ("device", r.device)) if v)
+            devs = matched[r.name]
+            shown = ", ".join(d.partition("/")[2] for d in devs[:4]) + (", ..." if len(devs) > 4 else "")
+            rows.append([r.name, str(r.taint) if r.taint else "<none>", sel or "<all>", str(len(devs)), shown or "-",
+                         r.meta.labels.get(GROUP_LABEL, "-")])
+        return Table(["NAME", "TAINT", "SELECTOR", "DEVICES", "MATCHES", "GROUP"], rows, wide={"GROUP"})
+
+    def document() -> dict[str, Any]:
+        return {"apiVersion": "v1", "kind": "List",
+                "items": [{**dict(r.raw), "status": {**(r.raw.get("status") or {}), "matchingDevices": matched[r.name]}}
+                          for r in items]}
+
+    app_ctx.print(Result(table=table, document=document,
+                         names=lambda: [f"devicetaintrule.resource.k8s.io/{r.name}" for r in items]))

@@ -1,0 +1,129 @@
+"""Device usage grouped by node, pool, driver, class or model (pure: callers pass class membership in)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from dractl.model.views import BLOCKING_EFFECTS, DeviceView, node_text
+from dractl.quantity import Quantity
+
+GROUPINGS = ("node", "pool", "driver", "class", "model")
+_MODEL_ATTRIBUTES = ("model", "productName", "type")
+
+
+@dataclass
+class UsageRow:
+    key: str
+    devices: int = 0
+    allocated: int = 0
+    free: int = 0
+    unhealthy: int = 0
+    tainted: int = 0
+    #: devices held by several claims, with the capacity they consume: (device, claims, consumed text)
+    shared: list[tuple[str, int, str]] = field(default_factory=list)
+    #: partitionable pools' shared counters: (pool, counter set, counter, left, total)
+    counters: list[tuple[str, str, str, Quantity, Quantity]] = field(default_factory=list)
+
+    def counters_text(self) -> str:
+        """Counters left summed by counter name over the sets ("compute 750/800, memory 600Gi/640Gi (8 sets)")."""
+        if not self.counters:
+            return "-"
+        sums: dict[str, list[Quantity]] = {}
+        for _, _, name, left, tot in self.counters:
+            if name in sums:
+                sums[name] = [sums[name][0] + left, sums[name][1] + tot]
+            else:
+                sums[name] = [left, tot]
+        sets = len({(p, cs) for p, cs, _, _, _ in self.counters})
+        body = ", ".join(f"{n} {lt}/{t}" for n, (lt, t) in sorted(sums.items()))
+        return body + (f" ({sets} sets)" if sets > 1 else "")
+
+    @property
+    def share(self) -> float:
+        return self.allocated / self.devices if self.devices else 0.0
+
+    def add(self, v: DeviceView) -> None:
+        self.devices += 1
+        held = [h for h in v.holders if not h.admin_access]
+        if held:
+            self.allocated += 1
+        if v.available():
+            self.free += 1
+        if v.health_state == "Unhealthy":
+            self.unhealthy += 1
+        if any(t.effect in BLOCKING_EFFECTS for t in v.effective_taints):
+            self.tainted += 1
+        claims = {h.claim for h in held}
+        if len(claims) > 1:
+            used = v.consumed()
+            text = " ".join(
+                f"{k}={used[k]}/{c.value}" for k, c in v.device.capacity.items() if k in used
+            )
+            self.shared.append((f"{v.pd.driver}/{v.pd.pool}/{v.device.name}", len(claims), text))
+
+    def document(self) -> dict[str, object]:
+        return {
+            "key": self.key,
+            "devices": self.devices,
+            "allocated": self.allocated,
+            "free": self.free,
+            "unhealthy": self.unhealthy,
+            "tainted": self.tainted,
+        }
+
+
+def model_of(v: DeviceView) -> str:
+    attrs = v.device.attributes
+    for want in _MODEL_ATTRIBUTES:
+        for k, a in attrs.items():
+            if k == want or k.rpartition("/")[2] == want:
+                return str(a)
+    return "<none>"
+
+
+def group(
+    views: Iterable[DeviceView],
+    by: str,
+    counters_left: Callable[[str, str], dict[str, dict[str, Quantity]]],
+    counters_total: Callable[[str, str], dict[str, dict[str, Quantity]]],
+    classes_of: Callable[[DeviceView], list[str]] | None = None,
+) -> list[UsageRow]:
+    """Rows sorted by the share in use (highest first), then key."""
+    rows: dict[str, UsageRow] = {}
+    pools_of: dict[str, set[tuple[str, str]]] = {}
+    for v in views:
+        if by == "node":
+            keys = [node_text(v.pd)]
+        elif by == "pool":
+            keys = [f"{v.pd.driver}/{v.pd.pool}"]
+        elif by == "driver":
+            keys = [v.pd.driver]
+        elif by == "model":
+            keys = [model_of(v)]
+        else:
+            assert classes_of is not None
+            keys = classes_of(v) or ["<no class>"]
+        for k in keys:
+            row = rows.get(k)
+            if row is None:
+                row = rows[k] = UsageRow(k)
+            row.add(v)
+            if v.device.consumes_counters:
+                pools_of.setdefault(k, set()).add((v.pd.driver, v.pd.pool))
+    for k, pools in pools_of.items():
+        for driver, pool in sorted(pools):
+            left, total = counters_left(driver, pool), counters_total(driver, pool)
+            for cs, counters in sorted(total.items()):
+                for name, q in sorted(counters.items()):
+                    rest = left.get(cs, {}).get(name, q)
+                    rows[k].counters.append((pool, cs, name, rest, q))
+    return sorted(rows.values(), key=lambda r: (-r.share, r.key))
+
+
+def total(views: Iterable[DeviceView]) -> UsageRow:
+    """The total line counts each device once (a device in two classes is one device)."""
+    t = UsageRow("TOTAL")
+    for v in views:
+        t.add(v)
+    return t

@@ -1,0 +1,79 @@
+"""`dractl usage`: how full nodes, pools, drivers, classes and models are."""
+
+from __future__ import annotations
+
+from conftest import FIXTURES
+
+SNAP = str(FIXTURES / "health" / "snapshot-health.yaml")
+DEMOS = FIXTURES / "dra-example-driver" / "demo-examples"
+
+
+def test_usage_json_contract_by_node_and_class(dractl):
+    doc = dractl("--from", SNAP, "usage", "-o", "json").json()
+    assert doc == {
+        "kind": "UsageList",
+        "items": [
+            {"key": "dra-example-driver-cluster-worker", "devices": 7, "allocated": 6, "free": 1, "unhealthy": 1,
+             "tainted": 0},
+        ],
+    }
+    by_class = dractl("--from", SNAP, "usage", "--by", "class", "-o", "json").json()["items"]
+    # sorted by the share in use: the NIC class is full, the GPU class has one free device
+    assert [(i["key"], i["devices"], i["allocated"], i["free"], i["unhealthy"]) for i in by_class] == [
+        ("net.example.com", 1, 1, 0, 0),
+        ("gpu.example.com", 6, 5, 1, 1),
+    ]
+    models = dractl("--from", SNAP, "usage", "--by", "model", "-o", "json").json()["items"]
+    assert [i["key"] for i in models] == ["LATEST-NET-MODEL", "LATEST-GPU-MODEL"]
+
+
+def test_usage_table_total_shared_and_counters(dractl):
+    dractl("fake", "reset", "--profile", "example-gpu-shared")
+    demo = DEMOS / "gpu-allow-multiple-allocations__gpu-allow-multiple-allocations.yaml"
+    assert dractl("fake", "apply", "-f", str(demo)).code == 0
+    lines = dractl("usage").out.splitlines()
+    assert lines[0].split()[:5] == ["NODE", "DEVICES", "ALLOCATED", "FREE", "USED"]
+    assert lines[-1].split()[:5] == ["TOTAL", "8", "1", "8", "12%"]
+    assert "1: gpu-0 x2 (compute=40/100 memory=32Gi/80Gi)" in lines[1]
+
+    dractl("fake", "reset", "--profile", "example-gpu-partitions")
+    assert dractl("fake", "apply", "-f", str(DEMOS / "partitionable-devices__partitionable-devices.yaml")).code == 0
+    out = dractl("usage", "--by", "pool").out
+    assert "compute 750/800, memory 600Gi/640Gi (8 sets)" in out
+
+
+def test_usage_bad_grouping_is_a_usage_error(dractl):
+    r = dractl("--from", SNAP, "usage", "--by", "rack")
+    assert r.code == 2 and r.out == ""
+    assert "--by 'rack': unknown grouping (allowed: node, pool, driver, class, model)" in r.err
+
+
+def test_bar_on_a_terminal_only(dractl_proc, tmp_path):
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    env = dict(os.environ, DRACTL_STATE=str(tmp_path / "state"))
+    env.pop("TERM", None)
+    assert dractl_proc("--fake", "fake", "reset", env=env).code == 0
+    piped = dractl_proc("--fake", "usage", env=env)
+    assert piped.code == 0 and "\u2588" not in piped.out and "\u2591" not in piped.out
+    master, slave = pty.openpty()
+    p = subprocess.run([sys.executable, "-m", "dractl", "--fake", "usage"], stdout=slave, stderr=subprocess.PIPE,
+                       env=env, cwd=ROOT, timeout=60)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    assert p.returncode == 0
+    assert "\u2591" * 10 + " 0%" in out.decode()  # nothing allocated: an empty bar
