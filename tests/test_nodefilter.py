@@ -61,3 +61,16 @@ def test_summary_line_is_sorted_like_the_scheduler():
                                     "node(s) didn't match Pod's node affinity/selector": 10}) == (
         "0/12 nodes are available: 10 node(s) didn't match Pod's node affinity/selector, "
         "2 cannot allocate all claims.")
+
+
+def test_node_filter_looks_at_every_node_only_for_pods_that_place_themselves():
+    from dractl.allocator.nodefilter import NodeFilter
+
+    nodes = [node("n1"), node("n2", taints=[{"key": "k", "effect": "NoExecute"}]), node("n3", unschedulable=True)]
+    f = NodeFilter(nodes)
+    assert [n.name for n in f.restricted] == ["n2", "n3"]
+    assert f.rejected(pod()) == {"n2": "node(s) had untolerated taint(s)", "n3": "node(s) were unschedulable"}
+    assert f.rejected(pod(nodeSelector={"kubernetes.io/hostname": "n2"})) == {
+        "n1": "node(s) didn't match Pod's node affinity/selector", "n2": "node(s) had untolerated taint(s)",
+        "n3": "node(s) were unschedulable"}
+    assert f.rejected(None) == {}

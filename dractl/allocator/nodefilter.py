@@ -78,13 +78,30 @@ def node_filter_reason(pod: Pod, node: Node) -> str | None:
     return None
 
 
+class NodeFilter:
+    """The filters for many pods over one set of nodes: built once per scheduling pass.
+
+    Most pods name no node, selector or affinity, and most nodes have no taint and are not cordoned;
+    such a pod can only be turned away by the few nodes that do, so only those are looked at.
+    """
+
+    def __init__(self, nodes: Iterable[Node]) -> None:
+        self.nodes = list(nodes)
+        self.restricted = [n for n in self.nodes if _spec(n).get("taints") or _spec(n).get("unschedulable")]
+
+    def rejected(self, pod: Pod | None) -> dict[str, str]:
+        """Node name -> reason, for the nodes these filters reject for ``pod`` (none without a pod)."""
+        if pod is None:
+            return {}
+        places = pod.node_name or pod.node_selector or (_spec(pod).get("affinity") or {}).get("nodeAffinity")
+        out = {}
+        for n in self.nodes if places else self.restricted:
+            r = node_filter_reason(pod, n)
+            if r is not None:
+                out[n.name] = r
+        return out
+
+
 def rejected_nodes(pod: Pod | None, nodes: Iterable[Node]) -> dict[str, str]:
     """Node name -> reason, for the nodes these filters reject for ``pod`` (none without a pod)."""
-    if pod is None:
-        return {}
-    out = {}
-    for n in nodes:
-        r = node_filter_reason(pod, n)
-        if r is not None:
-            out[n.name] = r
-    return out
+    return NodeFilter(nodes).rejected(pod)

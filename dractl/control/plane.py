@@ -395,7 +395,7 @@ class ControlPlane:
         self, events: list[Change], explain: set[tuple[str, str]], pin: Mapping[tuple[str, str], str]
     ) -> None:
         from dractl.allocator import Allocator
-        from dractl.allocator.nodefilter import rejected_nodes
+        from dractl.allocator.nodefilter import NodeFilter
         from dractl.control.scheduler import place
 
         self.results = {}
@@ -406,6 +406,7 @@ class ControlPlane:
         # Creation order; objects of one apply share a timestamp, so their order decides.
         pending.sort(key=lambda p: (p.meta.creation_timestamp, order[id(p)]))
         allocator = Allocator(self.cluster(), self.features)
+        node_filter = NodeFilter(allocator.cluster.nodes)
         nodes = allocator.cluster.node_names
         # Per claim shape (the specs of the claims still to allocate), the nodes known not to fit.
         failed: dict[tuple[int, ...], dict[str, str]] = {}
@@ -427,7 +428,7 @@ class ControlPlane:
                 claims,
                 explain=key in explain,
                 known=failed.setdefault(shape, {}) if shape and key not in pin else None,
-                rejected=rejected_nodes(pod, allocator.cluster.nodes),
+                rejected=node_filter.rejected(pod),
             )
             self.results[key] = PodResult(ns, pod.name, p, claims, p.error or p.message or "")
             if p.error is not None:
