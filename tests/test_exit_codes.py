@@ -57,7 +57,8 @@ def test_the_table_covers_every_command_and_code():
     rows = _rows()
     assert len(rows) >= 25
     commands = {c for c, _, _ in rows}
-    assert {"any", "devices", "claims", "pods", "cel", "check", "fake apply", "fake delete"} <= commands
+    assert {"any", "devices", "claims", "pods", "cel", "check", "fake apply", "fake delete", "demo", "usage",
+            "taint"} <= commands
     assert {code for _, code, _ in rows} == {0, 1, 2}
 
 
