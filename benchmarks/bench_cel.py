@@ -12,7 +12,7 @@ import statistics
 import time
 
 from dractl.cel import compile_selector, evaluate_many
-from dractl.cel import selector as _selector
+from dractl.cel import input as _input
 from dractl.model.objects import AttributeValue, Device, DeviceCapacity
 from dractl.quantity import Quantity
 
@@ -41,8 +41,9 @@ def make_devices(n: int = N) -> list[tuple[str, Device]]:
 def run(label: str, fn, rounds: int = 5) -> float:
     times = []
     for _ in range(rounds):
-        _selector._CONVERTED.clear()  # include the per-device input conversion every round
-        _selector._VERSIONS.clear()
+        _input._CONVERTED.clear()  # include the per-device input conversion every round
+        _input._ERRORS.clear()
+        _input._VERSIONS.clear()
         t = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t)

@@ -94,9 +94,8 @@ def main() -> None:
     from dractl.cli.completion_table import TABLE
 
     with tempfile.TemporaryDirectory() as tmp:
-        # no kubeconfig at all (a KUBECONFIG naming a missing file is an error now): the fake cluster answers
         env = dict(os.environ, DRACTL_STATE=os.path.join(tmp, "state"), HOME=tmp)
-        env.pop("KUBECONFIG", None)
+        env.pop("KUBECONFIG", None)  # no kubeconfig: the fake cluster (a named missing file is an error)
         empty = os.path.join(tmp, "emptyapp.py")
         dractl = os.path.join(tmp, "dractl")
         open(empty, "w").write(EMPTY_APP)

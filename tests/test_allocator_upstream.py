@@ -23,7 +23,7 @@ What the model cannot express, and how the port deals with it:
   even without validation. ``attribute_without_value()`` marks such an attribute;
   ``_parse_slice`` removes it before parsing and puts it back into the parsed model as
   ``AttributeValue(kind="", value=None)``. The allocator code path exists
-  (``SelectorCache.device_error``, as upstream's ``getAttributeValue``).
+  (``dractl.cel.input.device_input_error``, as upstream's ``getAttributeValue``).
 - ``adminAccess`` unset vs ``false``: the model keeps one bool per request. Upstream
   reports "admin access is requested, but the feature is disabled" for any non-nil
   value, including ``false``; dractl only for ``true``. No case in the table sets

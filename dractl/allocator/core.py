@@ -19,9 +19,9 @@ from fractions import Fraction
 from typing import Any
 
 from dractl.allocator import capacity as cap
-from dractl.allocator.celmatch import SelectorCache, SelectorFailure
 from dractl.allocator.constraints import DistinctAttribute, MatchAttribute
 from dractl.allocator.pools import Candidate, NodeView, PoolView, gather_pools, node_matches
+from dractl.cel.match import SelectorCache, SelectorFailure
 from dractl.features import DEFAULT_GATES, FeatureGates
 from dractl.model.cluster import Cluster
 from dractl.model.objects import (

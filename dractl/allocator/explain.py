@@ -14,7 +14,6 @@ without inventing a per-device reason.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,7 +21,6 @@ from fractions import Fraction
 from typing import Any
 
 from dractl.allocator import capacity as cap
-from dractl.allocator.celmatch import SelectorFailure
 from dractl.allocator.constraints import lookup_attribute
 from dractl.allocator.core import (
     ALLOCATION_RESULTS_MAX_SIZE,
@@ -36,6 +34,7 @@ from dractl.allocator.core import (
     taint_prevents,
 )
 from dractl.allocator.pools import Candidate, NodeView, node_matches
+from dractl.cel.match import SelectorFailure, attribute_hint, closest, published_names
 from dractl.model.objects import Node, ResourceClaim
 from dractl.quantity import Format, Quantity
 
@@ -337,27 +336,20 @@ def _hints_for_selector(expr: str, cands: Sequence[Candidate]) -> list[str]:
 
 
 def _attribute_hints(dom: str, name: str, cands: Sequence[Candidate]) -> list[str]:
-    have: dict[str, set[str]] = {}  # domain -> short names
-    for c in cands:
-        for k in c.device.attributes:
-            kd, sep, kn = k.partition("/")
-            if not sep:
-                kd, kn = c.key[0], k
-            have.setdefault(kd, set()).add(kn)
-    if name in have.get(dom, ()):
+    h = attribute_hint(dom, name, published_names((c.key[0], c.device.attributes) for c in cands))
+    if h.published:
         return []
     notes = []
-    elsewhere = sorted(d for d, names in have.items() if name in names and d != dom)
-    if elsewhere:
+    if h.elsewhere:
+        other = h.elsewhere[0].rpartition("/")[0]
         notes.append(
-            f"no device publishes {dom}/{name}, but {', '.join(d + '/' + name for d in elsewhere)} exists"
-            f" (use device.attributes['{elsewhere[0]}'].{name})"
+            f"no device publishes {h.full}, but {', '.join(h.elsewhere)} exists"
+            f" (use device.attributes['{other}'].{name})"
         )
-    close = difflib.get_close_matches(name, sorted(have.get(dom, ())), n=2, cutoff=0.5)
-    if close:
-        notes.append(f"no device publishes {dom}/{name}; did you mean {' or '.join(dom + '/' + c for c in close)}?")
-    elif not elsewhere and have.get(dom):
-        notes.append(f"no device publishes {dom}/{name}; {dom} attributes are: {', '.join(sorted(have[dom]))}")
+    if h.close:
+        notes.append(f"no device publishes {h.full}; did you mean {' or '.join(h.close)}?")
+    elif not h.elsewhere and h.known:
+        notes.append(f"no device publishes {h.full}; {dom} attributes are: {', '.join(h.known)}")
     return notes
 
 
@@ -648,7 +640,7 @@ _CLASS_NOT_FOUND_RE = re.compile(r'could not retrieve device class \S+: devicecl
 
 def _class_hints(a: Allocator, name: str) -> list[str]:
     """The hint for an unknown class name: the closest existing class, if one is close."""
-    close = difflib.get_close_matches(name, sorted(a.classes), n=1)
+    close = closest(name, a.classes, cutoff=0.6)
     return [f"did you mean {close[0]}?"] if close else []
 
 

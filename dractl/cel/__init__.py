@@ -33,12 +33,12 @@ from typing import TYPE_CHECKING, Any
 from dractl.cel.errors import CELCompileError, CELRuntimeError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from dractl.cel.selector import CompiledSelector, compile_selector, evaluate_many
+    from dractl.cel.selector import CompiledSelector, compile_selector, evaluate_many, get_or_compile
 
-__all__ = ["CELCompileError", "CELRuntimeError", "CompiledSelector", "compile_selector", "evaluate_many",
-           "evaluate_expression"]
+__all__ = ["CELCompileError", "CELRuntimeError", "CompiledSelector", "compile_selector", "get_or_compile",
+           "evaluate_many", "evaluate_expression"]
 
-_LAZY = {"CompiledSelector", "compile_selector", "evaluate_many", "evaluate_expression"}
+_LAZY = {"CompiledSelector", "compile_selector", "get_or_compile", "evaluate_many", "evaluate_expression"}
 
 
 def __getattr__(name: str) -> Any:

@@ -10,6 +10,18 @@ NO_SUCH_KEY_HINT = (
 )
 
 
+def enhance_runtime_error(message: str) -> str:
+    """A runtime error's text with upstream's hint for a missing map key, added once.
+
+    Ported from k8s.io/dynamic-resource-allocation cel/errors.go (EnhanceRuntimeError):
+    "no such key" errors get the has()/optional-chaining hint. :class:`CELRuntimeError`
+    applies it on construction, so every runtime error carries it exactly once.
+    """
+    if "no such key" in message and not message.endswith(NO_SUCH_KEY_HINT):
+        return message + NO_SUCH_KEY_HINT
+    return message
+
+
 class CELCompileError(InputError):
     """A selector that kube-apiserver / kube-scheduler would refuse to compile.
 
@@ -51,8 +63,7 @@ class CELRuntimeError(DractlError):
     """An evaluation error; the text follows cel-go / Kubernetes where known."""
 
     def __init__(self, message: str) -> None:
-        if "no such key:" in message and not message.endswith(NO_SUCH_KEY_HINT):
-            message = message + NO_SUCH_KEY_HINT
+        message = enhance_runtime_error(message)
         self.message = message
         super().__init__(message)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import threading
 from collections.abc import Iterable
 from typing import Any
 
@@ -17,6 +16,7 @@ from dractl.cel.checker import (
     fmt_type,
 )
 from dractl.cel.errors import CELCompileError, CELRuntimeError, CELUnsupported
+from dractl.cel.input import device_error, device_input
 from dractl.cel.syntax import Node, ParseError, UInt, parse, some
 from dractl.features import DEFAULT_GATES, FeatureGates
 
@@ -36,125 +36,6 @@ def _position_text(expr: str, pos: int | None) -> str:
 def _compile_error(expr: str, message: str, pos: int | None) -> CELCompileError:
     text = f"compilation failed: ERROR: {_position_text(expr, pos)}: {message}"
     return CELCompileError(text, expr, pos)
-
-
-# ----------------------------------------------------------------------------- device input
-
-_CONVERT_LOCK = threading.Lock()
-_CONVERTED: dict[tuple[int, str], tuple[Any, Any]] = {}
-_CONVERT_MAX = 50_000
-
-
-def _attr_value(av: Any) -> Any:
-    from celpy.celtypes import BoolType, IntType, ListType, StringType
-
-    kind, v = av.kind, av.value
-    if kind == "string":
-        return str.__new__(StringType, v)
-    if kind == "int":
-        return int.__new__(IntType, v)
-    if kind == "bool":
-        return BoolType(v)
-    if kind == "version":
-        return _parse_version(v)
-    if kind == "versions":
-        return ListType([_parse_version(x) for x in v])
-    if kind == "ints":
-        return ListType([int.__new__(IntType, x) for x in v])
-    if kind == "bools":
-        return ListType([BoolType(x) for x in v])
-    if kind == "strings":
-        return ListType([str.__new__(StringType, x) for x in v])
-    raise ValueError(f"unknown attribute kind {kind}")  # pragma: no cover
-
-
-_VERSIONS: dict[str, Any] = {}
-
-
-def _parse_version(v: str) -> Any:
-    """semver.Parse of a version attribute (cached; Semver values are immutable).
-    Raises the parse error as upstream's device conversion does."""
-    hit = _VERSIONS.get(v)
-    if hit is None:
-        from dractl.cel.library import semver_cls
-
-        try:
-            hit = semver_cls().parse(v)
-        except Exception as ex:
-            hit = ex
-        if len(_VERSIONS) > 10_000:
-            _VERSIONS.clear()
-        _VERSIONS[v] = hit
-    if isinstance(hit, Exception):
-        raise hit
-    return hit
-
-
-def device_error(driver: str, device: Any) -> CELRuntimeError | None:
-    """The error every expression fails with on this device (a version attribute that
-    does not parse), without building the whole ``device`` value."""
-    for name, av in device.attributes.items():
-        if av.kind == "version" or av.kind == "versions":
-            try:
-                for x in (av.value if av.kind == "versions" else (av.value,)):
-                    _parse_version(x)
-            except Exception as ex:
-                return CELRuntimeError(f"attribute {name}: parse semantic version: {ex}")
-    return None
-
-
-def _split(name: str, driver: str) -> tuple[str, str]:
-    i = name.find("/")
-    if i < 0:
-        return driver, name
-    return name[:i], name[i + 1:]
-
-
-def device_input(driver: str, device: Any) -> Any:
-    """The ``device`` variable (celpy values) for one device, or the CELRuntimeError
-    every expression on it fails with (cached per device object and driver)."""
-    key = (id(device), driver)
-    hit = _CONVERTED.get(key)
-    if hit is not None and hit[0] is device:
-        return hit[1]
-    from celpy.celtypes import BoolType, MapType, StringType
-
-    from dractl.cel.library import CelQuantity, DefaultMap
-
-    attributes: dict[Any, Any] = DefaultMap()
-    err: CELRuntimeError | None = None
-    for name, av in device.attributes.items():
-        try:
-            value = _attr_value(av)
-        except Exception as ex:  # a version that does not parse (upstream: semver.Parse error)
-            err = CELRuntimeError(f"attribute {name}: parse semantic version: {ex}")
-            break
-        d, n = _split(name, driver)
-        inner = dict.get(attributes, d)
-        if inner is None:
-            inner = MapType()
-            dict.__setitem__(attributes, str.__new__(StringType, d), inner)
-        dict.__setitem__(inner, str.__new__(StringType, n), value)
-    capacity: dict[Any, Any] = DefaultMap()
-    for name, cap in device.capacity.items():
-        d, n = _split(name, driver)
-        inner = dict.get(capacity, d)
-        if inner is None:
-            inner = MapType()
-            dict.__setitem__(capacity, str.__new__(StringType, d), inner)
-        dict.__setitem__(inner, str.__new__(StringType, n), CelQuantity(cap.value))
-    result: Any = err if err is not None else MapType({
-        StringType("driver"): StringType(driver),
-        StringType("allowMultipleAllocations"): BoolType(bool(device.allow_multiple_allocations)),
-        StringType("attributes"): attributes,
-        StringType("capacity"): capacity,
-    })
-    with _CONVERT_LOCK:
-        if len(_CONVERTED) >= _CONVERT_MAX:
-            for k in list(_CONVERTED)[: _CONVERT_MAX // 4]:
-                del _CONVERTED[k]
-        _CONVERTED[key] = (device, result)
-    return result
 
 
 def to_python(v: Any) -> Any:
@@ -339,6 +220,9 @@ class CompiledSelector:
         r = _Refs()
         r.walk(root, {})
         self._refs = r
+        self._memo_fields = tuple(sorted(r.fields))
+        self._memo_refs = tuple((section == "attributes", domain, name, f"{domain}/{name}")
+                                for section, domain, name in sorted(r.refs))
 
     def __repr__(self) -> str:
         return f"CompiledSelector({self.expression!r})"
@@ -370,24 +254,24 @@ class CompiledSelector:
         return not self._refs.dynamic
 
     def memo_key(self, driver: str, device: Any) -> tuple | None:
-        """The tuple of values this expression reads from the device (None if unknown)."""
+        """The tuple of values this expression reads from the device (None if unknown).
+
+        Devices with equal keys give equal results: the one memo scheme for selector
+        results (``evaluate_many`` and the allocator's selector cache both use it)."""
         if self._refs.dynamic:
             return None
         key: list[Any] = []
-        for f in sorted(self._refs.fields):
+        for f in self._memo_fields:
             key.append(driver if f == "driver" else bool(device.allow_multiple_allocations))
-        for section, domain, name in sorted(self._refs.refs):
-            full = name if domain == driver else f"{domain}/{name}"
-            if section == "attributes":
-                av = device.attributes.get(full)
-                if av is None and domain == driver:
-                    av = device.attributes.get(f"{domain}/{name}")
-                key.append(None if av is None else (av.kind, av.value))
+        for is_attr, domain, name, full in self._memo_refs:
+            m = device.attributes if is_attr else device.capacity
+            v = m.get(name if domain == driver else full)
+            if v is None and domain == driver:
+                v = m.get(full)
+            if v is None:
+                key.append(None)
             else:
-                cap = device.capacity.get(full)
-                if cap is None and domain == driver:
-                    cap = device.capacity.get(f"{domain}/{name}")
-                key.append(None if cap is None else cap.value.value)
+                key.append((v.kind, v.value) if is_attr else v.value.value)
         return tuple(key)
 
     # -- explanation (sub-expressions are lowered and evaluated by celpy too)
@@ -693,13 +577,31 @@ def compile_selector(expression: str, features: FeatureGates = DEFAULT_GATES, *,
     ``stored=True`` compiles like kube-scheduler does for objects already in the
     cluster (environment.StoredExpressions: every field and function of this
     version is declared, and no static cost check; the runtime limit still applies).
+    Raises CELCompileError; see :func:`get_or_compile`.
+    """
+    result = get_or_compile(expression, features, stored=stored)
+    if isinstance(result, CELCompileError):
+        raise CELCompileError(result.message, result.expression, result.position)
+    return result
+
+
+def get_or_compile(expression: str, features: FeatureGates = DEFAULT_GATES, *,
+                   stored: bool = False) -> CompiledSelector | CELCompileError:
+    """The compiled selector or its compile error, from the one process-wide cache.
+
+    Ported from k8s.io/dynamic-resource-allocation cel/cache.go (Cache.GetOrCompile):
+    each expression is compiled once per environment, failures are remembered too.
     """
     return _compile_cached(expression, env_config(features, stored))
 
 
 @functools.lru_cache(maxsize=1024)
-def _compile_cached(expression: str, cfg: EnvConfig) -> CompiledSelector:
-    return _compile(expression, cfg)
+def _compile_cached(expression: str, cfg: EnvConfig) -> CompiledSelector | CELCompileError:
+    try:
+        return _compile(expression, cfg)
+    except CELCompileError as e:
+        e.__traceback__ = None
+        return e
 
 
 def _compile(expr: str, cfg: EnvConfig) -> CompiledSelector:
@@ -803,6 +705,6 @@ def evaluate_expression(expression: str, variables: dict | None = None, *,
     return to_python(prog.evaluate({k: to_cel(v) for k, v in (variables or {}).items()}))
 
 
-__all__ = ["CompiledSelector", "compile_selector", "evaluate_many", "evaluate_expression", "device_input",
-           "to_python", "to_cel",
+__all__ = ["CompiledSelector", "compile_selector", "get_or_compile", "evaluate_many", "evaluate_expression",
+           "device_input", "to_python", "to_cel",
            "MAX_EXPRESSION_LENGTH", "MAX_COST"]

@@ -1,0 +1,327 @@
+"""Selectors applied to devices: the one place the allocator and the commands evaluate CEL.
+
+- :class:`SelectorCache` is the allocator's view: compiled selectors from the one cache
+  (:func:`dractl.cel.get_or_compile`, upstream's cel/cache.go), results memoised per
+  distinct values read (:meth:`CompiledSelector.memo_key`), failures as :class:`SelectorFailure`.
+- :func:`evaluate_devices` / :func:`filter_devices` / :func:`count_matches` are the
+  commands' views (``dractl cel``, ``devices --selector/--class``, ``classes``).
+- :func:`attribute_hint` and :func:`closest` are the one "did you mean" rule.
+
+Nothing here prints; celpy is imported only when a selector is compiled.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from dractl.cel.input import device_input_error
+from dractl.features import FeatureGates
+
+if TYPE_CHECKING:  # pragma: no cover
+    from dractl.cel.selector import CompiledSelector
+    from dractl.model.objects import Device
+
+
+class SelectorFailure(Exception):
+    """A compile or runtime error, without the "claim X: selector #i" prefix."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind  # "compile" | "runtime"
+        self.message = message
+
+
+class SelectorCache:
+    """Compiled selectors and per-(expression, device) results, for one allocation run.
+
+    A selector's result depends only on the expression and the (immutable) device, so
+    results live as long as the cache (upstream caches per Allocate call; the answer is
+    the same, only cheaper). Devices with the same values in the fields an expression
+    reads share one evaluation.
+    """
+
+    def __init__(self, features: FeatureGates) -> None:
+        self.features = features
+        self._compiled: dict[str, CompiledSelector | SelectorFailure] = {}
+        self._results: dict[tuple[str, int], bool | SelectorFailure] = {}
+        self._keep: dict[int, Device] = {}  # keeps ids stable
+        self._by_values: dict[tuple[Any, ...], bool | SelectorFailure] = {}
+        self._explained: dict[tuple[Any, ...], str | None] = {}
+
+    def compiled(self, expr: str) -> CompiledSelector | SelectorFailure:
+        """The compiled selector, or a :class:`SelectorFailure` for a compile error."""
+        sel = self._compiled.get(expr)
+        if sel is None:
+            from dractl.cel.errors import CELCompileError
+            from dractl.cel.selector import get_or_compile
+
+            # kube-scheduler's CEL cache compiles in the StoredExpressions
+            # environment without cost estimation (dynamic-resource-allocation cel/cache.go).
+            got = get_or_compile(expr, self.features, stored=True)
+            sel = SelectorFailure("compile", str(got)) if isinstance(got, CELCompileError) else got
+            self._compiled[expr] = sel
+        return sel
+
+    def device_error(self, driver: str, device: Device) -> str | None:
+        """Why ``device`` cannot be turned into CEL input at all, for any expression
+        (see :func:`dractl.cel.input.device_input_error`)."""
+        return device_input_error(device)
+
+    def _value_key(self, expr: str, sel: CompiledSelector, driver: str, device: Device) -> tuple[Any, ...] | None:
+        key = sel.memo_key(driver, device)
+        return None if key is None else (expr, *key)
+
+    def matches(self, expr: str, driver: str, device: Device) -> bool:
+        """Evaluate; raises :class:`SelectorFailure`."""
+        k = (expr, id(device))
+        r = self._results.get(k)
+        if r is None:
+            sel = self.compiled(expr)
+            if isinstance(sel, SelectorFailure):
+                r = sel
+            else:
+                # As upstream: a compile error first, then a device that cannot be converted.
+                bad = device_input_error(device)
+                if bad is not None:
+                    r = SelectorFailure("runtime", bad)
+                else:
+                    vk = self._value_key(expr, sel, driver, device)
+                    try:
+                        r = None if vk is None else self._by_values.get(vk)
+                    except TypeError:  # an unhashable value: no sharing
+                        vk = None
+                    if r is None:
+                        r = self._evaluate(sel, driver, device)
+                        if vk is not None:
+                            self._by_values[vk] = r
+            self._results[k] = r
+            self._keep[id(device)] = device
+        if r is True or r is False:
+            return r
+        raise r
+
+    @staticmethod
+    def _evaluate(sel: CompiledSelector, driver: str, device: Device) -> bool | SelectorFailure:
+        from dractl.cel.errors import CELRuntimeError
+
+        try:
+            return bool(sel.matches(driver, device))
+        except CELRuntimeError as e:
+            return SelectorFailure("runtime", str(e))
+
+    def explain(self, expr: str, driver: str, device: Device) -> str | None:
+        sel = self.compiled(expr)
+        if isinstance(sel, SelectorFailure):
+            return None
+        vk = self._value_key(expr, sel, driver, device)
+        try:
+            if vk is not None and vk in self._explained:
+                return self._explained[vk]
+        except TypeError:  # an unhashable value: no sharing
+            vk = None
+        try:
+            why = sel.explain(driver, device)
+        except Exception:  # explanations are best effort
+            why = None
+        if vk is not None:
+            self._explained[vk] = why
+        return why
+
+
+# ----------------------------------------------------------------------------- commands' views
+
+
+@dataclass
+class DeviceResult:
+    """One device's outcome under ``dractl cel``: matches True/False, or an error."""
+
+    driver: str
+    pool: str
+    device: str
+    node: str | None
+    matches: bool | None = None
+    error: str | None = None
+    reason: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"driver": self.driver, "pool": self.pool, "device": self.device, "node": self.node,
+                "matches": self.matches, "error": self.error, "reason": self.reason}
+
+
+def evaluate_devices(compiled: CompiledSelector, class_sels: Sequence[CompiledSelector],
+                     devices: Sequence[Any]) -> list[DeviceResult]:
+    """One result per pool device; class selectors first (a false or failing class selector decides),
+    and for a false result the reason the selector gives (memoised like the results)."""
+    from dractl.cel.errors import CELRuntimeError
+    from dractl.cel.selector import evaluate_many
+
+    results = [DeviceResult(pd.driver, pd.pool, pd.device.name, pd.node) for pd in devices]
+    pending = list(range(len(devices)))
+    for i, sel in enumerate(class_sels):
+        outcomes = evaluate_many(sel, [(devices[j].driver, devices[j].device) for j in pending])
+        still = []
+        for j, out in zip(pending, outcomes, strict=True):
+            if isinstance(out, CELRuntimeError):
+                results[j].error = f"class selector #{i}: {out}"
+            elif not out:
+                results[j].matches = False
+                results[j].reason = f"not in the class (class selector #{i} is false)"
+            else:
+                still.append(j)
+        pending = still
+    outcomes = evaluate_many(compiled, [(devices[j].driver, devices[j].device) for j in pending])
+    reasons: dict[Any, str | None] = {}
+    for j, out in zip(pending, outcomes, strict=True):
+        if isinstance(out, CELRuntimeError):
+            results[j].error = str(out)
+            continue
+        results[j].matches = bool(out)
+        if not out:
+            pd = devices[j]
+            key = compiled.memo_key(pd.driver, pd.device) if compiled.memoizable else None
+            if key is None or key not in reasons:
+                reason = compiled.explain(pd.driver, pd.device)
+                if key is not None:
+                    reasons[key] = reason
+            else:
+                reason = reasons[key]
+            results[j].reason = reason or None
+    return results
+
+
+def compile_all(exprs: Iterable[str], features: FeatureGates, *, stored: bool = True) -> list[CompiledSelector]:
+    """Compile selectors; stored objects' selectors (classes) as the scheduler does, a user's
+    new expression as the apiserver would validate it (stored=False). Raises CELCompileError."""
+    from dractl.cel.selector import compile_selector
+
+    return [compile_selector(e, features, stored=stored) for e in exprs]
+
+
+def filter_devices(compiled: Sequence[CompiledSelector], items: Sequence[tuple[str, Any]]
+                   ) -> tuple[list[int], dict[str, int]]:
+    """Indices of the (driver, device) items every selector evaluates true for, in order,
+    and the runtime errors that dropped the others (message -> count)."""
+    from dractl.cel.errors import CELRuntimeError
+    from dractl.cel.selector import evaluate_many
+
+    pending = list(range(len(items)))
+    errors: dict[str, int] = {}
+    for sel in compiled:
+        outcomes = evaluate_many(sel, [items[j] for j in pending])
+        still = []
+        for j, out in zip(pending, outcomes, strict=True):
+            if isinstance(out, CELRuntimeError):
+                errors[str(out)] = errors.get(str(out), 0) + 1
+            elif out:
+                still.append(j)
+        pending = still
+    return pending, errors
+
+
+def count_matches(compiled: Sequence[CompiledSelector], items: Sequence[tuple[str, Any]]) -> tuple[int, int]:
+    """How many items every selector selects, and how many fail with a runtime error."""
+    kept, errors = filter_devices(compiled, items)
+    return len(kept), sum(errors.values())
+
+
+_IS_NEEDS = re.compile(r"^(?P<what>.+?) is (?P<value>.+), needs (?P<need>.+)$")
+
+
+def group_reasons(reasons: Iterable[str]) -> list[tuple[str, int]]:
+    """Count reasons, most frequent first; "index is 0, needs > 3" and "index is 1, needs > 3"
+    count as one ("index is 0 or 1, needs > 3"), listing up to three of the values."""
+    groups: dict[str, tuple[list[str], int]] = {}
+    for reason in reasons:
+        m = _IS_NEEDS.match(reason)
+        key = f"{m['what']}\0{m['need']}" if m and "; and " not in reason else reason
+        values, n = groups.get(key, ([], 0))
+        if m and "; and " not in reason and m["value"] not in values:
+            values.append(m["value"])
+        groups[key] = (values, n + 1)
+    out = []
+    for key, (values, n) in groups.items():
+        if "\0" not in key:
+            out.append((key, n))
+            continue
+        what, need = key.split("\0")
+        if len(values) <= 3:
+            shown = " or ".join(values) if len(values) <= 2 else f"{values[0]}, {values[1]} or {values[2]}"
+        else:
+            shown = f"{values[0]}, {values[1]}, ... ({len(values)} values)"
+        out.append((f"{what} is {shown}, needs {need}", n))
+    return sorted(out, key=lambda kv: -kv[1])
+
+
+# ----------------------------------------------------------------------------- "did you mean"
+
+
+def closest(name: str, candidates: Iterable[str], *, n: int = 1, cutoff: float = 0.6) -> list[str]:
+    """The candidates closest to ``name`` (best first): the one "did you mean" rule."""
+    return difflib.get_close_matches(name, sorted(set(candidates)), n=n, cutoff=cutoff)
+
+
+@dataclass
+class AttributeHint:
+    """What devices publish instead of a missing ``domain/name`` (full names)."""
+
+    domain: str
+    name: str
+    section: str = "attributes"  # or "capacity"
+    published: bool = False
+    elsewhere: list[str] = field(default_factory=list)  # the same short name under other domains
+    close: list[str] = field(default_factory=list)  # close names, same domain first
+    known: list[str] = field(default_factory=list)  # every name published under the domain
+
+    @property
+    def full(self) -> str:
+        return f"{self.domain}/{self.name}"
+
+
+def published_names(keys: Iterable[tuple[str, Iterable[str]]]) -> set[str]:
+    """Full ``domain/name`` of each (driver, attribute-or-capacity names) pair; short names are the driver's."""
+    out: set[str] = set()
+    for driver, names in keys:
+        for k in names:
+            out.add(k if "/" in k else f"{driver}/{k}")
+    return out
+
+
+def attribute_hint(domain: str, name: str, published: set[str], *, section: str = "attributes",
+                   n: int = 2) -> AttributeHint:
+    """Facts for a "did you mean" about ``domain/name`` given the full names devices publish."""
+    h = AttributeHint(domain, name, section)
+    if f"{domain}/{name}" in published:
+        h.published = True
+        return h
+    by_domain: dict[str, set[str]] = {}
+    for full in published:
+        d, _, short = full.rpartition("/")
+        by_domain.setdefault(d, set()).add(short)
+    h.known = sorted(by_domain.get(domain, ()))
+    h.elsewhere = sorted(f"{d}/{name}" for d, names in by_domain.items() if d != domain and name in names)
+    h.close = [f"{domain}/{c}" for c in closest(name, h.known, n=n, cutoff=0.5)]
+    if not h.close:
+        h.close = closest(f"{domain}/{name}", published, n=n, cutoff=0.6)
+    return h
+
+
+def typo_hints(refs: Iterable[tuple[str, str, str]], devices: Sequence[Any]) -> list[AttributeHint]:
+    """For attributes/capacities an expression reads that exist on no device, what does exist."""
+    if not devices:
+        return []
+    have = {
+        "attributes": published_names((pd.driver, pd.device.attributes) for pd in devices),
+        "capacity": published_names((pd.driver, pd.device.capacity) for pd in devices),
+    }
+    out = []
+    for section, domain, name in sorted(refs):
+        if section not in have:
+            continue
+        h = attribute_hint(domain, name, have[section], section=section, n=1)
+        if not h.published:
+            out.append(h)
+    return out
