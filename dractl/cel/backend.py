@@ -43,8 +43,9 @@ _PASS_THROUGH = frozenset({"expr", "conditionalor", "conditionaland", "relation"
 
 
 def _cache_file() -> str | None:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    d = os.path.join(base, "dractl")
+    from dractl.paths import cache_dir
+
+    d = cache_dir()
     try:
         os.makedirs(d, mode=0o700, exist_ok=True)
     except OSError:

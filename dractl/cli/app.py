@@ -1,11 +1,15 @@
-"""The root Typer app: global flags, and the registration of every command module."""
+"""The root Typer app: the global flags (declared in ``cli/flags.py``) and the command table."""
 
 from __future__ import annotations
+
+import inspect
+from typing import Annotated, Any
 
 import typer
 
 from dractl.cli import completion as _c
 from dractl.cli.context import AppContext
+from dractl.cli.flags import GLOBAL_FLAGS, SOURCE_FLAGS, Flag
 from dractl.sources.base import SourceOptions
 
 HELP = (
@@ -24,91 +28,99 @@ app = typer.Typer(
 )
 
 
-@app.callback()
-def root(
-    ctx: typer.Context,
-    from_file: str | None = typer.Option(
-        None,
-        "--from",
-        metavar="FILE",
-        help="Read objects from a YAML/JSON snapshot (- for stdin).",
-        autocompletion=_c.complete_files,
-    ),
-    fake: bool = typer.Option(False, "--fake", help="Use the embedded fake cluster."),
-    kubeconfig: str | None = typer.Option(
-        None, "--kubeconfig", help="Path to the kubeconfig file.", autocompletion=_c.complete_files
-    ),
-    context: str | None = typer.Option(
-        None, "--context", help="The kubeconfig context to use.", autocompletion=_c.complete_contexts
-    ),
-    namespace: str | None = typer.Option(
-        None, "--namespace", "-n", help="Namespace (default: default).", autocompletion=_c.complete_namespaces
-    ),
-    all_namespaces: bool = typer.Option(False, "--all-namespaces", "-A", help="List across all namespaces."),
-    output: str = typer.Option(
-        "table", "--output", "-o", help="Output format: table|wide|json|yaml|name.", autocompletion=_c.complete_formats
-    ),
-    no_headers: bool = typer.Option(False, "--no-headers", help="Don't print table headers."),
-    feature_gates: str | None = typer.Option(
-        None,
-        "--feature-gates",
-        metavar="NAME=BOOL,...",
-        help="DRA feature gates (Kubernetes v1.37 defaults).",
-        autocompletion=_c.complete_gates,
-    ),
-    request_timeout: str | None = typer.Option(
-        None, "--request-timeout", help="Timeout for a live cluster's requests (e.g. 5s)."
-    ),
-    state_dir: str | None = typer.Option(
-        None,
-        "--state-dir",
-        help="Fake cluster state folder (default: $DRACTL_STATE or the XDG state dir).",
-        autocompletion=_c.complete_dirs,
-    ),
-    debug: bool = typer.Option(False, "--debug", help="Show tracebacks for errors."),
-) -> None:
+def root(ctx: typer.Context, **flags: Any) -> None:
     from dractl.cli.names import check_namespace
     from dractl.render.printers import check_format
 
-    check_namespace(namespace)
+    check_namespace(flags["namespace"])
 
     ctx.obj = AppContext(
-        source_options=SourceOptions(
-            from_file=from_file,
-            fake=fake,
-            kubeconfig=kubeconfig,
-            context=context,
-            state_dir=state_dir,
-            request_timeout=request_timeout,
-        ),
-        namespace=namespace,
-        all_namespaces=all_namespaces,
-        output=check_format(output),
-        no_headers=no_headers,
-        feature_gates_spec=feature_gates,
-        debug=debug,
+        source_options=SourceOptions(**{f.dest: flags[f.dest] for f in SOURCE_FLAGS}),
+        namespace=flags["namespace"],
+        all_namespaces=flags["all_namespaces"],
+        output=check_format(flags["output"]),
+        no_headers=flags["no_headers"],
+        feature_gates_spec=flags["feature_gates"],
+        debug=flags["debug"],
     )
-    if feature_gates:
+    if flags["feature_gates"]:
         ctx.obj.features  # noqa: B018 - validate the flag before any work
 
 
+_DEFAULTS: dict[str, Any] = {"output": "table"}
+
+
+def _parameter(f: Flag) -> inspect.Parameter:
+    """One global flag as a keyword parameter in Typer's ``Annotated[...]`` style."""
+    kind: Any = (str | None) if f.takes_value and f.dest not in _DEFAULTS else (str if f.takes_value else bool)
+    default = _DEFAULTS.get(f.dest, None if f.takes_value else False)
+    extra: dict[str, Any] = {}
+    if f.metavar:
+        extra["metavar"] = f.metavar
+    if f.complete:
+        extra["autocompletion"] = getattr(_c, f"complete_{f.complete}")
+    option = typer.Option(*f.names, help=f.help, **extra)
+    return inspect.Parameter(f.dest, inspect.Parameter.KEYWORD_ONLY, default=default,
+                             annotation=Annotated[kind, option])
+
+
+def _declare_root() -> None:
+    params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
+    params += [_parameter(f) for f in GLOBAL_FLAGS]
+    root.__signature__ = inspect.Signature(params, return_annotation=None)  # type: ignore[attr-defined]
+    root.__annotations__ = {p.name: p.annotation for p in params} | {"return": None}
+    app.callback()(root)
+
+
+def _commands() -> tuple[tuple[str, Any], ...]:
+    """Every command, in the order `dractl --help` lists them: ("group sub", function) or a sub-app."""
+    from dractl.cli import (
+        celcmd,
+        check,
+        claims,
+        completion,
+        democmd,
+        fakecmd,
+        inventory,
+        livecmd,
+        pods,
+        taintcmd,
+        usage,
+        version,
+    )
+
+    return (
+        ("devices", inventory.devices),
+        ("slices", inventory.slices),
+        ("classes", inventory.classes),
+        ("claims", claims.claims),
+        ("pods", pods.pods),
+        ("usage", usage.usage),
+        ("taint", taintcmd.taint),
+        ("taints", taintcmd.taints),
+        ("check", check.check),
+        ("cel", celcmd.cel),
+        ("fake", fakecmd.app),
+        ("snapshot", livecmd.snapshot),
+        ("rbac", livecmd.rbac),
+        ("fake publish", livecmd.publish),
+        ("fake unpublish", livecmd.unpublish),
+        ("demo", democmd.app),
+        ("completion", completion.completion),
+        ("version", version.version),
+    )
+
+
 def _register() -> None:
-    """Commands in the order `dractl --help` lists them."""
-    from dractl.cli import celcmd, check, claims, democmd, fakecmd, inventory, livecmd, pods, taintcmd, usage, version
-
-    inventory.register(app)  # devices, slices, classes
-    app.command("claims")(claims.claims)
-    pods.register(app)
-    app.command("usage")(usage.usage)
-    taintcmd.register(app)  # taint, taints
-    app.command("check")(check.check)
-    celcmd.register(app)
-    app.add_typer(fakecmd.app, name="fake")
-    livecmd.register(app)  # snapshot, rbac
-    livecmd.register_fake(fakecmd.app)  # fake publish, fake unpublish
-    app.add_typer(democmd.app, name="demo")
-    _c.register(app)  # completion
-    version.register(app)
+    groups: dict[str, typer.Typer] = {}
+    for name, target in _commands():
+        if isinstance(target, typer.Typer):
+            groups[name] = target
+            app.add_typer(target, name=name)
+            continue
+        group, _, sub = name.rpartition(" ")
+        (groups[group] if group else app).command(sub)(target)
 
 
+_declare_root()
 _register()

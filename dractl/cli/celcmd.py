@@ -2,50 +2,42 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from dractl.cli import completion as _c
+from dractl.cli.context import app_context
 from dractl.errors import ExitCode
 
 if TYPE_CHECKING:  # pragma: no cover
     from dractl.cel.match import AttributeHint, DeviceResult
 
-
-def register(app: typer.Typer) -> None:
-    app.command("cel")(cel)
+_EXAMPLE = "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0"
 
 
 def cel(
     ctx: typer.Context,
-    expression: str = typer.Argument(
-        ..., help="A CEL selector, e.g. \"device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0\"."
-    ),
-    device_class: str | None = typer.Option(
-        None,
-        "--class",
-        help="Apply this DeviceClass's selectors first, as the scheduler does.",
-        autocompletion=_c.complete_classes,
-    ),
-    node: str | None = typer.Option(
-        None, "--node", help="Only devices usable from this node.", autocompletion=_c.complete_nodes
-    ),
-    driver: str | None = typer.Option(
-        None, "--driver", help="Only devices of this driver.", autocompletion=_c.complete_drivers
-    ),
+    expression: Annotated[str, typer.Argument(help=f'A CEL selector, e.g. "{_EXAMPLE}".')],
+    device_class: Annotated[str | None, typer.Option(
+        "--class", help="Apply this DeviceClass's selectors first, as the scheduler does.",
+        autocompletion=_c.complete_classes)] = None,
+    node: Annotated[str | None, typer.Option(
+        "--node", help="Only devices usable from this node.", autocompletion=_c.complete_nodes)] = None,
+    driver: Annotated[str | None, typer.Option(
+        "--driver", help="Only devices of this driver.", autocompletion=_c.complete_drivers)] = None,
 ) -> None:
     """Evaluate a CEL selector on every device: true, false or the runtime error, and why."""
     from dractl.cel import CELCompileError, compile_selector
     from dractl.cel.match import compile_all, evaluate_devices, typo_hints
+    from dractl.render.printers import Result, Table
 
-    app_ctx = ctx.obj
-    fmt = app_ctx.output
+    app_ctx = app_context(ctx)
     try:
         compiled = compile_selector(expression, app_ctx.features)
     except CELCompileError as e:
-        if fmt in ("json", "yaml"):
-            _emit_doc(app_ctx, {"expression": expression, "error": str(e), "results": []})
+        failed = {"expression": expression, "error": str(e), "results": []}
+        app_ctx.print(Result(table=None, document=lambda: failed))
         app_ctx.stderr.write(f"error: {e}\n{e.caret()}\n")
         raise typer.Exit(ExitCode.USAGE) from None
 
@@ -64,32 +56,17 @@ def cel(
     results = evaluate_devices(compiled, class_sels, devices)
     for hint in typo_hints(compiled.references(), devices):
         app_ctx.warn(hint_text(hint))
-
-    errored = any(r.error for r in results)
-    if fmt in ("json", "yaml"):
-        _emit_doc(app_ctx, {"expression": expression, "error": None, "results": [r.as_dict() for r in results]})
-    elif fmt == "name":
-        for r in results:
-            if r.matches:
-                app_ctx.stdout.write(f"device/{r.driver}/{r.pool}/{r.device}\n")
-    else:
-        from dractl.render.printers import Table, print_table
-
-        rows = [[r.node or "<none>", r.driver, r.pool, r.device, _result_word(r), r.error or r.reason or ""]
-                for r in results]
-        table = Table(["NODE", "DRIVER", "POOL", "DEVICE", "RESULT", "REASON"], rows)
-        if rows:
-            print_table(table, no_headers=app_ctx.no_headers, out=app_ctx.stdout)
-        app_ctx.stdout.write(summary(results) + "\n")
+    app_ctx.print(Result(
+        table=lambda: Table(["NODE", "DRIVER", "POOL", "DEVICE", "RESULT", "REASON"],
+                            [[r.node or "<none>", r.driver, r.pool, r.device, _result_word(r),
+                              r.error or r.reason or ""] for r in results]),
+        document=lambda: {"expression": expression, "error": None, "results": [r.as_dict() for r in results]},
+        names=lambda: [f"device/{r.driver}/{r.pool}/{r.device}" for r in results if r.matches],
+        footer=lambda: summary(results),
+    ))
     # A negative answer: no device matched, or a device raised a runtime error.
-    if errored or not any(r["matches"] for r in results):
+    if any(r.error for r in results) or not any(r.matches for r in results):
         raise typer.Exit(ExitCode.NEGATIVE)
-
-
-def _emit_doc(app_ctx: Any, doc: dict[str, Any]) -> None:
-    from dractl.render.printers import to_json, to_yaml
-
-    app_ctx.stdout.write(to_json(doc) if app_ctx.output == "json" else to_yaml(doc))
 
 
 def _result_word(r: DeviceResult) -> str:

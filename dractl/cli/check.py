@@ -7,6 +7,7 @@ from typing import Any
 import typer
 
 from dractl.cli import completion as _c
+from dractl.cli.context import AppContext, app_context
 
 
 def check(
@@ -37,7 +38,7 @@ def check(
     from dractl.errors import InputError
     from dractl.sources.loader import parse_objects, read_bytes
 
-    app_ctx = ctx.obj
+    app_ctx = app_context(ctx)
     origin = "<stdin>" if filename == "-" else filename
     objs = parse_objects(read_bytes(filename), origin, warn=app_ctx.warn)
     used = []
@@ -71,7 +72,7 @@ def check(
         raise typer.Exit(1)
 
 
-def _print_report(app_ctx: Any, report: Any) -> None:
+def _print_report(app_ctx: AppContext, report: Any) -> None:
     """The scheduled pods as one table, then each pod that is not scheduled with its reason."""
     from dractl.model.views import capacity_text
     from dractl.render.printers import Table, print_table

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from dractl.cli import completion as _c
+from dractl.cli.context import app_context
 
 if TYPE_CHECKING:
     from dractl.allocator.why import Explained
@@ -28,7 +29,7 @@ def claims(
     from dractl.model.relations import Relations
     from dractl.render.printers import Result
 
-    app_ctx = ctx.obj
+    app_ctx = app_context(ctx)
     cluster = app_ctx.cluster()
     ns = app_ctx.namespace_filter()
     items = [

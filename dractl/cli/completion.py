@@ -53,10 +53,9 @@ def _names(kind: str) -> Callable[..., list[tuple[str, str]]]:
             for k, v in c.params.items():
                 params.setdefault(k, v)
             c = c.parent
-        src = {"fake": bool(params.get("fake"))}
-        for dest in ("from_file", "kubeconfig", "context", "state_dir", "request_timeout"):
-            if params.get(dest):
-                src[dest] = os.path.expanduser(params[dest]) if dest != "context" else params[dest]
+        from dractl.cli.flags import source_values
+
+        src = {"fake": bool(params.get("fake")), **source_values(params)}
         try:
             names = engine.lookup_names(kind, src, params.get("namespace"), bool(params.get("all_namespaces")))
         except Exception:
@@ -127,10 +126,6 @@ complete_contexts = _names("contexts")
 # ---------------------------------------------------------------------------- the command
 
 
-def register(app: typer.Typer) -> None:
-    app.command("completion")(completion)
-
-
 def completion(
     shell: str = typer.Argument(..., metavar="SHELL", help="bash, zsh, fish or powershell.",
                                 autocompletion=complete_shells),
@@ -181,7 +176,7 @@ def _param_spec(param: Any) -> dict[str, Any]:
 
 
 def _node(cmd: Any, ctx: Any, root: bool) -> dict[str, Any]:
-    from dractl.cli.globalopts import GLOBAL_FLAGS
+    from dractl.cli.flags import TAKES_VALUE
 
     options = []
     args = []
@@ -203,7 +198,7 @@ def _node(cmd: Any, ctx: Any, root: bool) -> dict[str, Any]:
         }
         if param.multiple:
             entry["multiple"] = True
-        if root and any(n in GLOBAL_FLAGS for n in names):
+        if root and any(n in TAKES_VALUE for n in names):
             entry["global"] = True
         options.append(entry)
     commands = {}

@@ -233,11 +233,10 @@ def gate_candidates(value: str, gates: list) -> list[tuple[str, str]]:
 
 def source_options(p: Parsed) -> dict:
     """The source-choosing flags among the typed words (values as typed, ~ expanded)."""
+    from dractl.cli.flags import source_values
+
     out: dict = {"fake": "fake" in p.flags or p.path[:1] == ["fake"]}  # `dractl fake ...` is always the fake cluster
-    for dest in ("from_file", "kubeconfig", "context", "state_dir", "request_timeout"):
-        v = p.values.get(dest)
-        if v:
-            out[dest] = os.path.expanduser(v) if dest in ("from_file", "kubeconfig", "state_dir") else v
+    out.update(source_values(p.values))
     return out
 
 
@@ -251,10 +250,11 @@ def lookup_names(kind: str, src: dict, namespace: str | None, all_namespaces: bo
             return []  # stdin cannot be read at a TAB; --from with --fake is an error
         return names_in(_snapshot_cluster(from_file), kind, namespace, all_namespaces)
     if not src.get("fake"):
-        from dractl.sources.base import SourceOptions, kubeconfig_candidates
+        from dractl.sources.kubeconfig import choose_kubeconfig
 
-        kubeconfig, _ = kubeconfig_candidates(SourceOptions(kubeconfig=src.get("kubeconfig")))
-        if kubeconfig is not None:
+        choice = choose_kubeconfig(src.get("kubeconfig"))  # as the command would choose it
+        if choice is not None:
+            kubeconfig = choice.paths[0] if choice.paths else "in-cluster"
             return live_names(kind, src, kubeconfig, namespace, all_namespaces)
     return names_in(_fake_cluster(src.get("state_dir")), kind, namespace, all_namespaces)
 
@@ -334,11 +334,14 @@ def _unique(pairs) -> list[tuple[str, str]]:
 
 
 def kubeconfig_contexts(explicit: str | None) -> list[tuple[str, str]]:
-    paths = [explicit] if explicit else [p for p in os.environ.get("KUBECONFIG", "").split(os.pathsep) if p]
-    if not paths:
-        paths = [os.path.join(os.path.expanduser("~"), ".kube", "config")]
+    from dractl.sources.kubeconfig import choose_kubeconfig
+
+    try:
+        choice = choose_kubeconfig(explicit)  # the files the command would merge
+    except Exception:
+        return []
     out: list[tuple[str, str]] = []
-    for path in paths:
+    for path in choice.paths if choice is not None else ():
         try:
             with open(path, "rb") as f:
                 import yaml
@@ -357,8 +360,9 @@ def kubeconfig_contexts(explicit: str | None) -> list[tuple[str, str]]:
 
 
 def cache_dir() -> str:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "dractl")
+    from dractl import paths
+
+    return paths.cache_dir()
 
 
 # What a live source reads to complete each kind of name.

@@ -9,8 +9,11 @@ from typing import TYPE_CHECKING, TextIO
 from dractl.sources.base import Needs, SourceOptions
 
 if TYPE_CHECKING:
+    import typer
+
     from dractl.features import FeatureGates
     from dractl.model.cluster import Cluster
+    from dractl.render.printers import Result
     from dractl.sources.base import Source
 
 
@@ -76,7 +79,16 @@ class AppContext:
             return None
         return self.default_namespace()
 
-    def print(self, result, *, fmt: str | None = None) -> None:
+    def print(self, result: Result, *, fmt: str | None = None) -> None:
+        """Hand ``result`` to the printer ``-o`` chose, on this context's streams."""
         from dractl.render.printers import print_result
 
-        print_result(result, fmt or self.output, no_headers=self.no_headers, out=self.stdout)
+        print_result(result, fmt or self.output, no_headers=self.no_headers, out=self.stdout, err=self.stderr)
+
+
+def app_context(ctx: typer.Context) -> AppContext:
+    """The typed ``ctx.obj`` the root callback set (every command's way to reach it)."""
+    obj = ctx.find_root().obj
+    if not isinstance(obj, AppContext):  # pragma: no cover - a command run without the root callback
+        raise TypeError("dractl command run without its root context")
+    return obj

@@ -7,6 +7,7 @@ from typing import Any
 import typer
 
 from dractl.cli import completion as _c
+from dractl.cli.context import AppContext, app_context
 from dractl.errors import UsageError
 
 app = typer.Typer(help="Manage the embedded fake cluster (state in $DRACTL_STATE or the XDG state dir).",
@@ -16,7 +17,7 @@ app = typer.Typer(help="Manage the embedded fake cluster (state in $DRACTL_STATE
 def fake_store(ctx: typer.Context) -> tuple[Any, Any]:
     from dractl.control.store import Store
 
-    app_ctx = ctx.find_root().obj
+    app_ctx = app_context(ctx)
     if app_ctx.source_options.from_file:
         raise UsageError("dractl fake works on the fake cluster; --from cannot be used with it")
     return Store(app_ctx.source_options.state_dir), app_ctx
@@ -66,7 +67,7 @@ def load(ctx: typer.Context, file: str = typer.Argument(
     app_ctx.stdout.write(f"fake cluster loaded from {file}: {len(raws)} object(s)\n")
 
 
-def _read(file: str, app_ctx: Any) -> list[Any]:
+def _read(file: str, app_ctx: AppContext) -> list[Any]:
     """Parse and validate FILE into model objects (their ``raw`` is the v1 dict)."""
     from dractl.sources.loader import parse_objects, read_bytes
 

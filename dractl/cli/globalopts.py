@@ -7,28 +7,12 @@ root callback declares them.
 
 from __future__ import annotations
 
+from dractl.cli.flags import TAKES_VALUE
 from dractl.errors import UsageError
 
-# flag -> takes a value
-GLOBAL_FLAGS: dict[str, bool] = {
-    "--from": True,
-    "--fake": False,
-    "--kubeconfig": True,
-    "--context": True,
-    "--namespace": True,
-    "-n": True,
-    "--all-namespaces": False,
-    "-A": False,
-    "--output": True,
-    "-o": True,
-    "--no-headers": False,
-    "--feature-gates": True,
-    "--request-timeout": True,
-    "--state-dir": True,
-    "--debug": False,
-}
+GLOBAL_FLAGS = TAKES_VALUE  # flag -> takes a value (declared in cli/flags.py)
 
-_SHORT_WITH_VALUE = ("-n", "-o")
+_SHORT_WITH_VALUE = tuple(n for n, v in TAKES_VALUE.items() if v and len(n) == 2)  # -n, -o
 
 
 def hoist(argv: list[str]) -> list[str]:

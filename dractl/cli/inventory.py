@@ -7,15 +7,10 @@ from typing import Any
 import typer
 
 from dractl.cli import completion as _c
+from dractl.cli.context import app_context
 
 # Attributes worth a column of their own in the narrow table, in this order of preference.
 _MAIN_ATTRIBUTES = ("model", "productName", "type", "index", "driverVersion", "partition", "ifName")
-
-
-def register(app: typer.Typer) -> None:
-    app.command("devices")(devices)
-    app.command("slices")(slices)
-    app.command("classes")(classes)
 
 
 def devices(
@@ -43,7 +38,7 @@ def devices(
     from dractl.render.printers import Result
     from dractl.sources.base import device_needs
 
-    app_ctx = ctx.obj
+    app_ctx = app_context(ctx)
     check_node_name(node)
     cluster = app_ctx.cluster(device_needs(node=bool(node), classes=bool(device_class), health=True))
     require_node(cluster, node)
@@ -177,7 +172,7 @@ def slices(
     from dractl.model.views import slice_node_text
     from dractl.render.printers import Result, Table
 
-    cluster = ctx.obj.cluster(frozenset({"ResourceSlice"}))
+    cluster = app_context(ctx).cluster(frozenset({"ResourceSlice"}))
     pools = {(p.driver, p.name): p for p in cluster.pools}
     items = [s for s in cluster.slices if not driver or s.driver == driver]
 
@@ -205,7 +200,7 @@ def slices(
         ]
         return Table(["NAME", "DRIVER", "POOL", "GENERATION", "NODE", "DEVICES", "COUNTERSETS", "POOL STATUS"], rows)
 
-    ctx.obj.print(
+    app_context(ctx).print(
         Result(
             table=table,
             document=lambda: {"apiVersion": "v1", "kind": "List", "items": [dict(s.raw) for s in items]},
@@ -219,7 +214,7 @@ def classes(ctx: typer.Context) -> None:
     from dractl.render.printers import Result, Table
     from dractl.sources.base import device_needs
 
-    app_ctx = ctx.obj
+    app_ctx = app_context(ctx)
     cluster = app_ctx.cluster(device_needs(classes=True))
     items = list(cluster.classes)
     counts: dict[str, str] = {}

@@ -6,12 +6,8 @@ from typing import Any
 
 import typer
 
+from dractl.cli.context import AppContext, app_context
 from dractl.sources.snapshot_doc import PUBLISH_RULES, READ_RULES
-
-
-def register(app: typer.Typer) -> None:
-    app.command("snapshot")(snapshot)
-    app.command("rbac")(rbac)
 
 
 def snapshot(ctx: typer.Context) -> None:
@@ -24,7 +20,7 @@ def snapshot(ctx: typer.Context) -> None:
     from dractl.render.printers import to_json, to_yaml
     from dractl.sources.snapshot_doc import snapshot_document
 
-    app_ctx = ctx.obj
+    app_ctx = app_context(ctx)
     fmt = app_ctx.output
     if fmt not in ("table", "yaml", "json"):
         raise UsageError(f"snapshot writes yaml or json, not {fmt}")
@@ -49,7 +45,7 @@ def rbac(
         "metadata": {"name": name, "labels": {"app.kubernetes.io/managed-by": "dractl"}},
         "rules": rules,
     }
-    app_ctx = ctx.obj
+    app_ctx = app_context(ctx)
     if app_ctx.output == "json":
         app_ctx.stdout.write(to_json(doc))
         return
@@ -67,12 +63,7 @@ MANAGED_BY = {"app.kubernetes.io/managed-by": "dractl"}
 MANAGED_SELECTOR = "app.kubernetes.io/managed-by=dractl"
 
 
-def register_fake(fake_app: typer.Typer) -> None:
-    fake_app.command("publish")(publish)
-    fake_app.command("unpublish")(unpublish)
-
-
-def _live(app_ctx: Any) -> Any:
+def _live(app_ctx: AppContext) -> Any:
     from dractl.errors import SourceError, UsageError
     from dractl.sources.base import open_source
 

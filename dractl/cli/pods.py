@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from dractl.cli import completion as _c
+from dractl.cli.context import app_context
 
 if TYPE_CHECKING:
     from dractl.allocator.why import Explained
@@ -15,10 +16,6 @@ if TYPE_CHECKING:
 
 NONE = "-"
 API = "dractl/v1"
-
-
-def register(app: typer.Typer) -> None:
-    app.command("pods")(pods)
 
 
 def pods(
@@ -33,7 +30,7 @@ def pods(
     from dractl.model.relations import Relations
     from dractl.render.printers import Result
 
-    app_ctx = ctx.obj
+    app_ctx = app_context(ctx)
     cluster = app_ctx.cluster()
     ns = app_ctx.namespace_filter()
     items = [

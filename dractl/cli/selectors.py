@@ -6,9 +6,12 @@ and words the outcome for the command.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dractl.errors import NotFoundError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from dractl.cli.context import AppContext
 
 
 def class_selectors(cluster: Any, name: str) -> tuple[str, ...]:
@@ -18,7 +21,7 @@ def class_selectors(cluster: Any, name: str) -> tuple[str, ...]:
     return c.selectors
 
 
-def filter_views(app_ctx: Any, cluster: Any, views: list[Any], selector: str | None,
+def filter_views(app_ctx: AppContext, cluster: Any, views: list[Any], selector: str | None,
                  class_name: str | None) -> list[Any]:
     """Keep the devices every selector (the class's first, then --selector) evaluates true for.
 
@@ -36,7 +39,7 @@ def filter_views(app_ctx: Any, cluster: Any, views: list[Any], selector: str | N
     return [views[i] for i in kept]
 
 
-def class_match_count(app_ctx: Any, cluster: Any, name: str) -> str:
+def class_match_count(app_ctx: AppContext, cluster: Any, name: str) -> str:
     """How many devices the class selects, as text ("8", "0", "6 (2 errors)")."""
     from dractl.cel import CELCompileError
     from dractl.cel.match import compile_all, count_matches

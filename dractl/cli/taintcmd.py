@@ -18,11 +18,6 @@ _LABEL_NAME = re.compile(rf"^({_DNS}/)?[A-Za-z0-9]([-A-Za-z0-9_.]{{0,61}}[A-Za-z
 _LABEL_VALUE = re.compile(r"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$")
 
 
-def register(app: typer.Typer) -> None:
-    app.command("taint")(taint)
-    app.command("taints")(taints)
-
-
 def parse_taint(spec: str) -> dict[str, str]:
     """``KEY[=VALUE]:EFFECT`` -> a v1 DeviceTaint dict (kubectl taint's syntax)."""
     from dractl.errors import UsageError

@@ -4,28 +4,22 @@ from __future__ import annotations
 
 import typer
 
+from dractl import __version__
+from dractl.cli.context import app_context
 
-def register(app: typer.Typer) -> None:
-    @app.command("version")
-    def version(ctx: typer.Context) -> None:
-        """Print dractl's version and the Kubernetes API it follows."""
-        import json
-        import platform
 
-        from dractl import __version__
+def version(ctx: typer.Context) -> None:
+    """Print dractl's version and the Kubernetes API it follows."""
+    import platform
 
-        info = {
-            "dractl": __version__,
-            "kubernetesSemantics": "v1.37",
-            "resourceAPI": "resource.k8s.io/v1",
-            "python": platform.python_version(),
-        }
-        out = ctx.obj.output
-        if out == "json":
-            ctx.obj.stdout.write(json.dumps(info, indent=2) + "\n")
-        elif out == "yaml":
-            from dractl.render.printers import to_yaml
+    from dractl.render.printers import Result
 
-            ctx.obj.stdout.write(to_yaml(info))
-        else:
-            ctx.obj.stdout.write(f"dractl {__version__} (Kubernetes v1.37 semantics, resource.k8s.io/v1)\n")
+    app_ctx = app_context(ctx)
+    info = {
+        "dractl": __version__,
+        "kubernetesSemantics": "v1.37",
+        "resourceAPI": "resource.k8s.io/v1",
+        "python": platform.python_version(),
+    }
+    app_ctx.print(Result(table=None, document=lambda: info,
+                         text=lambda: f"dractl {__version__} (Kubernetes v1.37 semantics, resource.k8s.io/v1)"))

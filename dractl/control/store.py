@@ -31,8 +31,9 @@ def state_dir(explicit: str | None = None) -> str:
     env = os.environ.get("DRACTL_STATE")
     if env:
         return env
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "dractl")
+    from dractl import paths
+
+    return paths.state_dir()
 
 
 def document(profile: str, items: list[dict[str, Any]]) -> dict[str, Any]:

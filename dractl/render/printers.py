@@ -37,12 +37,19 @@ class Table:
 
 @dataclass
 class Result:
-    """What a listing command produces; each printer uses the part it needs."""
+    """What a command produces; each printer uses the part it needs.
 
-    table: Callable[[], Table]
+    ``text`` replaces the table, wide and name forms for a command that answers with a
+    sentence (``dractl version``); ``footer`` is a line printed after the table (a summary),
+    in place of ``empty_message`` when there are no rows.
+    """
+
+    table: Callable[[], Table] | None
     document: Callable[[], Any]
     names: Callable[[], list[str]] = lambda: []
     empty_message: str = "No resources found."
+    text: Callable[[], str] | None = None
+    footer: Callable[[], str] | None = None
 
 
 def check_format(fmt: str) -> str:
@@ -70,22 +77,29 @@ def use_color(stream: TextIO) -> bool:
         return False
 
 
-def print_result(result: Result, fmt: str, *, no_headers: bool = False, out: TextIO | None = None) -> None:
+def print_result(result: Result, fmt: str, *, no_headers: bool = False, out: TextIO | None = None,
+                 err: TextIO | None = None) -> None:
+    """Print ``result`` in the ``-o`` format on ``out``; the empty-listing notice goes to ``err``."""
     out = out or sys.stdout
+    err = err or sys.stderr
     fmt = check_format(fmt)
     if fmt == "json":
         out.write(to_json(result.document()))
     elif fmt == "yaml":
         out.write(to_yaml(result.document()))
+    elif result.text is not None:
+        out.write(result.text() + "\n")
     elif fmt == "name":
         for n in result.names():
             out.write(n + "\n")
-    else:
+    elif result.table is not None:
         table = result.table().visible(fmt == "wide")
-        if not table.rows:
-            sys.stderr.write(result.empty_message + "\n")
-            return
-        print_table(table, no_headers=no_headers, out=out)
+        if table.rows:
+            print_table(table, no_headers=no_headers, out=out)
+        elif result.footer is None:
+            err.write(result.empty_message + "\n")
+        if result.footer is not None:
+            out.write(result.footer() + "\n")
 
 
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))

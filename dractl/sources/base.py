@@ -5,8 +5,6 @@ Sources do all I/O. The rest of dractl sees a ``Cluster`` (``dractl.model.cluste
 
 from __future__ import annotations
 
-import os
-
 from dractl.errors import SourceError
 
 # The types every source shares live in a leaf module (sources import it, never this one).
@@ -19,28 +17,8 @@ __all__ = [
     "SourceOptions",
     "Warn",
     "device_needs",
-    "kubeconfig_candidates",
     "open_source",
 ]
-
-
-def kubeconfig_candidates(opts: SourceOptions) -> tuple[str | None, str]:
-    """The kubeconfig that would be used, and why (for the fake-cluster notice)."""
-    if opts.kubeconfig:
-        return opts.kubeconfig, "--kubeconfig"
-    env = os.environ.get("KUBECONFIG")
-    if env:
-        paths = [p for p in env.split(os.pathsep) if p]
-        if paths:  # a missing file is open_source's error to report, never a reason to use the fake
-            return next((p for p in paths if os.path.exists(p)), paths[0]), "KUBECONFIG"
-    home = os.path.join(os.path.expanduser("~"), ".kube", "config")
-    if os.path.exists(home):
-        return home, "~/.kube/config"
-    if os.environ.get("KUBERNETES_SERVICE_HOST") and os.path.exists(
-        "/var/run/secrets/kubernetes.io/serviceaccount/token"
-    ):
-        return "in-cluster", "in-cluster config"
-    return None, "no kubeconfig found (KUBECONFIG unset, no ~/.kube/config, not in a cluster)"
 
 
 def open_source(opts: SourceOptions, warn: Warn, *, notice: bool = True) -> Source:
@@ -71,8 +49,8 @@ def open_source(opts: SourceOptions, warn: Warn, *, notice: bool = True) -> Sour
     if opts.context:
         raise SourceError(f"--context {opts.context}: no kubeconfig found (KUBECONFIG unset, no ~/.kube/config)")
     from dractl.sources.fake import FakeSource
+    from dractl.sources.kubeconfig import NO_KUBECONFIG
 
     if notice:
-        _, why = kubeconfig_candidates(opts)
-        warn(f"using the embedded fake cluster: {why} (--fake or DRACTL_FAKE_NOTICE=0 to silence this)")
+        warn(f"using the embedded fake cluster: {NO_KUBECONFIG} (--fake or DRACTL_FAKE_NOTICE=0 to silence this)")
     return FakeSource(opts.state_dir, warn)

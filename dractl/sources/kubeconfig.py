@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from dractl.errors import InputError
 
 SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
+NO_KUBECONFIG = "no kubeconfig found (KUBECONFIG unset, no ~/.kube/config, not in a cluster)"
 
 
 @dataclass(frozen=True)
