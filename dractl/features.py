@@ -34,6 +34,24 @@ V1_37_DEFAULTS: dict[str, tuple[bool, bool]] = {
 GATE_NAMES: tuple[str, ...] = tuple(V1_37_DEFAULTS)
 
 
+@dataclass(frozen=True, slots=True)
+class AllocatorFeatures:
+    """The allocator's feature switches, built once from the gates.
+
+    Ported from k8s.io/dynamic-resource-allocation structured/internal/types.go (Features).
+    """
+
+    admin_access: bool = True
+    prioritized_list: bool = True
+    partitionable_devices: bool = True
+    device_taints: bool = True
+    device_taint_rules: bool = True
+    binding_conditions: bool = True
+    consumable_capacity: bool = True
+    fractional_capacity_range: bool = True
+    list_type_attributes: bool = False
+
+
 @dataclass(frozen=True)
 class FeatureGates:
     """An immutable set of gate values; unknown names are rejected when parsing."""
@@ -85,6 +103,20 @@ class FeatureGates:
     @property
     def extended_resource(self) -> bool:
         return self.enabled("DRAExtendedResource")
+
+    def allocator_features(self) -> AllocatorFeatures:
+        """The switches the allocator reads, resolved once."""
+        return AllocatorFeatures(
+            admin_access=self.admin_access,
+            prioritized_list=self.prioritized_list,
+            partitionable_devices=self.partitionable_devices,
+            device_taints=self.device_taints,
+            device_taint_rules=self.device_taint_rules,
+            binding_conditions=self.binding_conditions,
+            consumable_capacity=self.consumable_capacity,
+            fractional_capacity_range=self.fractional_capacity_range,
+            list_type_attributes=self.list_type_attributes,
+        )
 
     def key(self) -> tuple[tuple[str, bool], ...]:
         """A hashable identity (for caches)."""

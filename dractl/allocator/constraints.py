@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dractl.model.objects import AttributeValue, Device
-
-DeviceKey = tuple[str, str, str]
+from dractl.model.objects import AttributeValue, Device, DeviceKey
 
 
 def lookup_attribute(device: Device, driver: str, name: str) -> AttributeValue | None:

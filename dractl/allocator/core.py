@@ -22,12 +22,13 @@ from dractl.allocator import capacity as cap
 from dractl.allocator.constraints import DistinctAttribute, MatchAttribute
 from dractl.allocator.pools import Candidate, NodeView, PoolView, gather_pools, node_matches
 from dractl.cel.match import SelectorCache, SelectorFailure
-from dractl.features import DEFAULT_GATES, FeatureGates
+from dractl.features import DEFAULT_GATES, AllocatorFeatures, FeatureGates
 from dractl.model.cluster import Cluster
 from dractl.model.objects import (
     AllocationResult,
     DeviceAllocationConfiguration,
     DeviceClass,
+    DeviceKey,
     DeviceRequestAllocationResult,
     DeviceSubRequest,
     DeviceTaint,
@@ -39,8 +40,6 @@ from dractl.model.objects import (
     ResourceSlice,
     Toleration,
 )
-
-DeviceKey = tuple[str, str, str]
 
 ALLOCATION_RESULTS_MAX_SIZE = 32  # resourceapi.AllocationResultsMaxSize
 
@@ -149,15 +148,7 @@ class Allocator:
         self.cluster = cluster
         self.features = features
         self.share_id = share_id
-        f = features
-        self.f_admin = f.admin_access
-        self.f_prioritized = f.prioritized_list
-        self.f_partitionable = f.partitionable_devices
-        self.f_taints = f.device_taints
-        self.f_binding = f.binding_conditions
-        self.f_consumable = f.consumable_capacity
-        self.f_fractional = f.fractional_capacity_range
-        self.f_list_types = f.list_type_attributes
+        self.f: AllocatorFeatures = features.allocator_features()
         self.selectors = SelectorCache(features)
         self.classes: dict[str, DeviceClass] = {c.name: c for c in cluster.classes}
         self._node_labels: dict[str, Mapping[str, str]] = {n.name: n.labels for n in cluster.nodes}
@@ -171,7 +162,7 @@ class Allocator:
                 self._slices_shared.append(s)
         self._views: dict[tuple[str, tuple[tuple[str, str], ...]], NodeView] = {}
         self._rule_taints: dict[DeviceKey, tuple[DeviceTaint, ...]] | None = None
-        if f.device_taint_rules and cluster.taint_rules:
+        if self.f.device_taint_rules and cluster.taint_rules:
             self._rule_taints = {}
         # Allocated state (upstream AllocatedState): exclusive devices, shared devices
         # with their consumed capacity, and per claim what it holds (for release).
@@ -201,7 +192,7 @@ class Allocator:
                 continue
             key = (r.driver, r.pool, r.device)
             self.holders.setdefault(key, []).append(claim_key)
-            if self.f_consumable and r.share_id:
+            if self.f.consumable_capacity and r.share_id:
                 consumed = {k: q.value for k, q in r.consumed_capacity.items()} if r.consumed_capacity else None
                 self._shared[key] = self._shared.get(key, 0) + 1
                 if consumed is not None:
@@ -289,7 +280,7 @@ class Allocator:
                 labels,
                 slices,
                 self.all_slices,
-                self.f_partitionable,
+                self.f.partitionable_devices,
                 self._taints_for if self._rule_taints is not None else None,
             )
             self._views[ck] = view
@@ -463,12 +454,12 @@ class _Attempt:
             per_claim: list[list[ReqData]] = []
             for ri, (parent, subs) in enumerate(request_variants(claim)):
                 rname = claim.spec.requests[ri].name
-                if not a.f_prioritized and parent:
+                if not a.f.prioritized_list and parent:
                     raise AllocationError(
                         f"claim {kobj(claim)}, request {rname}: has subrequests, but the DRAPrioritizedList feature "
                         "is disabled"
                     )
-                if not a.f_consumable:
+                if not a.f.consumable_capacity:
                     for sub in subs:
                         if sub.capacity_requests:
                             if parent:
@@ -497,9 +488,9 @@ class _Attempt:
             cons: list[MatchAttribute | DistinctAttribute] = []
             for i, c in enumerate(claim.spec.constraints):
                 if c.match_attribute:
-                    cons.append(MatchAttribute(i, c.requests, c.match_attribute, a.f_list_types))
+                    cons.append(MatchAttribute(i, c.requests, c.match_attribute, a.f.list_type_attributes))
                 elif c.distinct_attribute:
-                    cons.append(DistinctAttribute(i, c.requests, c.distinct_attribute, a.f_list_types))
+                    cons.append(DistinctAttribute(i, c.requests, c.distinct_attribute, a.f.list_type_attributes))
                 else:
                     raise AllocationError(
                         f"claim {kobj(claim)}, constraint #{i}: empty constraint (unsupported constraint type?)"
@@ -521,7 +512,7 @@ class _Attempt:
                     f"claim {kobj(claim)}, request {rd.name}, selector #{i}: CEL expression empty (unsupported "
                     "selector type?)"
                 )
-        if not a.f_admin and rd.admin:
+        if not a.f.admin_access and rd.admin:
             raise AllocationError(
                 f"claim {kobj(claim)}, request {rd.name}: admin access is requested, but the feature is disabled"
             )
@@ -560,9 +551,11 @@ class _Attempt:
                         continue
                     # Static capacity only: what is left gets checked in allocate_device,
                     # so a matching device without room stays in the list and All fails.
-                    if a.f_consumable:
+                    if a.f.consumable_capacity:
                         try:
-                            ok = cap.check_fits(None, rd.capacity, cand.device.capacity, None, a.f_fractional)
+                            ok = cap.check_fits(
+                                None, rd.capacity, cand.device.capacity, None, a.f.fractional_capacity_range
+                            )
                         except cap.CapacityError as e:
                             raise AllocationError(
                                 f"claim {kobj(claim)}, request {rd.name}: checking capacity for device "
@@ -648,11 +641,11 @@ class _Attempt:
                 continue
             if not self.is_selectable(rd, cand):
                 continue
-            if a.f_consumable:
+            if a.f.consumable_capacity:
                 try:
                     ok = cap.check_fits(
                         a.aggregated.get(key), rd.capacity, cand.device.capacity, self.allocating_capacity.get(key),
-                        a.f_fractional,
+                        a.f.fractional_capacity_range,
                     )
                 except cap.CapacityError as e:
                     raise AllocationError(
@@ -676,7 +669,7 @@ class _Attempt:
     def is_selectable(self, rd: ReqData, cand: Candidate) -> bool:
         """isSelectable: binding conditions, class and request selectors, per-device node selection."""
         device = cand.device
-        if not self.a.f_binding and device.binding_conditions:
+        if not self.a.f.binding_conditions and device.binding_conditions:
             return False
         mk = (cand.pos, rd.ci, rd.ri, rd.si)
         hit = self.match.get(mk)
@@ -718,13 +711,13 @@ class _Attempt:
         ci = rd.ci
         key = cand.key
         device = cand.device
-        multi = a.f_consumable and device.allow_multiple_allocations
+        multi = a.f.consumable_capacity and device.allow_multiple_allocations
         users = self.allocating.get(key)
         if not multi and rd.admin and users and ci in users:
             return None
         if not rd.admin and (key in a.allocated or users):
             return None
-        if not a.f_partitionable and device.consumes_counters:
+        if not a.f.partitionable_devices and device.consumes_counters:
             return None
         # deviceCapacityInUse: aggregated capacity, a persisted share, or a share being allocated
         skip_counters = multi and (key in a.aggregated or key in a._shared or key in self.allocating_capacity)
@@ -734,7 +727,7 @@ class _Attempt:
                 return None
             reserved = True
         base, sub = rd.base_name, rd.sub_name
-        if a.f_taints and taint_prevents(cand.taints, rd.tolerations):
+        if a.f.device_taints and taint_prevents(cand.taints, rd.tolerations):
             if reserved:
                 self.give_back_counters(cand)
             return None
@@ -778,11 +771,11 @@ class _Attempt:
         consumed: dict | None = None
         share = ""
         inserted = existed = False
-        if a.f_consumable:
+        if a.f.consumable_capacity:
             try:
                 ok = cap.check_fits(
                     a.aggregated.get(key), rd.capacity, device.capacity, self.allocating_capacity.get(key),
-                    a.f_fractional
+                    a.f.fractional_capacity_range
                 )
             except cap.CapacityError as e:
                 rollback(None, False, False)
@@ -794,7 +787,7 @@ class _Attempt:
                 return None
             if multi:
                 try:
-                    consumed = cap.consumed_from_request(rd.capacity, device.capacity, a.f_fractional)
+                    consumed = cap.consumed_from_request(rd.capacity, device.capacity, a.f.fractional_capacity_range)
                 except cap.CapacityError as e:
                     rollback(None, False, False)
                     raise AllocationError(
@@ -868,8 +861,8 @@ class _Attempt:
                     device=cand.key[2],
                     admin_access=True if r.admin else None,
                     tolerations=rd.tolerations,
-                    binding_conditions=d.binding_conditions if a.f_binding else (),
-                    binding_failure_conditions=d.binding_failure_conditions if a.f_binding else (),
+                    binding_conditions=d.binding_conditions if a.f.binding_conditions else (),
+                    binding_failure_conditions=d.binding_failure_conditions if a.f.binding_conditions else (),
                     share_id=r.share_id,
                     consumed_capacity=r.consumed or {},
                 )

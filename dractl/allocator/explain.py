@@ -234,13 +234,13 @@ class _Classifier:
         """The first check that rules ``cand`` out for ``rd`` alone: (kind, reason)."""
         a = self.a
         key, d = cand.key, cand.device
-        multi = a.f_consumable and d.allow_multiple_allocations
+        multi = a.f.consumable_capacity and d.allow_multiple_allocations
         # Upstream checks "in use" first. The explanation checks what never changes first
         # (selectors, node selection), so that a device that is allocated AND would not
         # match anyway is reported by the permanent reason: freeing it would not help.
         # A CEL error on an in-use device is not reported: the scheduler never evaluates it.
         in_use = not rd.admin and key in a.allocated
-        if not a.f_binding and d.binding_conditions:
+        if not a.f.binding_conditions and d.binding_conditions:
             return "binding-conditions", "have bindingConditions, but DRADeviceBindingConditions is off"
         if rd.class_ is not None:
             r = self._selectors(rd.class_.selectors, cand, "class selector")
@@ -256,20 +256,20 @@ class _Classifier:
         if in_use:
             holders = sorted(set(a.holders.get(key, [])))
             return "in-use", "already allocated to " + (", ".join(holders) or "another claim")
-        if a.f_consumable:
-            if not cap.fits(a.aggregated.get(key), rd.capacity, d.capacity, None, a.f_fractional):
-                why = cap.why_not(a.aggregated.get(key), rd.capacity, d.capacity, a.f_fractional)
+        if a.f.consumable_capacity:
+            if not cap.fits(a.aggregated.get(key), rd.capacity, d.capacity, None, a.f.fractional_capacity_range):
+                why = cap.why_not(a.aggregated.get(key), rd.capacity, d.capacity, a.f.fractional_capacity_range)
                 return "capacity", f"capacity {why[1]}" if why else "capacity does not fit"
         elif rd.capacity:
             return "capacity", "capacity requests need DRAConsumableCapacity"
         if d.consumes_counters:
-            if not a.f_partitionable:
+            if not a.f.partitionable_devices:
                 return "counters", "consume counters, but DRAPartitionableDevices is off"
             if not (multi and (key in a.aggregated)):
                 r2 = self._counter_shortage(cand)
                 if r2:
                     return "counters", r2
-        if a.f_taints and taint_prevents(cand.taints, rd.tolerations):
+        if a.f.device_taints and taint_prevents(cand.taints, rd.tolerations):
             bad = [
                 t
                 for t in cand.taints
@@ -543,7 +543,7 @@ def _combination_notes(
     union: set = set().union(*usable_by.values()) if usable_by else set()
     total = sum(len(claim.spec.requests) for claim in claims)
     exclusive = not any(
-        c.device.allow_multiple_allocations and a.f_consumable for c in view.devices if c.key in union
+        c.device.allow_multiple_allocations and a.f.consumable_capacity for c in view.devices if c.key in union
     )
     if exclusive and demand > len(union) and total > 1:
         notes.append(

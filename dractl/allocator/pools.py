@@ -14,9 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from dractl.model.objects import Device, DeviceTaint, NodeSelector, ResourceSlice
-
-DeviceKey = tuple[str, str, str]
+from dractl.model.objects import Device, DeviceKey, DeviceTaint, NodeSelector, ResourceSlice
 
 
 def node_matches(

@@ -16,6 +16,7 @@ from dractl.model.objects import (
     CounterSet,
     Device,
     DeviceClass,
+    DeviceKey,
     DeviceRequestAllocationResult,
     DeviceTaintRule,
     Event,
@@ -27,8 +28,6 @@ from dractl.model.objects import (
     ResourceSlice,
 )
 from dractl.quantity import Quantity
-
-DeviceKey = tuple[str, str, str]  # (driver, pool, device)
 
 
 @dataclass(frozen=True, slots=True)

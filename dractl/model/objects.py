@@ -16,6 +16,9 @@ from dractl.quantity import Quantity
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
+#: A device's identity everywhere in dractl: (driver, pool, device name), as upstream's DeviceID.
+DeviceKey = tuple[str, str, str]
+
 # Attribute value kinds, as the v1 DeviceAttribute fields are named.
 SCALAR_KINDS = ("int", "bool", "string", "version")
 LIST_KINDS = ("ints", "bools", "strings", "versions")
@@ -348,7 +351,7 @@ class DeviceRequestAllocationResult:
     consumed_capacity: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
 
     @property
-    def device_id(self) -> tuple[str, str, str]:
+    def device_id(self) -> DeviceKey:
         return (self.driver, self.pool, self.device)
 
 
