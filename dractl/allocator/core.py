@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from dractl.allocator import capacity as cap
 from dractl.allocator.constraints import DistinctAttribute, MatchAttribute
@@ -356,13 +356,28 @@ class Allocator:
 # ---------------------------------------------------------------- per-call state
 
 
+class RequestIndices(NamedTuple):
+    """Which (sub)request: upstream's requestIndices (structured/internal/experimental/allocator_experimental.go)."""
+
+    claim: int
+    request: int
+    sub_request: int
+
+
+class DeviceIndices(NamedTuple):
+    """Where the search stands: upstream's deviceIndices (requestIndices plus the device within the request)."""
+
+    claim: int
+    request: int
+    sub_request: int
+    device: int
+
+
 class ReqData:
     """requestData: one (sub)request to allocate."""
 
     __slots__ = (
-        "ci",
-        "ri",
-        "si",
+        "idx",
         "name",
         "parent",
         "class_",
@@ -378,8 +393,8 @@ class ReqData:
         "class_name",
     )
 
-    def __init__(self, ci: int, ri: int, si: int, parent: str, sub: DeviceSubRequest) -> None:
-        self.ci, self.ri, self.si = ci, ri, si
+    def __init__(self, idx: RequestIndices, parent: str, sub: DeviceSubRequest) -> None:
+        self.idx = idx
         self.name = sub.name
         self.parent = parent
         self.class_name = sub.device_class_name
@@ -473,7 +488,7 @@ class _Attempt:
                             )
                 datas = []
                 for si, sub in enumerate(subs):
-                    rd = ReqData(ci, ri, si, parent, sub)
+                    rd = ReqData(RequestIndices(ci, ri, si), parent, sub)
                     self._validate(claim, rd)
                     datas.append(rd)
                 per_claim.append(datas)
@@ -497,7 +512,7 @@ class _Attempt:
                     )
             self.constraints.append(cons)
 
-        done = self.allocate_one(0, 0, 0, 0, False, 0)
+        done = self.allocate_one(DeviceIndices(0, 0, 0, 0), False, 0)
         if not done:
             if any(p.invalid for p in self.view.pools):
                 self.invalid_pools = True
@@ -570,19 +585,20 @@ class _Attempt:
 
     # ------------------------------------------------------------ search
 
-    def allocate_one(self, ci: int, ri: int, si: int, di: int, alloc_sub: bool, start: int) -> bool:
-        """allocateOne: True when everything from (ci, ri, si, di) on got allocated.
+    def allocate_one(self, r: DeviceIndices, alloc_sub: bool, start: int) -> bool:
+        """allocateOne: True when everything from ``r`` on got allocated.
 
         Raises _MaxSizeExceeded (upstream's errAllocationResultMaxSizeExceeded) and
         AllocationError.
         """
         self.a.num_allocate_one += 1
+        ci, ri, si, di = r
         if ci >= len(self.claims):
             return True
         reqs = self.reqs[ci]
         if ri >= len(reqs):
             try:
-                return self.allocate_one(ci + 1, 0, 0, 0, False, 0)
+                return self.allocate_one(DeviceIndices(ci + 1, 0, 0, 0), False, 0)
             except _MaxSizeExceeded:
                 return False
         variants = reqs[ri]
@@ -591,7 +607,7 @@ class _Attempt:
             all_exceeded = True
             for sub_index in range(len(variants)):
                 try:
-                    ok = self.allocate_one(ci, ri, sub_index, di, True, 0)
+                    ok = self.allocate_one(DeviceIndices(ci, ri, sub_index, di), True, 0)
                 except _MaxSizeExceeded:
                     continue
                 all_exceeded = False
@@ -606,7 +622,7 @@ class _Attempt:
         if do_all and not rd.all_devices:
             return False
         if di >= rd.num_devices:
-            return self.allocate_one(ci, ri + 1, 0, 0, False, 0)
+            return self.allocate_one(DeviceIndices(ci, ri + 1, 0, 0), False, 0)
         if len(self.result[ci]) + rd.num_devices - di > ALLOCATION_RESULTS_MAX_SIZE:
             raise _MAX_SIZE
 
@@ -616,7 +632,7 @@ class _Attempt:
             if undo is None:
                 return False
             try:
-                done = self.allocate_one(ci, ri, si, di + 1, alloc_sub, 0)
+                done = self.allocate_one(DeviceIndices(ci, ri, si, di + 1), alloc_sub, 0)
             except BaseException:
                 undo()
                 raise
@@ -657,7 +673,7 @@ class _Attempt:
             if undo is None:
                 continue
             try:
-                done = self.allocate_one(ci, ri, si, di + 1, alloc_sub, pos + 1)
+                done = self.allocate_one(DeviceIndices(ci, ri, si, di + 1), alloc_sub, pos + 1)
             except BaseException:
                 undo()
                 raise
@@ -671,7 +687,7 @@ class _Attempt:
         device = cand.device
         if not self.a.f.binding_conditions and device.binding_conditions:
             return False
-        mk = (cand.pos, rd.ci, rd.ri, rd.si)
+        mk = (cand.pos, rd.idx)
         hit = self.match.get(mk)
         if hit is not None:
             return hit
@@ -690,7 +706,7 @@ class _Attempt:
                 if not cache.matches(expr, cand.key[0], cand.device):
                     return False
             except SelectorFailure as e:
-                who = f"class {rd.class_.name}" if is_class and rd.class_ else f"claim {kobj(self.claims[rd.ci])}"
+                who = f"class {rd.class_.name}" if is_class and rd.class_ else f"claim {kobj(self.claims[rd.idx.claim])}"
                 if e.kind == "compile":
                     raise AllocationError(f"{who}: selector #{i}: CEL compile error: {e.message}") from None
                 raise AllocationError(
@@ -708,7 +724,7 @@ class _Attempt:
         an earlier share of the same device created it.
         """
         a = self.a
-        ci = rd.ci
+        ci = rd.idx.claim
         key = cand.key
         device = cand.device
         multi = a.f.consumable_capacity and device.allow_multiple_allocations

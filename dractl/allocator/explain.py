@@ -29,6 +29,7 @@ from dractl.allocator.core import (
     Allocator,
     Outcome,
     ReqData,
+    RequestIndices,
     kobj,
     request_variants,
     taint_prevents,
@@ -504,7 +505,7 @@ def explain_node(
         for ri, (parent, subs) in enumerate(request_variants(claim)):
             alts = []
             for si, sub in enumerate(subs):
-                rd = ReqData(ci, ri, si, parent, sub)
+                rd = ReqData(RequestIndices(ci, ri, si), parent, sub)
                 rx = explain_request(cl, claim, rd, nx.multiple_claims)
                 alts.append(rx)
                 nx.requests.append(rx)
@@ -534,7 +535,7 @@ def _combination_notes(
             for si, sub in enumerate(subs):
                 if not alts[si].fits_alone:
                     continue
-                rd = ReqData(ci, ri, si, parent, sub)
+                rd = ReqData(RequestIndices(ci, ri, si), parent, sub)
                 rd.class_ = a.classes.get(rd.class_name)
                 keys = {c.key for c in view.devices if cl.classify(rd, c, claim)[0] == "usable"}
                 usable_by[f"{kobj(claim)}/{rd.request_name}"] = keys
@@ -575,7 +576,7 @@ def _constraint_note(a: Allocator, cl: _Classifier, ci: int, claim: ResourceClai
             full = f"{parent}/{sub.name}" if parent else rname
             if names and rname not in names and full not in names:
                 continue
-            rd = ReqData(ci, ri, si, parent, sub)
+            rd = ReqData(RequestIndices(ci, ri, si), parent, sub)
             rd.class_ = a.classes.get(rd.class_name)
             if rd.class_ is None:
                 continue
