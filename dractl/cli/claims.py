@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -19,10 +19,14 @@ NONE = "-"
 
 def claims(
     ctx: typer.Context,
-    name: str | None = typer.Argument(None, help="Only this claim.", autocompletion=_c.complete_claims),
-    explain: bool = typer.Option(
-        False, "--explain", help="Say why each pending claim has no devices, and why allocated claims got theirs."
-    ),
+    name: Annotated[str | None, typer.Argument(help="Only this claim.", autocompletion=_c.complete_claims)] = None,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="Say why each pending claim has no devices, and why allocated claims got theirs.",
+        ),
+    ] = False,
 ) -> None:
     """List ResourceClaims with the devices they got, who uses them and where."""
     from dractl.errors import NotFoundError

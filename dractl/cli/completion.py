@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -127,8 +127,9 @@ complete_contexts = _names("contexts")
 
 
 def completion(
-    shell: str = typer.Argument(..., metavar="SHELL", help="bash, zsh, fish or powershell.",
-                                autocompletion=complete_shells),
+    shell: Annotated[
+        str, typer.Argument(metavar="SHELL", help="bash, zsh, fish or powershell.", autocompletion=complete_shells)
+    ],
 ) -> None:
     """Print the shell completion script for SHELL (see completions/README.md to install it)."""
     from dractl.errors import UsageError

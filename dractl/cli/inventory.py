@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -15,22 +15,30 @@ _MAIN_ATTRIBUTES = ("model", "productName", "type", "index", "driverVersion", "p
 
 def devices(
     ctx: typer.Context,
-    node: str | None = typer.Option(
-        None, "--node", help="Only devices usable from this node.", autocompletion=_c.complete_nodes
-    ),
-    driver: str | None = typer.Option(
-        None, "--driver", help="Only devices of this driver.", autocompletion=_c.complete_drivers
-    ),
-    pool: str | None = typer.Option(None, "--pool", help="Only devices of this pool.",
-                                    autocompletion=_c.complete_pools),
-    available: bool = typer.Option(False, "--available", help="Only devices a new claim could get now."),
-    selector: str | None = typer.Option(None, "--selector", "-l", help="Only devices this CEL selector matches."),
-    device_class: str | None = typer.Option(
-        None, "--class", help="Only devices this DeviceClass selects.", autocompletion=_c.complete_classes
-    ),
-    unhealthy: bool = typer.Option(
-        False, "--unhealthy", help="Only devices the kubelet reports Unhealthy in a pod using them."
-    ),
+    node: Annotated[
+        str | None, typer.Option("--node", help="Only devices usable from this node.", autocompletion=_c.complete_nodes)
+    ] = None,
+    driver: Annotated[
+        str | None, typer.Option("--driver", help="Only devices of this driver.", autocompletion=_c.complete_drivers)
+    ] = None,
+    pool: Annotated[
+        str | None, typer.Option("--pool", help="Only devices of this pool.", autocompletion=_c.complete_pools)
+    ] = None,
+    available: Annotated[bool, typer.Option("--available", help="Only devices a new claim could get now.")] = False,
+    selector: Annotated[
+        str | None, typer.Option("--selector", "-l", help="Only devices this CEL selector matches.")
+    ] = None,
+    device_class: Annotated[
+        str | None,
+        typer.Option(
+            "--class",
+            help="Only devices this DeviceClass selects.",
+            autocompletion=_c.complete_classes,
+        ),
+    ] = None,
+    unhealthy: Annotated[
+        bool, typer.Option("--unhealthy", help="Only devices the kubelet reports Unhealthy in a pod using them.")
+    ] = False,
 ) -> None:
     """List every device from the ResourceSlices, with attributes, capacity and who holds it (and its health)."""
     from dractl.cli.names import check_node_name, require_node
@@ -164,9 +172,14 @@ def _devices_table(views: list[Any]):
 
 
 def slices(
-    ctx: typer.Context, driver: str | None = typer.Option(
-        None, "--driver", help="Only slices of this driver.", autocompletion=_c.complete_drivers
-    )
+    ctx: typer.Context, driver: Annotated[
+                            str | None,
+                            typer.Option(
+                                "--driver",
+                                help="Only slices of this driver.",
+                                autocompletion=_c.complete_drivers,
+                            ),
+                        ] = None
 ) -> None:
     """List ResourceSlices with their pool, generation and completeness."""
     from dractl.model.views import slice_node_text

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -30,8 +30,8 @@ def snapshot(ctx: typer.Context) -> None:
 
 def rbac(
     ctx: typer.Context,
-    publish: bool = typer.Option(False, "--publish", help="Also the rules 'dractl fake publish' needs."),
-    name: str = typer.Option("dractl-reader", "--name", help="The ClusterRole's name."),
+    publish: Annotated[bool, typer.Option("--publish", help="Also the rules 'dractl fake publish' needs.")] = False,
+    name: Annotated[str, typer.Option("--name", help="The ClusterRole's name.")] = "dractl-reader",
 ) -> None:
     """Print the minimal read-only ClusterRole dractl needs (apply it with kubectl, then bind it)."""
     from dractl.render.printers import to_json, to_yaml
@@ -86,8 +86,10 @@ def _has_kubeconfig() -> bool:
 
 def publish(
     ctx: typer.Context,
-    nodes: str | None = typer.Option(None, "--nodes", help="Comma-separated live nodes (default: every node)."),
-    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    nodes: Annotated[
+        str | None, typer.Option("--nodes", help="Comma-separated live nodes (default: every node).")
+    ] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
 ) -> None:
     """Publish the fake cluster's profile into the live cluster: its DeviceClass and one ResourceSlice set per
     node, as the dra-example-driver would, labelled app.kubernetes.io/managed-by=dractl."""
@@ -151,7 +153,7 @@ def publish(
 
 
 def unpublish(
-    ctx: typer.Context, yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation.")
+    ctx: typer.Context, yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False
 ) -> None:
     """Remove exactly what 'dractl fake publish' created (objects labelled app.kubernetes.io/managed-by=dractl)."""
     app_ctx = ctx.find_root().obj

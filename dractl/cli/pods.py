@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -20,10 +20,14 @@ API = "dractl/v1"
 
 def pods(
     ctx: typer.Context,
-    name: str | None = typer.Argument(None, help="Only this pod.", autocompletion=_c.complete_pods),
-    explain: bool = typer.Option(
-        False, "--explain", help="Explain every claim of the pod: why it is pending, or why it got its devices."
-    ),
+    name: Annotated[str | None, typer.Argument(help="Only this pod.", autocompletion=_c.complete_pods)] = None,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="Explain every claim of the pod: why it is pending, or why it got its devices.",
+        ),
+    ] = False,
 ) -> None:
     """List pods with their ResourceClaims, the devices they got, and the scheduler's condition."""
     from dractl.errors import NotFoundError
