@@ -18,9 +18,13 @@ A small compiler pipeline:
    the Kubernetes libraries (quantity, semver, lists, regex, ext.Strings, sets,
    optionals, includes) and dractl's versions of the operators, so results and
    error texts follow cel-go. celpy is the only evaluator.
-4. ``selector.py`` is the public API: compile_selector / CompiledSelector
-   (matches, references, explain, memo_key), evaluate_many (memoised per
-   distinct referenced values) and evaluate_expression.
+4. ``selector.py`` is the public API: get_or_compile (the one compile cache,
+   as upstream's cel/cache.go) / compile_selector / CompiledSelector (matches,
+   references, explain, memo_key: the one memo scheme), evaluate_many
+   (memoised per distinct referenced values) and evaluate_expression.
+5. ``input.py`` turns a device into the ``device`` variable (once per device);
+   ``match.py`` applies selectors to devices for the allocator (SelectorCache)
+   and the commands, and holds the one "did you mean" rule.
 
 Importing this package is cheap: the front-end loads on the first compile, and
 celpy (with lark) on the first compile too, never for ``dractl --help``.

@@ -127,6 +127,7 @@ complete_contexts = _names("contexts")
 
 
 def completion(
+    ctx: typer.Context,
     shell: Annotated[
         str, typer.Argument(metavar="SHELL", help="bash, zsh, fish or powershell.", autocompletion=complete_shells)
     ],
@@ -138,9 +139,9 @@ def completion(
         shell = "powershell"
     if shell not in SHELLS:
         raise UsageError(f"completion: unknown shell {shell!r} (choose from {', '.join(SHELLS)})")
-    import sys
+    from dractl.cli.context import app_context
 
-    sys.stdout.write(script(shell))
+    app_context(ctx).stdout.write(script(shell))
 
 
 def script(shell: str) -> str:
