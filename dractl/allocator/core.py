@@ -453,7 +453,7 @@ class _Attempt:
         self.claims = list(claims)
         self.reqs: list[list[list[ReqData]]] = []
         self.constraints: list[list] = []
-        self.match: dict[tuple[int, int, int, int], bool] = {}
+        self.match: dict[tuple[int, RequestIndices], bool] = {}
         self.allocating: dict[DeviceKey, set[int]] = {}
         self.allocating_capacity: dict[DeviceKey, dict[str, Fraction]] = {}
         self.consumed_counters: dict[tuple[str, str], dict[str, dict[str, Fraction]]] = {}
