@@ -35,7 +35,7 @@ from dractl.allocator.core import (
     taint_prevents,
 )
 from dractl.allocator.pools import Candidate, NodeView, node_matches
-from dractl.cel.match import SelectorFailure, attribute_hint, closest, published_names
+from dractl.cel.match import SelectorCache, SelectorFailure, attribute_hint, closest, published_names
 from dractl.model.objects import Node, ResourceClaim
 from dractl.quantity import Format, Quantity
 
@@ -313,14 +313,16 @@ class _Classifier:
         return None
 
 
-_CAP_RE = re.compile(r"device\.capacity\[\s*['\"]([^'\"]+)['\"]\s*\]\.(\w+)")
-_ATTR_RE = re.compile(r"device\.attributes\[\s*['\"]([^'\"]+)['\"]\s*\]\.(\w+)")
+def _hints_for_selector(expr: str, cands: Sequence[Candidate], cache: SelectorCache) -> list[str]:
+    """The nearest fix: the largest capacity on offer, the attribute that exists elsewhere.
 
-
-def _hints_for_selector(expr: str, cands: Sequence[Candidate]) -> list[str]:
-    """The nearest fix: the largest capacity on offer, the attribute that exists elsewhere."""
+    What the selector reads comes from its checked AST (CompiledSelector.references)."""
+    sel = cache.compiled(expr)
+    if isinstance(sel, SelectorFailure):
+        return []
+    refs = sorted(sel.references())
     notes: list[str] = []
-    for dom, name in _CAP_RE.findall(expr):
+    for dom, name in ((d, n) for section, d, n in refs if section == "capacity"):
         best: Quantity | None = None
         for c in cands:
             for k, v in c.device.capacity.items():
@@ -331,7 +333,7 @@ def _hints_for_selector(expr: str, cands: Sequence[Candidate]) -> list[str]:
                     best = v.value
         if best is not None:
             notes.append(f"the largest {name} on offer is {best}")
-    for dom, name in _ATTR_RE.findall(expr):
+    for dom, name in ((d, n) for section, d, n in refs if section == "attributes"):
         notes.extend(_attribute_hints(dom, name, cands))
     return notes
 
@@ -458,7 +460,7 @@ def explain_request(
     rx.other_class = _merge_selector_groups(list(other.values()))
     if not rx.fits_alone:
         for expr in sorted(selector_failed):
-            rx.notes.extend(_hints_for_selector(expr, matching))
+            rx.notes.extend(_hints_for_selector(expr, matching, cl.a.selectors))
         if rx.class_matches == 0 and not cl.view.devices:
             pass
         if needed is None and rx.class_matches and rx.usable < rx.class_matches:
