@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from dractl.cli.context import app_context
 from dractl.errors import UsageError
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ _VIA_API = "with --context dractl does this through the Kubernetes API itself; t
 
 
 def _ctx(ctx: typer.Context) -> AppContext:
-    app_ctx = ctx.find_root().obj
+    app_ctx = app_context(ctx)
     if app_ctx.source_options.from_file:
         raise UsageError("dractl demo runs on a cluster; --from (a snapshot) cannot be used with it")
     if app_ctx.source_options.fake and app_ctx.source_options.context:
@@ -37,7 +38,7 @@ def list_(ctx: typer.Context) -> None:
     from dractl.demo.catalog import DEMOS
     from dractl.render.printers import Result, Table
 
-    app_ctx = ctx.find_root().obj
+    app_ctx = app_context(ctx)
     app_ctx.print(Result(
         table=lambda: Table(["ID", "NAME", "PODS", "OUTCOME"],
                             [[str(d.id), d.name, ",".join(d.pods), d.outcome] for d in DEMOS]),
@@ -54,7 +55,7 @@ def show(ctx: typer.Context, demo: str = typer.Argument(..., metavar="N", help="
 
     if demo == "all":
         raise UsageError("dractl demo show takes one demo number (1, 2 or 3)")
-    ctx.find_root().obj.stdout.write(select(demo)[0].manifest())
+    app_context(ctx).stdout.write(select(demo)[0].manifest())
 
 
 def parse_timeout(text: str) -> float:

@@ -97,7 +97,7 @@ def publish(
     from dractl.control.store import Store
     from dractl.errors import UsageError
 
-    app_ctx = ctx.find_root().obj
+    app_ctx = app_context(ctx)
     live = _live(app_ctx)
     state = Store(app_ctx.source_options.state_dir).read()
     profile = state.get("profile")
@@ -156,7 +156,7 @@ def unpublish(
     ctx: typer.Context, yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False
 ) -> None:
     """Remove exactly what 'dractl fake publish' created (objects labelled app.kubernetes.io/managed-by=dractl)."""
-    app_ctx = ctx.find_root().obj
+    app_ctx = app_context(ctx)
     live = _live(app_ctx)
     found = [("ResourceSlice", s["metadata"]["name"])
              for s in live.list_raw("ResourceSlice", label_selector=MANAGED_SELECTOR)["items"]]
