@@ -706,7 +706,8 @@ class _Attempt:
                 if not cache.matches(expr, cand.key[0], cand.device):
                     return False
             except SelectorFailure as e:
-                who = f"class {rd.class_.name}" if is_class and rd.class_ else f"claim {kobj(self.claims[rd.idx.claim])}"
+                who = (f"class {rd.class_.name}" if is_class and rd.class_
+                       else f"claim {kobj(self.claims[rd.idx.claim])}")
                 if e.kind == "compile":
                     raise AllocationError(f"{who}: selector #{i}: CEL compile error: {e.message}") from None
                 raise AllocationError(

@@ -8,6 +8,7 @@ it costs nothing and pulls in neither typer nor click (a TAB reads it).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -49,7 +50,7 @@ TAKES_VALUE: dict[str, bool] = {n: f.takes_value for f in GLOBAL_FLAGS for n in 
 SOURCE_FLAGS: tuple[Flag, ...] = tuple(f for f in GLOBAL_FLAGS if f.source)
 
 
-def source_values(params: dict[str, object]) -> dict[str, object]:
+def source_values(params: Mapping[str, object]) -> dict[str, object]:
     """The source flags among ``params`` (by dest) that are set, paths with ~ expanded."""
     import os
 

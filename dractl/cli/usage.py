@@ -80,12 +80,12 @@ def _bar(share: float, width: int = 10) -> str:
 
 def _class_membership(app_ctx: Any, cluster: Any) -> Any:
     """Which DeviceClasses select a device (each class's selectors compiled once)."""
-    from dractl.cli.selectors import _compile_all
+    from dractl.cel.match import compile_all
 
     compiled = []
     for c in cluster.classes:
         try:
-            compiled.append((c.name, _compile_all(app_ctx, list(c.selectors))))
+            compiled.append((c.name, compile_all(list(c.selectors), app_ctx.features)))
         except Exception as e:  # a class whose selector does not compile selects nothing, as in the scheduler
             app_ctx.warn(f"deviceclass {c.name}: {e}")
 
