@@ -73,6 +73,18 @@ def dractl_proc():
     return run
 
 
+def blog_demo_docs() -> list[dict]:
+    """The blog post's three demos as dractl ships them (copied verbatim from the post), without a namespace."""
+    import yaml
+
+    from dractl.demo.catalog import DEMOS
+
+    docs = [d for demo in DEMOS for d in yaml.safe_load_all(demo.manifest()) if d]
+    for d in docs:
+        d["metadata"].pop("namespace", None)
+    return docs
+
+
 def fixture_path(*parts: str) -> str:
     return str(FIXTURES.joinpath(*parts))
 

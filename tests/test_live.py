@@ -14,20 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT
-
-DEMOS = ROOT / "tests" / "test_demos_fake.py"
-
-
-def blog_docs() -> list[dict]:
-    """The blog post's three demos, as the fake-cluster tests hold them."""
-    ns: dict = {}
-    exec(compile(DEMOS.read_text(), str(DEMOS), "exec"), ns)
-    text = "---\n".join([ns["DEMO1"], ns["DEMO2"], ns["DEMO3"]])
-    docs = [d for d in yaml.safe_load_all(text) if d and d["kind"] != "Namespace"]
-    for d in docs:
-        d["metadata"].pop("namespace", None)
-    return docs
+from conftest import blog_demo_docs
 
 
 def kubeconfig(cp, tmp_path: Path, name: str = "kc", *, server: str | None = None, user: dict | None = None,
@@ -66,7 +53,7 @@ def demos(control_plane):
     api = control_plane.api
     ns = "live-demos"
     api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
-    api.apply(blog_docs(), namespace=ns)
+    api.apply(blog_demo_docs(), namespace=ns)
 
     def settled():
         pods = api.get("Pod", namespace=ns)["items"]

@@ -12,18 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-import yaml
-from conftest import CLUSTER, start_control_plane, stop_control_plane
-
-BLOG_DEMOS = Path(__file__).parent.parent / "test_demos_fake.py"
-
-
-def blog_yaml() -> list[dict]:
-    """The blog post's three demos, as the fake-cluster tests hold them (copied verbatim from the post)."""
-    ns: dict = {}
-    exec(compile(BLOG_DEMOS.read_text(), str(BLOG_DEMOS), "exec"), ns)  # the module's string constants
-    text = "---\n".join([ns["NAMESPACE"], ns["DEMO1"], ns["DEMO2"], ns["DEMO3"]])
-    return [d for d in yaml.safe_load_all(text) if d]
+from conftest import CLUSTER, blog_demo_docs, start_control_plane, stop_control_plane
 
 
 def test_serves_kubernetes_v1_37_with_dra_v1(control_plane):
@@ -46,14 +35,9 @@ def test_real_scheduler_runs_the_blog_demos(control_plane):
     """Claims come from the real resourceclaim controller, allocation from the real scheduler, Running from
     KWOK; huge-gpu stays Pending with the scheduler's own words."""
     api = control_plane.api
-    docs = blog_yaml()
     ns = "harness-demos"
     api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
-    for d in docs:
-        if d["kind"] == "Namespace":
-            continue
-        d["metadata"]["namespace"] = ns
-    api.apply([d for d in docs if d["kind"] != "Namespace"])
+    api.apply(blog_demo_docs(), namespace=ns)
 
     def settled():
         pods = {p["metadata"]["name"]: p for p in api.get("Pod", namespace=ns)["items"]}
