@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -49,7 +49,9 @@ def list_(ctx: typer.Context) -> None:
 
 
 @app.command("show")
-def show(ctx: typer.Context, demo: str = typer.Argument(..., metavar="N", help="Demo number (1, 2 or 3).")) -> None:
+def show(
+    ctx: typer.Context, demo: Annotated[str, typer.Argument(metavar="N", help="Demo number (1, 2 or 3).")]
+) -> None:
     """Print a demo's manifests (the post's YAML, namespace dra-demo)."""
     from dractl.demo.catalog import select
 
@@ -72,20 +74,23 @@ def _kind_options(app_ctx: AppContext, cluster: str, node_image: str, driver_ver
     return KindOptions(cluster, node_image, driver_version, app_ctx.source_options.kubeconfig)
 
 
-_CLUSTER_OPT = typer.Option("dra-demo", "--cluster-name", help="The kind cluster's name.")
-_IMAGE_OPT = typer.Option("kindest/node:v1.37.0", "--node-image", help="The kind node image.")
-_DRIVER_OPT = typer.Option("v0.5.0", "--driver-version", help="dra-example-driver git tag to install.")
+ClusterName = Annotated[str, typer.Option("--cluster-name", help="The kind cluster's name.")]
+NodeImage = Annotated[str, typer.Option("--node-image", help="The kind node image.")]
+DriverVersion = Annotated[str, typer.Option("--driver-version", help="dra-example-driver git tag to install.")]
+DryRun = Annotated[bool, typer.Option("--dry-run", help="Print the commands without running anything.")]
 
 
 @app.command("run")
 def run(
     ctx: typer.Context,
-    which: str = typer.Argument("all", metavar="[1|2|3|all]", help="Which demo (default: all)."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Print the commands without running anything."),
-    timeout: str = typer.Option("180s", "--timeout", help="How long to wait for each demo's pods (e.g. 90s, 3m)."),
-    cluster: str = _CLUSTER_OPT,
-    node_image: str = _IMAGE_OPT,
-    driver_version: str = _DRIVER_OPT,
+    which: Annotated[str, typer.Argument(metavar="[1|2|3|all]", help="Which demo (default: all).")] = "all",
+    dry_run: DryRun = False,
+    timeout: Annotated[
+        str, typer.Option("--timeout", help="How long to wait for each demo's pods (e.g. 90s, 3m).")
+    ] = "180s",
+    cluster: ClusterName = "dra-demo",
+    node_image: NodeImage = "kindest/node:v1.37.0",
+    driver_version: DriverVersion = "v0.5.0",
 ) -> None:
     """Run the demos and check each one's outcome from the cluster state (exit 0 only when all show it)."""
     from dractl.demo.catalog import select
@@ -104,11 +109,11 @@ def run(
 @app.command("cleanup")
 def cleanup(
     ctx: typer.Context,
-    everything: bool = typer.Option(
-        False, "--all", help="Also uninstall the driver and delete the kind cluster (kind only)."
-    ),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Print the commands without running anything."),
-    cluster: str = _CLUSTER_OPT,
+    everything: Annotated[
+        bool, typer.Option("--all", help="Also uninstall the driver and delete the kind cluster (kind only).")
+    ] = False,
+    dry_run: DryRun = False,
+    cluster: ClusterName = "dra-demo",
 ) -> None:
     """Delete the demo namespace (dra-demo); with --all also the driver and the kind cluster, as the post does."""
     from dractl.demo.catalog import NAMESPACE

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -46,21 +46,34 @@ def _rule_name(taint: dict[str, str]) -> str:
 
 def taint(
     ctx: typer.Context,
-    spec: str | None = typer.Argument(None, metavar="KEY[=VALUE]:EFFECT", help="The taint (effect NoSchedule, "
-                                      "NoExecute or None)."),
-    driver: str | None = typer.Option(None, "--driver", help="Devices of this driver.",
-                                      autocompletion=_c.complete_drivers),
-    pool: str | None = typer.Option(None, "--pool", help="Devices of this pool.", autocompletion=_c.complete_pools),
-    device: str | None = typer.Option(None, "--device", help="The device with this name."),
-    device_class: str | None = typer.Option(None, "--class", help="Devices this DeviceClass selects (one rule per "
-                                            "device).", autocompletion=_c.complete_classes),
-    selector: str | None = typer.Option(None, "--selector", "-l", help="Devices this CEL selector matches (one rule "
-                                        "per device)."),
-    name: str | None = typer.Option(None, "--name", help="The rule's name (default: from the key and effect)."),
-    remove: str | None = typer.Option(None, "--remove", help="Delete the rule NAME (or every rule of dractl's group "
-                                      "NAME) instead."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Print the rule and the preview; write nothing."),
-    yes: bool = typer.Option(False, "--yes", "-y", help="Write to a live cluster without asking."),
+    spec: Annotated[
+        str | None,
+        typer.Argument(metavar="KEY[=VALUE]:EFFECT", help="The taint (effect NoSchedule, NoExecute or None)."),
+    ] = None,
+    driver: Annotated[
+        str | None, typer.Option("--driver", help="Devices of this driver.", autocompletion=_c.complete_drivers)
+    ] = None,
+    pool: Annotated[
+        str | None, typer.Option("--pool", help="Devices of this pool.", autocompletion=_c.complete_pools)
+    ] = None,
+    device: Annotated[str | None, typer.Option("--device", help="The device with this name.")] = None,
+    device_class: Annotated[
+        str | None,
+        typer.Option("--class", help="Devices this DeviceClass selects (one rule per device).",
+                     autocompletion=_c.complete_classes),
+    ] = None,
+    selector: Annotated[
+        str | None, typer.Option("--selector", "-l", help="Devices this CEL selector matches (one rule per device).")
+    ] = None,
+    name: Annotated[
+        str | None, typer.Option("--name", help="The rule's name (default: from the key and effect).")
+    ] = None,
+    remove: Annotated[
+        str | None,
+        typer.Option("--remove", help="Delete the rule NAME (or every rule of dractl's group NAME) instead."),
+    ] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the rule and the preview; write nothing.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Write to a live cluster without asking.")] = False,
 ) -> None:
     """Taint devices with a DeviceTaintRule, after a preview of what the scheduler and the device-taint
     eviction controller would do."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -13,7 +13,7 @@ _BY_HELP = "Group by node, pool, driver, class or model."
 
 def usage(
     ctx: typer.Context,
-    by: str = typer.Option("node", "--by", help=_BY_HELP, autocompletion=_c.complete_usage_groups),
+    by: Annotated[str, typer.Option("--by", help=_BY_HELP, autocompletion=_c.complete_usage_groups)] = "node",
 ) -> None:
     """Show how full each node, pool, driver, class or model is: devices, allocated, free, shared, counters,
     unhealthy and tainted."""

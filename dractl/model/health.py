@@ -17,9 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from dractl.model.objects import Pod, ResourceClaim, ResourceHealthReport
-
-DeviceKey = tuple[str, str, str]
+from dractl.model.objects import DeviceKey, Pod, ResourceClaim, ResourceHealthReport
 
 #: Worst first: a device reported Unhealthy by any pod is Unhealthy.
 _RANK = {"Unhealthy": 0, "Unknown": 1, "Healthy": 2}
