@@ -258,6 +258,14 @@ class LiveSource:
             if field_selector:
                 q["fieldSelector"] = field_selector
             status, data = self.request("GET", path, q)
+            if status == 410 and token:
+                # The continue token expired between pages (etcd compacted past the list's revision): read
+                # the whole list in one request instead, as client-go's pager does with FullListIfExpired
+                # (k8s.io/client-go/tools/pager/pager.go).
+                q = {k: v for k, v in q.items() if k not in ("limit", "continue")}
+                status, data = self.request("GET", path, q)
+                items = []
+                token = ""
             if status == 404 and kind in OPTIONAL_KINDS:
                 return {"apiVersion": "", "kind": kind + "List", "items": []}
             if status == 403 and kind == "Event":
