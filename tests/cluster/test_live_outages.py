@@ -123,7 +123,7 @@ def test_expired_continue_token_falls_back_to_one_full_list(tmp_path, monkeypatc
 
     d = tmp_path / "cp"
     cp = start_control_plane(d, "--nodes", "1", "--apiserver-arg=--watch-cache=false")
-    etcd = "http://127.0.0.1:%d" % json.loads((d / "env").read_text())["ports"]["etcd"]
+    etcd = f"http://127.0.0.1:{json.loads((d / 'env').read_text())['ports']['etcd']}"
 
     def etcd_post(path: str, body: dict) -> dict:
         req = urllib.request.Request(etcd + path, data=json.dumps(body).encode(), method="POST")
