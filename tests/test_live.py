@@ -479,6 +479,9 @@ def test_without_rights_on_events_explanations_still_work(live, demos, dractl, d
         r = api.wait("claims --explain without rights on events", explained, timeout=10)
         assert "kube-scheduler said" not in r.out and "100Gi" in r.out
         assert r.err.count("\n") == 1 and "cannot list events" in r.err and "will not quote" in r.err
+        for listing in (("claims",), ("pods",)):  # listings do not read events: no warning
+            r = dractl_proc("-n", demos, *listing, env=env)
+            assert r.code == 0 and r.err == "" and "huge-gpu" in r.out, (listing, r.err)
     finally:
         api.delete("ClusterRoleBinding", "dractl-no-events")
         api.delete("ClusterRole", "dractl-no-events")

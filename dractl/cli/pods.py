@@ -33,9 +33,10 @@ def pods(
     from dractl.errors import NotFoundError
     from dractl.model.relations import Relations
     from dractl.render.printers import Result
+    from dractl.sources.types import LISTING_NEEDS
 
     app_ctx = app_context(ctx)
-    cluster = app_ctx.cluster()
+    cluster = app_ctx.cluster(None if explain else LISTING_NEEDS)
     ns = app_ctx.namespace_filter()
     items = [
         p for p in cluster.pods if (ns is None or (p.namespace or "default") == ns) and (not name or p.name == name)

@@ -21,6 +21,10 @@ Needs = frozenset[str]
 #: Nodes (their labels) and ``--class`` DeviceClasses: see ``device_needs``.
 DEVICE_NEEDS: Needs = frozenset({"ResourceSlice", "ResourceClaim", "DeviceTaintRule"})
 
+#: Listings of claims and pods: every kind but Events (only explanations quote the scheduler's events).
+LISTING_NEEDS: Needs = frozenset({"DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate",
+                                  "DeviceTaintRule", "Pod", "Node", "Namespace"})
+
 
 def device_needs(*, node: bool = False, classes: bool = False, health: bool = False) -> Needs:
     """``health`` adds Pods: the device health the kubelet reports in them."""
