@@ -47,6 +47,35 @@ def test_runtime_error_per_device_and_exit_1(dractl):
     assert "did you mean device.attributes['gpu.example.com'].model?" in r.err
 
 
+def test_a_runtime_error_every_device_raises_is_said_once(dractl):
+    expr = "device.attributes['gpu.example.com'].nosuch > 1"
+    r = dractl("cel", expr)
+    assert r.code == 1
+    lines = r.out.splitlines()
+    rows = lines[1:9]
+    # each row: the result and the error's own text; upstream's advice is not repeated per row
+    assert all(row.split()[4:] == ["error", "no", "such", "key:", "nosuch"] for row in rows), rows
+    assert lines[9:] == [
+        "0 of 8 devices match; all 8 devices raise a runtime error: no such key: nosuch",
+        "hint: consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() "
+        "for optional fields",
+    ]
+    assert r.out.count("consider using") == 1
+    # -o json carries every device's full error, as the scheduler words it
+    res = dractl("cel", expr, "-o", "json").json()["results"]
+    assert len(res) == 8 and all(x["error"].startswith("no such key: nosuch. consider using") for x in res)
+
+
+def test_different_runtime_errors_are_grouped_like_reasons(dractl):
+    idx = "device.attributes['gpu.example.com'].index"
+    r = dractl("cel", f"{idx} < 2 ? device.attributes['gpu.example.com'].nosuch > 1 : 10 / ({idx} - 5) > 3")
+    assert r.code == 1
+    assert r.out.splitlines()[-2] == (
+        "2 of 8 devices match; 3 fail: false; 3 raise a runtime error: no such key: nosuch (2); division by zero (1)"
+    )
+    assert r.out.splitlines()[-1].startswith("hint: consider using CEL optional chaining")
+
+
 def test_typo_hint_for_a_wrong_domain(dractl):
     r = dractl("--from", EKS, "cel", "device.attributes['gpu.example.com'].productName == 'x'")
     # unknown domain: an empty map, so the key lookup fails at run time

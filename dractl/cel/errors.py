@@ -22,6 +22,17 @@ def enhance_runtime_error(message: str) -> str:
     return message
 
 
+def split_runtime_error(message: str) -> tuple[str, str | None]:
+    """A runtime error's own text and upstream's advice, apart: ("no such key: x", "consider using ...").
+
+    Commands that show one error for many devices print the text per device and the
+    advice once; the message itself (and ``-o json``) keeps both, as the scheduler does.
+    """
+    if message.endswith(NO_SUCH_KEY_HINT):
+        return message[: -len(NO_SUCH_KEY_HINT)], NO_SUCH_KEY_HINT.removeprefix(". ")
+    return message, None
+
+
 class CELCompileError(InputError):
     """A selector that kube-apiserver / kube-scheduler would refuse to compile.
 

@@ -256,6 +256,21 @@ def group_reasons(reasons: Iterable[str]) -> list[tuple[str, int]]:
     return sorted(out, key=lambda kv: -kv[1])
 
 
+def group_errors(errors: Iterable[str]) -> tuple[list[tuple[str, int]], list[str]]:
+    """Count runtime errors by their own text, most frequent first, and upstream's advice
+    that came with them (each piece of advice once): what the devices share is said once."""
+    from dractl.cel.errors import split_runtime_error
+
+    counts: dict[str, int] = {}
+    advice: list[str] = []
+    for message in errors:
+        text, hint = split_runtime_error(message)
+        counts[text] = counts.get(text, 0) + 1
+        if hint and hint not in advice:
+            advice.append(hint)
+    return sorted(counts.items(), key=lambda kv: -kv[1]), advice
+
+
 # ----------------------------------------------------------------------------- "did you mean"
 
 

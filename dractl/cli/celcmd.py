@@ -59,7 +59,7 @@ def cel(
     app_ctx.print(Result(
         table=lambda: Table(["NODE", "DRIVER", "POOL", "DEVICE", "RESULT", "REASON"],
                             [[r.node or "<none>", r.driver, r.pool, r.device, _result_word(r),
-                              r.error or r.reason or ""] for r in results]),
+                              _reason(r)] for r in results]),
         document=lambda: {"expression": expression, "error": None, "results": [r.as_dict() for r in results]},
         names=lambda: [f"device/{r.driver}/{r.pool}/{r.device}" for r in results if r.matches],
         footer=lambda: summary(results),
@@ -73,6 +73,15 @@ def _result_word(r: DeviceResult) -> str:
     if r.error:
         return "error"
     return "true" if r.matches else "false"
+
+
+def _reason(r: DeviceResult) -> str:
+    """A row's reason: the error's own text (upstream's advice is said once, under the table)."""
+    if r.error:
+        from dractl.cel.errors import split_runtime_error
+
+        return split_runtime_error(r.error)[0]
+    return r.reason or ""
 
 
 def _devices(cluster: Any, node: str | None, driver: str | None) -> list[Any]:
@@ -90,27 +99,30 @@ def _devices(cluster: Any, node: str | None, driver: str | None) -> list[Any]:
 
 
 def summary(results: list[DeviceResult]) -> str:
-    from dractl.cel.match import group_reasons
+    """"3 of 8 match; 5 fail: memory is 80Gi, needs >= 100Gi", and runtime errors grouped the
+    same way ("all 8 devices raise a runtime error: no such key: x"), with upstream's
+    advice for them once, on a line of its own."""
+    from dractl.cel.match import group_errors, group_reasons
 
-    """"3 of 8 match; 5 fail: memory is 80Gi, needs >= 100Gi"."""
     n = len(results)
     match = sum(1 for r in results if r.matches)
     fail = [r for r in results if r.matches is False]
-    err = [r for r in results if r.error]
+    err = [r.error for r in results if r.error]
     parts = [f"{match} of {n} device{'s' if n != 1 else ''} match"]
     if fail:
-        top = group_reasons(r.reason or "false" for r in fail)
-        shown = "; ".join(f"{reason}" + (f" ({c})" if len(top) > 1 else "") for reason, c in top[:3])
-        more = f"; and {len(top) - 3} other reasons" if len(top) > 3 else ""
-        parts.append(f"{len(fail)} fail: {shown}{more}")
+        parts.append(f"{len(fail)} fail: {_grouped(group_reasons(r.reason or 'false' for r in fail), 'reasons')}")
+    advice: list[str] = []
     if err:
-        by_err: dict[str, int] = {}
-        for r in err:
-            assert r.error is not None
-            by_err[r.error] = by_err.get(r.error, 0) + 1
-        first, c = max(by_err.items(), key=lambda kv: kv[1])
-        parts.append(f"{len(err)} error{'s' if len(err) != 1 else ''}: {first}")
-    return "; ".join(parts)
+        by_error, advice = group_errors(err)
+        who = f"all {n} devices raise" if len(err) == n and n > 1 else f"{len(err)} raise{'s' if len(err) == 1 else ''}"
+        parts.append(f"{who} a runtime error: {_grouped(by_error, 'errors')}")
+    return "\n".join(["; ".join(parts), *(f"hint: {a}" for a in advice)])
+
+
+def _grouped(top: list[tuple[str, int]], what: str) -> str:
+    """The three most frequent texts, each with its count when there are several."""
+    shown = "; ".join(text + (f" ({c})" if len(top) > 1 else "") for text, c in top[:3])
+    return shown + (f"; and {len(top) - 3} other {what}" if len(top) > 3 else "")
 
 
 def hint_text(h: AttributeHint) -> str:
