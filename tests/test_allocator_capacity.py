@@ -239,6 +239,25 @@ def test_negative_capacity_is_an_error():
     assert cap.why_not(None, {"c": Q("-5")}, {"c": DeviceCapacity(value=Q("10"))})[0] == "capacity-error"
 
 
+def test_why_not_says_where_an_amount_the_claim_did_not_ask_for_comes_from():
+    from fractions import Fraction
+
+    gi = Fraction(1 << 30)
+    devcap = {
+        "compute": DeviceCapacity(value=Q("100")),  # no requestPolicy: a request without compute takes all of it
+        "memory": DeviceCapacity(value=Q("80Gi"), request_policy=rng(Q("1Gi"), Q("80Gi"), Q("8Gi"))),
+    }
+    kind, text = cap.why_not({"compute": Fraction(10), "memory": 20 * gi}, {"memory": Q("60Gi")}, devcap)
+    assert kind == "capacity-left"
+    # the requested capacity first; 60Gi rounds up to the next 8Gi step from 1Gi
+    assert text == (
+        "memory: 60Gi left of 80Gi, needs 65Gi (the claim's 60Gi, rounded up by the device's requestPolicy), "
+        "and compute: 90 left of 100, needs 100 (all of it: the claim does not ask for compute and the device has "
+        "no requestPolicy default)"
+    )
+    assert cap.unrequested_shortfalls({"compute": Fraction(10)}, {"memory": Q("60Gi")}, devcap) == ["compute"]
+
+
 # ---------------------------------------------------------------- testCmpRequestOverCapacityFatalBeatsSoft
 
 

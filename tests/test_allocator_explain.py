@@ -142,7 +142,22 @@ def test_counters_exhausted() -> None:
 def test_capacity_request_too_large() -> None:
     c = build(gpu_slice(), gpu_class(), node())
     text = explain(c, pending(capacity={"requests": {"memory": "100Gi"}}))
-    assert "all 8 capacity memory: asks for 100Gi; device has 80Gi" in text
+    assert "all 8 devices: capacity memory: asks for 100Gi, the device has 80Gi" in text
+
+
+def test_a_selector_every_device_fails_with_a_cel_error_is_one_line() -> None:
+    c = build(gpu_slice(), gpu_class(), node())
+    bad = {"cel": {"expression": f"device.attributes['{DRIVER}'].nosuch > 1"}}
+    # the first request cannot fit, so the second is explained without the allocator aborting on it
+    d = claim("want")
+    d["spec"]["devices"]["requests"] = [
+        {"name": "many", "exactly": {"deviceClassName": DRIVER, "count": 9}},
+        {"name": "gpu", "exactly": {"deviceClassName": DRIVER, "selectors": [bad]}},
+    ]
+    lines = explain(c, parse_object(d, validate=False)).splitlines()
+    gpu = [line for line in lines if line.startswith("request gpu:")]
+    assert len(gpu) == 1 and gpu[0].count("no such key: nosuch") == 1
+    assert "all 8 hit a CEL runtime error in selector #0" in gpu[0]
 
 
 def test_class_not_found_is_an_error_with_a_hint() -> None:

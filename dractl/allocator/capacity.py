@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 
 from dractl.model.objects import DeviceCapacity, RequestPolicy
@@ -269,24 +270,88 @@ def why_not(
     if requests:
         for name in requests:
             if name not in capacity:
-                return "capacity-missing", f"has no capacity {name}"
+                return "capacity-missing", f"have no capacity {name}"
     try:
         consumed = _resolve(requests, capacity, fractional)
     except CapacityError as e:
         return "capacity-error", str(e)
-    for name, cap in capacity.items():
+    # Capacities the claim asks for first: those are the ones the user knows about.
+    order = sorted(capacity, key=lambda n: not (requests and n in requests))
+    for name in order:
         q = consumed[name]
-        if violates_policy(q, cap.request_policy, fractional):
+        if violates_policy(q, capacity[name].request_policy, fractional):
             return "capacity-policy", f"{name}: {q} is not allowed by the device's requestPolicy"
+    short = shortfalls(already, requests, capacity, consumed)
+    if short:
+        kind = "capacity-left" if short[0].used else "capacity-size"
+        return kind, ", and ".join(s.text() for s in short)
+    return None
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """One capacity a request would overdraw: what it consumes, and why that amount."""
+
+    name: str
+    consumed: Quantity
+    total: Quantity
+    used: Fraction  # already consumed by other allocations
+    requested: Quantity | None  # None: the request does not name this capacity
+    has_default: bool  # the device's requestPolicy has a default (used when not requested)
+
+    @property
+    def source(self) -> str:
+        """"request", "rounded" (by the requestPolicy), "default" or "whole" (no default: all of it)."""
+        if self.requested is None:
+            return "default" if self.has_default else "whole"
+        return "rounded" if self.consumed.value != self.requested.value else "request"
+
+    def text(self) -> str:
+        """"compute: 0 left of 100, needs 100 (the device's requestPolicy default, ...)"."""
+        if self.used:
+            left = Quantity.from_value(self.total.value - self.used, Format.BINARY_SI)
+            head = f"{self.name}: {left} left of {self.total}, needs {self.consumed}"
+        else:
+            head = f"{self.name}: asks for {self.consumed}, the device has {self.total}"
+        why = {
+            "default": f" (the device's requestPolicy default, as the claim does not ask for {self.name})",
+            "whole": f" (all of it: the claim does not ask for {self.name} and the device has no requestPolicy "
+                     "default)",
+            "rounded": f" (the claim's {self.requested}, rounded up by the device's requestPolicy)",
+        }.get(self.source, "")
+        return head + why
+
+
+def shortfalls(
+    already: Mapping[str, Fraction] | None,
+    requests: Mapping[str, Quantity] | None,
+    capacity: Mapping[str, DeviceCapacity],
+    consumed: Mapping[str, Quantity],
+) -> list[Shortfall]:
+    """Every capacity the consumed amounts overdraw, the requested ones first."""
+    out = []
+    for name in sorted(capacity, key=lambda n: not (requests and n in requests)):
+        cap, q = capacity[name], consumed[name]
         used = already.get(name, Fraction(0)) if already else Fraction(0)
         if q.value + used > cap.value.value:
-            if used:
-                left = cap.value.value - used
-                return "capacity-left", (f"{name}: {Quantity.from_value(left, Format.BINARY_SI)} left of {cap.value}, "
-                                         "needs "
-                                         f"{q}")
-            return "capacity-size", f"{name}: asks for {q}; device has {cap.value}"
-    return None
+            policy = cap.request_policy
+            out.append(Shortfall(name, q, cap.value, used, requests.get(name) if requests else None,
+                                 policy is not None and policy.default is not None))
+    return out
+
+
+def unrequested_shortfalls(
+    already: Mapping[str, Fraction] | None,
+    requests: Mapping[str, Quantity] | None,
+    capacity: Mapping[str, DeviceCapacity],
+    fractional: bool = True,
+) -> list[str]:
+    """Names of the capacities a request overdraws without naming them (their default or all of it)."""
+    try:
+        consumed = _resolve(requests, capacity, fractional)
+    except CapacityError:
+        return []
+    return [s.name for s in shortfalls(already, requests, capacity, consumed) if s.requested is None]
 
 
 def consumed_from_request(

@@ -199,16 +199,28 @@ def _request_line(r: RequestExplanation, where: str, multiple_claims: bool, deta
     bad = sum(g.count for g in r.groups)
     for g in r.groups:
         reason = g.reason if detail else g.brief
-        if len(r.groups) == 1 and g.count == n and n > 1:
-            parts.append(f"all {g.count} {reason}")
+        # Most reasons read as what the devices do ("3 already allocated to ..."); a reason
+        # that names a thing ("capacity compute: 0 left ...") is said of the devices.
+        if _names_a_thing(reason):
+            count = f"{g.count} device{'s' if g.count != 1 else ''}"
+            reason = ": " + reason
         else:
-            parts.append(f"{g.count} {reason}{_examples(g) if detail and (g.count < n or n == 1) else ''}")
+            count, reason = str(g.count), " " + reason
+        if len(r.groups) == 1 and g.count == n and n > 1:
+            parts.append(f"all {count}{reason}")
+        else:
+            parts.append(f"{count}{reason}{_examples(g) if detail and (g.count < n or n == 1) else ''}")
     need = "all" if r.needed is None else str(r.needed)
     if bad and r.usable:
         parts.append(f"{r.usable} usable, needs {need}")
     elif not bad:
         parts.append(f"{r.usable} usable, needs {need}")
     return head + "; " + "; ".join(parts)
+
+
+def _names_a_thing(reason: str) -> bool:
+    """A reason that starts with what is short (capacity, a counter set, a taint), not with a verb."""
+    return reason.startswith(("capacity ", "counter set ", "taint "))
 
 
 # ---------------------------------------------------------------- classification
@@ -260,7 +272,11 @@ class _Classifier:
         if a.f.consumable_capacity:
             if not cap.fits(a.aggregated.get(key), rd.capacity, d.capacity, None, a.f.fractional_capacity_range):
                 why = cap.why_not(a.aggregated.get(key), rd.capacity, d.capacity, a.f.fractional_capacity_range)
-                return "capacity", f"capacity {why[1]}" if why else "capacity does not fit"
+                if why is None:
+                    return "capacity", "capacity does not fit"
+                if why[0] in ("capacity-missing", "capacity-error"):
+                    return "capacity", why[1]
+                return "capacity", f"capacity {why[1]}"
         elif rd.capacity:
             return "capacity", "capacity requests need DRAConsumableCapacity"
         if d.consumes_counters:
@@ -438,6 +454,7 @@ def explain_request(
     other: dict[tuple[str, str], ReasonGroup] = {}
     matching: list[Candidate] = []
     selector_failed: set[str] = set()
+    unasked: set[str] = set()  # capacities the request overdraws without naming them
     for cand in cl.view.devices:
         kind, reason = cl.classify(rd, cand, claim)
         name = cand.key[2] if len(cl.view.pools) <= 1 else cand.id
@@ -453,6 +470,9 @@ def explain_request(
             rx.usable += 1
         else:
             _add(bad, kind, reason, name, cl.parts.get(reason))
+            if kind == "capacity":
+                unasked.update(cap.unrequested_shortfalls(a.aggregated.get(cand.key), rd.capacity,
+                                                          cand.device.capacity, a.f.fractional_capacity_range))
             if kind == "selector" and reason in cl.parts:
                 head = cl.parts[reason][0]
                 selector_failed.add(head[head.index("(") + 1 : -1])
@@ -461,6 +481,10 @@ def explain_request(
     if not rx.fits_alone:
         for expr in sorted(selector_failed):
             rx.notes.extend(_hints_for_selector(expr, matching, cl.a.selectors))
+        if unasked:
+            names = " and ".join(sorted(unasked))
+            rx.notes.append(f"ask for {names} in capacity.requests to take less: a request that does not name a "
+                            "capacity consumes the device's requestPolicy default of it, or all of it without one")
         if rx.class_matches == 0 and not cl.view.devices:
             pass
         if needed is None and rx.class_matches and rx.usable < rx.class_matches:
