@@ -274,7 +274,12 @@ def test_demo1_one_gpu_per_pod(dractl, apply, tmp_path):
 
     # deleting pod-a deletes its generated claim and frees the GPU
     r = dractl("fake", "delete", "-f", _pod_ref(tmp_path, "pod-a"))
-    assert r.code == 0 and "pod/pod-a deleted" in r.out
+    # every object that goes is said, as kubectl delete words it; the garbage collector's too
+    assert r.code == 0 and r.out.splitlines() == [
+        'pod "pod-a" deleted from dra-demo namespace',
+        f'resourceclaim.resource.k8s.io "{by_pod["pod-a"]["name"]}" deleted from dra-demo namespace '
+        "(generated for pod pod-a, which is gone)",
+    ], r.out
     claims = _claims(dractl)
     assert list(claims) == [by_pod["pod-b"]["name"]]
     devices = {d["device"]: d for d in dractl("devices", "-o", "json").json()["items"]}
@@ -311,6 +316,21 @@ def test_demo2_one_gpu_shared_by_two_pods(dractl, apply, tmp_path):
     dractl("fake", "delete", "-f", _pod_ref(tmp_path, "shared-2"))
     assert "shared-gpu" not in _claims(dractl)
     assert all(d["status"] == "free" for d in dractl("devices", "-o", "json").json()["items"])
+
+
+def test_deleting_demo2_says_the_shared_claim_goes_with_its_pods(dractl, apply, tmp_path):
+    apply(DEMO2)
+    f = tmp_path / "demo2.yaml"
+    f.write_text(DEMO2)
+    r = dractl("fake", "delete", "-f", str(f))
+    assert r.code == 0, r.err
+    assert r.out.splitlines() == [
+        'resourceclaim.resource.k8s.io "shared-gpu" marked for deletion (still in use by shared-1, shared-2)',
+        'pod "shared-1" deleted from dra-demo namespace',
+        'pod "shared-2" deleted from dra-demo namespace',
+        'resourceclaim.resource.k8s.io "shared-gpu" deleted from dra-demo namespace (no longer in use)',
+    ]
+    assert "shared-gpu" not in _claims(dractl)
 
 
 def test_demo3_pick_a_gpu_by_its_attributes(dractl, apply):

@@ -74,7 +74,7 @@ spec:
     assert "pod/late pending: 0/1 nodes are available: 1 cannot allocate all claims." in dractl(
         "fake", "apply", "-f", str(late)).out
     r = dractl("taint", "--remove", "maintenance")
-    assert r.code == 0 and "devicetaintrule.resource.k8s.io/maintenance deleted" in r.out
+    assert r.code == 0 and "devicetaintrule.resource.k8s.io \"maintenance\" deleted" in r.out
     assert "pod/late scheduled on dra-demo-worker" in r.out
     assert dractl("taints").err.strip().splitlines()[-1] == "No resources found."
 
@@ -94,7 +94,7 @@ def test_class_and_selector_expand_to_one_rule_per_device_and_remove_together(dr
                   "--name", "drain").code == 0
     assert [i["metadata"]["name"] for i in dractl("taints", "-o", "json").json()["items"]] == ["drain-0", "drain-1"]
     r = dractl("taint", "--remove", "drain")
-    assert r.code == 0 and "devicetaintrule.resource.k8s.io/drain-0 deleted" in r.out
+    assert r.code == 0 and "devicetaintrule.resource.k8s.io \"drain-0\" deleted" in r.out
     assert dractl("taints", "-o", "json").json()["items"] == []
 
 

@@ -86,7 +86,7 @@ def test_preview_matches_the_real_eviction_controller(live, running, dractl):
     listed = {i["metadata"]["name"]: i for i in dractl("taints", "-o", "json").json()["items"]}
     assert listed["live-doomed"]["status"]["matchingDevices"] == ["/".join(doomed)]
     r = dractl("taint", "--remove", "live-doomed", "--yes")
-    assert r.code == 0 and "devicetaintrule.resource.k8s.io/live-doomed deleted" in r.out
+    assert r.code == 0 and "devicetaintrule.resource.k8s.io \"live-doomed\" deleted" in r.out
     assert dractl("taint", "--remove", "live-kept", "--yes").code == 0
     assert not any(x["metadata"]["name"].startswith("live-") for x in api.get("DeviceTaintRule")["items"])
 

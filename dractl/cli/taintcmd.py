@@ -232,8 +232,10 @@ def _remove(app_ctx: Any, name: str, *, dry_run: bool, yes: bool) -> None:
     if not names:
         raise NotFoundError(f'devicetaintrules.resource.k8s.io "{name}" not found')
     if dry_run:
+        from dractl.render.events import deleted_line
+
         for n in names:
-            app_ctx.stdout.write(f"devicetaintrule.resource.k8s.io/{n} deleted (dry run)\n")
+            app_ctx.stdout.write(deleted_line(f"devicetaintrule.resource.k8s.io/{n}") + " (dry run)\n")
         return
     from dractl.errors import UsageError
 
@@ -245,9 +247,11 @@ def _remove(app_ctx: Any, name: str, *, dry_run: bool, yes: bool) -> None:
     if not isinstance(src, FakeSource) and hasattr(src, "delete"):
         if not yes and not typer.confirm(f"delete {len(names)} DeviceTaintRule(s) in {src.description}?", err=True):
             raise typer.Abort()
+        from dractl.render.events import deleted_line
+
         for n in names:
             src.delete("DeviceTaintRule", n)
-            app_ctx.stdout.write(f"devicetaintrule.resource.k8s.io/{n} deleted\n")
+            app_ctx.stdout.write(deleted_line(f"devicetaintrule.resource.k8s.io/{n}") + "\n")
         return
     _fake_apply(app_ctx, [], deletes=names)
 

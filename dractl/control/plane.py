@@ -73,9 +73,14 @@ def _key(o: Any) -> Key:
 class Change:
     """One thing that happened, as a fact: ``ref`` (``pod/x``), ``verb`` and its details.
 
-    verbs: created, configured, deleted, not found, marked for deletion (``users``),
+    verbs: created, configured, unchanged, deleted, not found, marked for deletion (``users``),
     claim created (``template``, ``pod``), scheduled (``node``), pending (``message``;
-    ``explainable`` when the allocator could say more).
+    ``explainable`` when the allocator could say more), evicted (``message``).
+
+    A ``deleted`` object has its ``namespace`` (empty for a cluster-scoped one) and, when
+    the control plane removed it rather than the user, a ``cause``: ``owner gone`` (a
+    claim generated for ``pod``, which is gone) or ``unused`` (a claim marked for deletion
+    whose last consumer is gone).
     """
 
     ref: str
@@ -86,7 +91,8 @@ class Change:
     pod: str = ""
     users: tuple[str, ...] = ()
     explainable: bool = False
-    namespace: str = ""  # of a pending pod, for the hint that explains it
+    namespace: str = ""  # of a pending pod (for the hint that explains it) or a deleted object
+    cause: str = ""  # why the control plane deleted an object: "owner gone" or "unused"
 
 
 @dataclass
@@ -240,7 +246,7 @@ class ControlPlane:
                 events.append(Change(ref, "marked for deletion", users=tuple(r.name for r in old.reserved_for)))
                 continue
             gone.add(key)
-            events.append(Change(ref, "deleted"))
+            events.append(Change(ref, "deleted", namespace=key[1]))
         if gone:
             self.objects = [o for o in self.objects if _key(o) not in gone]
             self._reindex()
@@ -263,7 +269,7 @@ class ControlPlane:
         self.objects = [_stamp(o, self.rng, at) for o in self.objects]
         events: list[Change] = []
         self._evict_for_device_taints(events)
-        self._collect_garbage()
+        self._collect_garbage(events)
         self._create_claims(events)
         self._schedule(events, set(explain), pin or {})
         return events
@@ -297,7 +303,7 @@ class ControlPlane:
         self.objects = [o for o in self.objects if _key(o) not in gone]
         self._reindex()
 
-    def _collect_garbage(self) -> None:
+    def _collect_garbage(self, events: list[Change]) -> None:
         pods = [o for o in self.objects if isinstance(o, Pod)]
         pod_uids = {p.meta.uid for p in pods}
         pod_names = {(p.meta.namespace or "default", p.meta.name) for p in pods}
@@ -307,8 +313,10 @@ class ControlPlane:
             if isinstance(o, ResourceClaim):
                 owners = [r for r in o.meta.owner_references if r.kind == "Pod" and r.controller]
                 if owners and not any(r.uid in pod_uids for r in owners):
-                    changed = True
-                    continue  # generated for a pod that is gone
+                    changed = True  # generated for a pod that is gone
+                    events.append(Change(admission.reference(o.raw), "deleted", pod=owners[0].name,
+                                         namespace=o.meta.namespace, cause="owner gone"))
+                    continue
                 ns = o.meta.namespace or "default"
                 alive = tuple(r for r in o.reserved_for if r.resource != "pods" or (ns, r.name) in pod_names)
                 if len(alive) != len(o.reserved_for):
@@ -322,6 +330,8 @@ class ControlPlane:
                         o = replace(o, reserved_for=(), allocation=None, devices=(), raw={**o.raw, "status": status})
                 if o.meta.deletion_timestamp and not alive:
                     changed = True
+                    events.append(Change(admission.reference(o.raw), "deleted", namespace=o.meta.namespace,
+                                         cause="unused"))
                     continue
             keep.append(o)
         self.objects = keep

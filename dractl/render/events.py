@@ -25,8 +25,29 @@ def event_line(e: Any) -> str:
     if e.verb == "evicted":
         return f"{e.ref} evicted: device taint not tolerated: {e.message}"
     if e.verb == "marked for deletion":
-        return f"{e.ref} marked for deletion (still in use by {', '.join(e.users)})"
+        return f"{quoted(e.ref)} marked for deletion (still in use by {', '.join(e.users)})"
+    if e.verb == "deleted":
+        return deleted_line(e.ref, e.namespace) + _DELETE_CAUSES.get(e.cause, "").format(pod=e.pod)
     return f"{e.ref} {e.verb}"
+
+
+# Why the control plane deleted an object nobody named (the garbage collector, the
+# resourceclaim controller); kubectl only ever sees the user's own deletes.
+_DELETE_CAUSES = {
+    "owner gone": " (generated for pod {pod}, which is gone)",
+    "unused": " (no longer in use)",
+}
+
+
+def quoted(ref: str) -> str:
+    """``pod/x`` as kubectl delete names it: ``pod "x"``."""
+    kind, _, name = ref.partition("/")
+    return f'{kind} "{name}"'
+
+
+def deleted_line(ref: str, namespace: str = "") -> str:
+    """kubectl delete's line (v1.37): ``pod "x" deleted from ns namespace``, ``devicetaintrule... "y" deleted``."""
+    return f"{quoted(ref)} deleted" + (f" from {namespace} namespace" if namespace else "")
 
 
 def with_reschedule_hint(e: Any) -> Any:
