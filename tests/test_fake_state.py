@@ -153,3 +153,70 @@ def test_claim_spec_is_immutable(dractl, tmp_path):
 def test_absurd_sizes_are_refused_quickly(dractl):
     r = dractl("fake", "reset", "--nodes", "100000", "--devices-per-node", "100000")
     assert r.code == 2 and "at most 1000000" in r.err
+
+
+NVIDIA_POD = """apiVersion: v1
+kind: Node
+metadata: {name: ip-192-168-153-160.ec2.internal}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.nvidia.com}
+spec:
+  selectors: [{cel: {expression: "device.driver == 'gpu.nvidia.com'"}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: nv, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu.nvidia.com}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: nvpod, namespace: default}
+spec:
+  containers: [{name: c, image: x, resources: {claims: [{name: g}]}}]
+  resourceClaims: [{name: g, resourceClaimName: nv}]
+"""
+
+
+def test_env_of_another_drivers_device_says_dractl_does_not_know_it(dractl, tmp_path):
+    # a real NVIDIA GPU ResourceSlice: only the dra-example-driver sets GPU_DEVICE_*
+    nvidia = fixture_path("other-drivers", "dranet__aws_eks_examples__gpu-efa__resourceslice-gpu.yaml")
+    assert dractl("fake", "load", nvidia).code == 0
+    f = tmp_path / "nv.yaml"
+    f.write_text(NVIDIA_POD)
+    assert "pod/nvpod scheduled on ip-192-168-153-160.ec2.internal" in dractl("fake", "apply", "-f", str(f)).out
+    for fmt in ("table", "json"):
+        r = dractl("fake", "env", "nvpod", "-o", fmt)
+        assert r.code == 1, fmt
+        assert "GPU_DEVICE" not in r.out and "DRA_RESOURCE_DRIVER_NAME" not in r.out
+        assert ("pod default/nvpod, container c: holds gpu.nvidia.com/ip-192-168-153-160.ec2.internal/gpu-0; "
+                "dractl does not know the container environment gpu.nvidia.com sets") in r.err
+    assert dractl("fake", "env", "nvpod", "-o", "json").json() == {}
+
+
+def test_env_of_a_pod_that_is_not_running_is_exit_1_in_every_format(dractl, tmp_path):
+    assert dractl("fake", "reset", "--devices-per-node", "1").code == 0
+    f = tmp_path / "two.yaml"
+    f.write_text("---\n".join(
+        f"""apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {{name: c{i}, namespace: default}}
+spec: {{devices: {{requests: [{{name: gpu, exactly: {{deviceClassName: gpu.example.com}}}}]}}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: p{i}, namespace: default}}
+spec:
+  containers: [{{name: c, image: x, resources: {{claims: [{{name: g}}]}}}}]
+  resourceClaims: [{{name: g, resourceClaimName: c{i}}}]
+""" for i in (1, 2)))
+    assert dractl("fake", "apply", "-f", str(f)).code == 0
+    assert dractl("fake", "env", "p1").out.startswith("DRA_ADMIN_ACCESS=false\n")
+    for fmt in ("table", "json"):
+        r = dractl("fake", "env", "p2", "-o", fmt)
+        assert r.code == 1 and "pod default/p2 is not running with allocated devices" in r.err, fmt

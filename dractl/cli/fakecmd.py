@@ -131,20 +131,31 @@ def _change(ctx: typer.Context, filename: str, *, delete: bool, ignore_not_found
 @app.command("env")
 def env(ctx: typer.Context,
         pod: str = typer.Argument(..., help="Pod name (namespace from -n).", autocompletion=_c.complete_pods)) -> None:
-    """Show the environment the example driver would give POD's containers (GPU_DEVICE_*)."""
-    from dractl.control.driver import container_env
+    """Show the environment the example driver would give POD's containers (GPU_DEVICE_*).
+
+    Only the dra-example-driver's: for another driver's devices dractl says it does not know."""
+    from dractl.control.driver import container_env, other_drivers_devices
 
     store, app_ctx = fake_store(ctx)
     ns = app_ctx.namespace or "default"
-    per_container = container_env(store.read()["items"], ns, pod)
+    items = store.read()["items"]
+    per_container = container_env(items, ns, pod)
+    for container, devices in other_drivers_devices(items, ns, pod).items():
+        drivers = sorted({d.split("/")[0] for d in devices})
+        app_ctx.warn(f"pod {ns}/{pod}, container {container}: holds {', '.join(devices)}; dractl does not know "
+                     f"the container environment {' or '.join(drivers)} sets (it knows only the "
+                     "dra-example-driver's)")
     if app_ctx.output in ("json", "yaml"):
         from dractl.render.printers import to_json, to_yaml
 
         app_ctx.stdout.write((to_json if app_ctx.output == "json" else to_yaml)(per_container))
-        return
     if not per_container:
-        app_ctx.warn(f"pod {ns}/{pod} is not running with allocated devices")
+        # nothing dractl can tell: not running, or only devices whose driver's environment it does not know
+        if not other_drivers_devices(items, ns, pod):
+            app_ctx.warn(f"pod {ns}/{pod} is not running with allocated devices")
         raise typer.Exit(1)
+    if app_ctx.output in ("json", "yaml"):
+        return
     multi = len(per_container) > 1
     for container, variables in per_container.items():
         for k, v in variables.items():

@@ -5,8 +5,10 @@ Pure: works on the v1 dicts the store keeps.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
+
+from dractl.control.kubelet import EXAMPLE_DRIVERS
 
 
 def _key(o: Mapping[str, Any]) -> tuple[str, str]:
@@ -27,66 +29,87 @@ def _claim_keys(pod: Mapping[str, Any]) -> list[tuple[str, str] | None]:
     return out
 
 
+def _pod(items: list[dict[str, Any]], namespace: str, pod_name: str) -> dict[str, Any]:
+    pods = [p for p in items if p.get("kind") == "Pod" and _key(p) == (namespace, pod_name)]
+    if not pods:
+        from dractl.errors import NotFoundError
+
+        raise NotFoundError(f'pod "{pod_name}" not found in namespace "{namespace}"')
+    return pods[0]
+
+
+def _container_results(
+    items: list[dict[str, Any]], pod: dict[str, Any]
+) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(container, claim, allocation result) for every device a bound pod's containers hold, in order."""
+    if not (pod.get("spec") or {}).get("nodeName"):
+        return
+    by_pod_claim = {}
+    for rc, key in zip((pod.get("spec") or {}).get("resourceClaims") or [], _claim_keys(pod), strict=True):
+        by_pod_claim[rc.get("name")] = key
+    claims = {_key(c): c for c in items if c.get("kind") == "ResourceClaim"}
+    spec = pod.get("spec") or {}
+    for c in (spec.get("initContainers") or []) + (spec.get("containers") or []):
+        for ref in (c.get("resources") or {}).get("claims") or []:
+            key = by_pod_claim.get(ref.get("name"))
+            claim = claims.get(key) if key else None
+            alloc = ((claim or {}).get("status") or {}).get("allocation")
+            if not claim or not alloc:
+                continue
+            for r in (alloc.get("devices") or {}).get("results") or []:
+                if ref.get("request") and r.get("request").split("/")[0] != ref["request"]:
+                    continue
+                yield c.get("name", ""), claim, r
+
+
 def container_env(items: list[dict[str, Any]], namespace: str, pod_name: str) -> dict[str, dict[str, str]]:
     """Per container, the variables the dra-example-driver's CDI spec would set.
 
     From kubernetes-sigs/dra-example-driver cmd/dra-example-kubeletplugin (cdi.go,
     state.go): GPU_DEVICE_<ID>=<device>, ..._RESOURCE_CLAIM=<claim uid>, and the
     sharing settings from the opaque GpuConfig (default TimeSlicing, interval Default).
+    Only the example driver's devices: what another driver puts in a container is its
+    own business (see :func:`other_drivers_devices`).
     """
-    pods = [p for p in items if p.get("kind") == "Pod" and _key(p) == (namespace, pod_name)]
-    if not pods:
-        from dractl.errors import NotFoundError
-
-        raise NotFoundError(f'pod "{pod_name}" not found in namespace "{namespace}"')
-    pod = pods[0]
+    pod = _pod(items, namespace, pod_name)
     node = (pod.get("spec") or {}).get("nodeName")
-    if not node:
-        return {}
-    keys = _claim_keys(pod)
-    by_pod_claim = {}
-    for rc, key in zip((pod.get("spec") or {}).get("resourceClaims") or [], keys, strict=True):
-        by_pod_claim[rc.get("name")] = key
-    claims = {_key(c): c for c in items if c.get("kind") == "ResourceClaim"}
     out: dict[str, dict[str, str]] = {}
-    spec = pod.get("spec") or {}
-    for c in (spec.get("initContainers") or []) + (spec.get("containers") or []):
-        env: dict[str, str] = {}
-        for ref in (c.get("resources") or {}).get("claims") or []:
-            key = by_pod_claim.get(ref.get("name"))
-            claim = claims.get(key) if key else None
-            alloc = ((claim or {}).get("status") or {}).get("allocation")
-            if not alloc:
-                continue
-            uid = ((claim or {}).get("metadata") or {}).get("uid", "")
-            configs = (alloc.get("devices") or {}).get("config") or []
-            for r in (alloc.get("devices") or {}).get("results") or []:
-                if ref.get("request") and r.get("request").split("/")[0] != ref["request"]:
-                    continue
-                driver = r.get("driver", "")
-                profile = driver.split(".")[0].upper()
-                env.setdefault("KUBERNETES_NODE_NAME", node)
-                env.setdefault("DRA_RESOURCE_DRIVER_NAME", driver)
-                dev = r.get("device", "")
-                ident = dev.removeprefix(driver.split(".")[0] + "-").upper().replace("-", "_")
-                base = f"{profile}_DEVICE_{ident}"
-                env[base] = dev
-                env[f"{base}_RESOURCE_CLAIM"] = uid
-                sharing = _sharing(configs, r.get("request", ""))
-                env[f"{base}_SHARING_STRATEGY"] = sharing.get("strategy", "TimeSlicing")
-                if sharing.get("strategy", "TimeSlicing") == "TimeSlicing":
-                    env[f"{base}_TIMESLICE_INTERVAL"] = (sharing.get("timeSlicingConfig") or {}).get(
-                        "interval", "Default"
-                    )
-                else:
-                    env[f"{base}_PARTITION_COUNT"] = str(
-                        (sharing.get("spacePartitioningConfig") or {}).get("partitionCount", "")
-                    )
-                for cap, q in (r.get("consumedCapacity") or {}).items():
-                    env[f"{base}_{cap.rpartition('/')[2].upper()}"] = str(q)
-                env["DRA_ADMIN_ACCESS"] = "true" if r.get("adminAccess") else "false"
-        if env:
-            out[c.get("name", "")] = dict(sorted(env.items()))
+    for container, claim, r in _container_results(items, pod):
+        driver = r.get("driver", "")
+        if driver not in EXAMPLE_DRIVERS:
+            continue
+        env = out.setdefault(container, {})
+        uid = (claim.get("metadata") or {}).get("uid", "")
+        configs = ((claim.get("status") or {}).get("allocation") or {}).get("devices", {}).get("config") or []
+        profile = driver.split(".")[0].upper()
+        env.setdefault("KUBERNETES_NODE_NAME", node)
+        env.setdefault("DRA_RESOURCE_DRIVER_NAME", driver)
+        dev = r.get("device", "")
+        ident = dev.removeprefix(driver.split(".")[0] + "-").upper().replace("-", "_")
+        base = f"{profile}_DEVICE_{ident}"
+        env[base] = dev
+        env[f"{base}_RESOURCE_CLAIM"] = uid
+        sharing = _sharing(configs, r.get("request", ""))
+        env[f"{base}_SHARING_STRATEGY"] = sharing.get("strategy", "TimeSlicing")
+        if sharing.get("strategy", "TimeSlicing") == "TimeSlicing":
+            env[f"{base}_TIMESLICE_INTERVAL"] = (sharing.get("timeSlicingConfig") or {}).get("interval", "Default")
+        else:
+            env[f"{base}_PARTITION_COUNT"] = str((sharing.get("spacePartitioningConfig") or {}).get("partitionCount", ""))
+        for cap, q in (r.get("consumedCapacity") or {}).items():
+            env[f"{base}_{cap.rpartition('/')[2].upper()}"] = str(q)
+        env["DRA_ADMIN_ACCESS"] = "true" if r.get("adminAccess") else "false"
+    return {c: dict(sorted(env.items())) for c, env in out.items()}
+
+
+def other_drivers_devices(items: list[dict[str, Any]], namespace: str, pod_name: str) -> dict[str, list[str]]:
+    """Per container, the devices (``driver/pool/device``) it holds from drivers other than the
+    example driver, whose container environment dractl does not know."""
+    out: dict[str, list[str]] = {}
+    for container, _, r in _container_results(items, _pod(items, namespace, pod_name)):
+        if r.get("driver", "") not in EXAMPLE_DRIVERS:
+            dev = f"{r.get('driver', '')}/{r.get('pool', '')}/{r.get('device', '')}"
+            if dev not in out.setdefault(container, []):
+                out[container].append(dev)
     return out
 
 
