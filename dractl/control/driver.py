@@ -72,7 +72,7 @@ def container_env(items: list[dict[str, Any]], namespace: str, pod_name: str) ->
     own business (see :func:`other_drivers_devices`).
     """
     pod = _pod(items, namespace, pod_name)
-    node = (pod.get("spec") or {}).get("nodeName")
+    node = str((pod.get("spec") or {}).get("nodeName") or "")
     out: dict[str, dict[str, str]] = {}
     for container, claim, r in _container_results(items, pod):
         driver = r.get("driver", "")
@@ -94,7 +94,8 @@ def container_env(items: list[dict[str, Any]], namespace: str, pod_name: str) ->
         if sharing.get("strategy", "TimeSlicing") == "TimeSlicing":
             env[f"{base}_TIMESLICE_INTERVAL"] = (sharing.get("timeSlicingConfig") or {}).get("interval", "Default")
         else:
-            env[f"{base}_PARTITION_COUNT"] = str((sharing.get("spacePartitioningConfig") or {}).get("partitionCount", ""))
+            partitions = (sharing.get("spacePartitioningConfig") or {}).get("partitionCount", "")
+            env[f"{base}_PARTITION_COUNT"] = str(partitions)
         for cap, q in (r.get("consumedCapacity") or {}).items():
             env[f"{base}_{cap.rpartition('/')[2].upper()}"] = str(q)
         env["DRA_ADMIN_ACCESS"] = "true" if r.get("adminAccess") else "false"
