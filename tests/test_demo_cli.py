@@ -26,11 +26,23 @@ def test_list_and_show(dractl):
     assert r.code == 0
     assert [(d["id"], d["name"]) for d in r.json()["demos"]] == [
         (1, "One GPU per pod"), (2, "One GPU shared by two pods"), (3, "Pick a GPU by its attributes")]
-    # show prints the post's YAML (shipped inside the package)
+    # show prints the post's YAML (shipped inside the package) after the Namespace the post creates first
+    namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "dra-demo"}}
     for n, text in (("1", DEMO1), ("2", DEMO2), ("3", DEMO3)):
         r = dractl("demo", "show", n)
         assert r.code == 0
-        assert list(yaml.safe_load_all(r.out)) == list(yaml.safe_load_all(text))
+        assert list(yaml.safe_load_all(r.out)) == [namespace, *yaml.safe_load_all(text)]
+
+
+def test_show_applies_as_printed_on_an_empty_fake_cluster(dractl, tmp_path):
+    for n in ("1", "2", "3"):
+        f = tmp_path / f"demo{n}.yaml"
+        f.write_text(dractl("demo", "show", n).out)
+        r = dractl("--fake", "fake", "apply", "-f", str(f))
+        assert r.code == 0, r.err
+    r = dractl("--fake", "pods", "-n", "dra-demo", "-o", "name")
+    assert sorted(r.out.split()) == sorted(f"pod/{p}" for p in ("pod-a", "pod-b", "shared-1", "shared-2",
+                                                               "big-gpu", "huge-gpu")), r.out
     r = dractl("demo", "show", "4")
     assert r.code == 2 and r.err.count("\n") == 1 and "demo '4'" in r.err
 

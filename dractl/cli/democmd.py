@@ -52,12 +52,17 @@ def list_(ctx: typer.Context) -> None:
 def show(
     ctx: typer.Context, demo: Annotated[str, typer.Argument(metavar="N", help="Demo number (1, 2 or 3).")]
 ) -> None:
-    """Print a demo's manifests (the post's YAML, namespace dra-demo)."""
-    from dractl.demo.catalog import select
+    """Print a demo's manifests (the post's YAML, namespace dra-demo), ready for 'apply -f -'."""
+    from dractl.demo.catalog import NAMESPACE, select
 
     if demo == "all":
         raise UsageError("dractl demo show takes one demo number (1, 2 or 3)")
-    app_context(ctx).stdout.write(select(demo)[0].manifest())
+    manifest = select(demo)[0].manifest()
+    # The post runs `kubectl create namespace dra-demo` first; with the Namespace in front the output applies
+    # as it is (`dractl demo show 1 | kubectl apply -f -`, or `dractl fake apply -f -`).
+    head = (f"# The post creates the namespace first: kubectl create namespace {NAMESPACE}\n"
+            f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {NAMESPACE}\n---\n")
+    app_context(ctx).stdout.write(head + manifest)
 
 
 def parse_timeout(text: str) -> float:
