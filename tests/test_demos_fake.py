@@ -333,6 +333,30 @@ def test_deleting_demo2_says_the_shared_claim_goes_with_its_pods(dractl, apply, 
     assert "shared-gpu" not in _claims(dractl)
 
 
+def test_deleting_a_namespace_deletes_everything_in_it(dractl, apply, tmp_path):
+    # as the namespace controller does; the file's other objects are still found (the namespace terminates)
+    apply(DEMO1)
+    apply(DEMO2)
+    f = tmp_path / "demo2-with-namespace.yaml"
+    f.write_text(NAMESPACE + "---\n" + DEMO2)
+    r = dractl("fake", "delete", "-f", str(f))
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[:4] == [
+        'namespace "dra-demo" deleted',
+        'resourceclaim.resource.k8s.io "shared-gpu" marked for deletion (still in use by shared-1, shared-2)',
+        'pod "shared-1" deleted from dra-demo namespace',
+        'pod "shared-2" deleted from dra-demo namespace',
+    ]
+    swept = {line.split('"')[1] for line in lines[4:] if line.endswith("(with its namespace)")}
+    assert {"single-gpu", "pod-a", "pod-b", "shared-gpu"} <= swept and len(swept) == len(lines) - 4 == 6, lines
+    left = [(o["kind"], o["metadata"]["name"]) for o in _state()["items"]
+            if "dra-demo" in (o["metadata"].get("namespace"), o["metadata"]["name"])]
+    assert left == []
+    r = dractl("pods", "-A", "-o", "name")
+    assert r.code == 0 and r.out == ""
+
+
 def test_demo3_pick_a_gpu_by_its_attributes(dractl, apply):
     # as in the post: demo 3 runs after demos 1 and 2
     apply(DEMO1)

@@ -79,8 +79,8 @@ class Change:
 
     A ``deleted`` object has its ``namespace`` (empty for a cluster-scoped one) and, when
     the control plane removed it rather than the user, a ``cause``: ``owner gone`` (a
-    claim generated for ``pod``, which is gone) or ``unused`` (a claim marked for deletion
-    whose last consumer is gone).
+    claim generated for ``pod``, which is gone), ``unused`` (a claim marked for deletion
+    whose last consumer is gone) or ``namespace gone`` (anything in a deleted namespace).
     """
 
     ref: str
@@ -247,6 +247,15 @@ class ControlPlane:
                 continue
             gone.add(key)
             events.append(Change(ref, "deleted", namespace=key[1]))
+        # The namespace controller then deletes everything in a deleted namespace (in use or not); after the
+        # batch, so that the file's other objects in it are still found, as kubectl delete -f finds them
+        # while the namespace terminates (pkg/controller/namespace/deletion/namespaced_resources_deleter.go).
+        for kind, _, ns in [k for k in gone if k[0] == Namespace.__name__]:
+            for o in self.objects:
+                if o.meta.namespace == ns and _key(o) not in gone and not isinstance(o, Namespace):
+                    gone.add(_key(o))
+                    events.append(Change(admission.reference(o.raw), "deleted", namespace=ns,
+                                         cause="namespace gone"))
         if gone:
             self.objects = [o for o in self.objects if _key(o) not in gone]
             self._reindex()

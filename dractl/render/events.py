@@ -36,6 +36,7 @@ def event_line(e: Any) -> str:
 _DELETE_CAUSES = {
     "owner gone": " (generated for pod {pod}, which is gone)",
     "unused": " (no longer in use)",
+    "namespace gone": " (with its namespace)",
 }
 
 
