@@ -250,7 +250,7 @@ class ControlPlane:
         # The namespace controller then deletes everything in a deleted namespace (in use or not); after the
         # batch, so that the file's other objects in it are still found, as kubectl delete -f finds them
         # while the namespace terminates (pkg/controller/namespace/deletion/namespaced_resources_deleter.go).
-        for kind, _, ns in [k for k in gone if k[0] == Namespace.__name__]:
+        for _kind, _, ns in [k for k in gone if k[0] == Namespace.__name__]:
             for o in self.objects:
                 if o.meta.namespace == ns and _key(o) not in gone and not isinstance(o, Namespace):
                     gone.add(_key(o))
