@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
+import re
+from pathlib import Path
+
+from ptyutil import run_in_pty, visible_lines
 
 MEM_100GI = "device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0"
 
@@ -236,36 +239,76 @@ def test_applying_an_unchanged_object_says_unchanged(dractl, tmp_path):
 # ---------------------------------------------------------------- terminal output
 
 
-def run_in_pty(args: list[str], env: dict[str, str], columns: int = 80) -> str:
-    """Run dractl on a real pseudo-terminal of ``columns`` columns; what the terminal shows."""
-    import fcntl
-    import pty
-    import struct
-    import subprocess
-    import sys
-    import termios
+def _blog_demos_applied(dractl, tmp_path) -> dict[str, str]:
+    """The fake cluster after the blog's three demos; the environment for run_in_pty."""
+    manifests = Path(__file__).parent.parent / "dractl" / "demo" / "manifests"
+    assert dractl("fake", "reset").code == 0
+    ns = write(tmp_path, "ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: dra-demo}\n")
+    for f in [ns, *sorted(str(m) for m in manifests.glob("demo*.yaml"))]:
+        r = dractl("fake", "apply", "-f", f)
+        assert r.code == 0, r.err
+    return {"DRACTL_STATE": str(tmp_path / "state"), "HOME": str(tmp_path / "home")}
 
-    from conftest import ROOT
 
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
-    e = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
-    e.update(env, TERM="xterm", PYTHONPATH=str(ROOT))
-    p = subprocess.Popen([sys.executable, "-m", "dractl", *args], stdin=slave, stdout=slave, stderr=slave,
-                         env=e, cwd=ROOT, close_fds=True)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    p.wait(timeout=60)
-    os.close(master)
-    return b"".join(chunks).decode(errors="replace")
+def _table_lines(text: str) -> tuple[list[str], list[str]]:
+    """(header and rule, rows) of a styled terminal table."""
+    lines = visible_lines(text)
+    assert set(lines[1]) == {"─"}, lines[:2]  # the rule under the header
+    return lines[:2], lines[2:]
+
+
+def test_default_tables_fit_an_80_column_terminal_and_keep_names_whole(dractl, tmp_path):
+    env = _blog_demos_applied(dractl, tmp_path)
+    devices = dractl("devices", "-o", "json").json()["items"]
+    claims = dractl("claims", "-A", "-o", "json").json()["items"]
+    assert len(devices) == 8 and len(claims) == 5
+
+    head, rows = _table_lines(run_in_pty(["--fake", "devices"], env, columns=80))
+    assert all(len(line) <= 80 for line in head + rows), head + rows
+    assert len(rows) == len(devices)  # one line per device: nothing folded
+    assert head[0].split()[:2] == ["NODE", "DRIVER"] and "STATUS" in head[0]
+    for line, d in zip(rows, devices, strict=True):
+        assert line.split()[:3] == [d["node"], d["driver"], d["device"]], line
+    assert "…" in "".join(rows)  # the allocated devices' STATUS is cut, not wrapped
+
+    head, rows = _table_lines(run_in_pty(["--fake", "claims", "-A"], env, columns=80))
+    assert all(len(line) <= 80 for line in head + rows), head + rows
+    assert len(rows) == len(claims)
+    assert head[0].split()[:4] == ["NAMESPACE", "CLAIM", "STATE", "DEVICE"]
+    for line, c in zip(rows, claims, strict=True):
+        assert line.split()[:3] == [c["namespace"], c["name"], c["state"]], line
+        for r in c["results"]:
+            assert f"{r['driver']}/{r['pool']}/{r['device']}" in line.split(), line
+
+
+def test_every_table_command_fits_an_80_column_terminal(dractl, tmp_path):
+    env = _blog_demos_applied(dractl, tmp_path)
+    rule = "apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceTaintRule\nmetadata: {name: maintenance}\n" \
+        "spec:\n  deviceSelector: {driver: gpu.example.com}\n  taint: {key: example.com/maintenance, effect: None}\n"
+    assert dractl("fake", "apply", "-f", write(tmp_path, "rule.yaml", rule)).code == 0
+    cel = "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0"
+    for args, n in ((["pods", "-A"], 6), (["slices"], 1), (["classes"], 1), (["usage"], 2), (["taints"], 1),
+                    (["cel", cel], 8), (["demo", "list"], 3)):
+        lines = visible_lines(run_in_pty(["--fake", *args], env, columns=80))
+        assert all(len(line) <= 80 for line in lines), (args, lines)
+        rows = [line for line in lines[2:] if line and not re.match(r"\d+ of \d+ ", line)]  # cel's summary
+        assert len(rows) == n, (args, lines)
+
+
+def test_wide_output_runs_on_without_folding_and_piped_output_is_unchanged(dractl, tmp_path):
+    env = _blog_demos_applied(dractl, tmp_path)
+    for args, n in ((["devices", "-o", "wide"], 8), (["claims", "-A", "-o", "wide"], 5)):
+        head, rows = _table_lines(run_in_pty(["--fake", *args], env, columns=200))
+        assert len(rows) == n, rows
+        assert max(len(line) for line in rows) > (200 if args[0] == "devices" else 80)
+        assert len(head[1]) == max(len(line) for line in [head[0], *rows])  # the rule spans the table
+        piped = dractl(*args).out.splitlines()
+        assert [re.split(r"\s{2,}", line) for line in rows] == [re.split(r"\s{2,}", line) for line in piped[1:]]
+    piped = dractl("devices").out.splitlines()  # piped: kubectl's plain layout, every column, lines run on
+    assert re.split(r" {3,}", piped[0]) == ["NODE", "DRIVER", "POOL", "DEVICE", "MODEL", "INDEX", "DRIVERVERSION",
+                                            "CAPACITY", "STATUS"]
+    assert len(piped) == 9 and "…" not in dractl("devices").out and max(len(line) for line in piped) > 80
+    assert "allocated: dra-demo/pod-a-gpu-" in piped[1]
 
 
 def test_the_fake_cluster_notice_only_on_an_interactive_table(dractl_proc, tmp_path):

@@ -1,11 +1,12 @@
-"""Printers: rich tables on a terminal (never folded), plain kubectl-style text otherwise."""
+"""Printers: tables fitted to a terminal (never folded), plain kubectl-style text otherwise."""
 
 from __future__ import annotations
 
 import io
 import json
+import re
 
-from dractl.render.printers import Result, Table, print_result, to_json
+from dractl.render.printers import Result, Table, print_result, terminal_table, to_json
 
 
 class _Tty(io.StringIO):
@@ -19,15 +20,63 @@ def _table() -> Table:
     return Table(["NODE", "DEVICE", "STATUS"], rows)
 
 
-def test_terminal_table_is_coloured_and_never_folded(monkeypatch):
+def _visible(text: str) -> list[str]:
+    return re.sub(r"\x1b\[[0-9;]*m", "", text).splitlines()
+
+
+def test_terminal_table_is_coloured_fitted_and_never_folded(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.setenv("COLUMNS", "20")
+    monkeypatch.setenv("COLUMNS", "40")  # honoured, as rich and shutil do
     out = _Tty()
     print_result(Result(table=_table, document=dict), "table", out=out)
     text = out.getvalue()
     assert "\x1b[" in text  # styled
-    rows = [line for line in text.splitlines() if "gpu-" in line]
-    assert len(rows) == 3 and "pod-a-gpu-x7k2q" in rows[1]
+    lines = _visible(text)
+    assert len(lines) == 5 and all(len(line) <= 40 for line in lines), lines
+    assert lines[3] == "dra-demo-worker  gpu-1   allocated: dra…"  # STATUS cut, names whole
+    monkeypatch.setenv("COLUMNS", "20")  # not even the names fit: they stay whole, the line runs on
+    out = _Tty()
+    print_result(Result(table=_table, document=dict), "table", out=out)
+    assert _visible(out.getvalue())[3] == "dra-demo-worker  gpu-1   allocated: …"
+    out = _Tty()
+    print_result(Result(table=_table, document=dict), "wide", out=out)  # -o wide is never fitted
+    lines = _visible(out.getvalue())
+    assert lines[3] == "dra-demo-worker   gpu-1    allocated: dra-demo/pod-a-gpu-x7k2q"
+    assert lines[1] == "─" * len(lines[3])
+
+
+def _wide_table() -> Table:
+    cols = ["NAMESPACE", "CLAIM", "STATE", "REQUEST", "DEVICE", "CONSUMERS", "NODE", "AGE"]
+    rows = [["team-a", "claim-with-a-long-name", "reserved", "gpu", "gpu.example.com/node-1/gpu-0",
+             "pod-one,pod-two,pod-three", "node-1", "5m"]]
+    return Table(cols, rows, drop=["REQUEST", "AGE", "CONSUMERS", "NODE"])
+
+
+def test_free_text_is_cut_before_columns_are_dropped_least_important_first():
+    def at(width: int) -> list[str]:
+        return terminal_table(_wide_table(), width=width, styled=False)[:-1].split("\n")
+
+    full = at(200)
+    assert full[1].split() == _wide_table().rows[0] and "   " in full[1]  # kubectl's three spaces when it fits
+    natural = len(full[1])
+    # a little narrower: the gap closes to two spaces, then CONSUMERS (free text) is cut; nothing dropped
+    head, row = at(natural - 12)
+    assert head.split() == _wide_table().columns and len(row) <= natural - 12
+    assert "  pod-one,pod-two,po…  " in row
+    # narrower still: REQUEST goes first, then AGE, ...; the names are never cut
+    head, row = at(96)
+    assert head.split() == ["NAMESPACE", "CLAIM", "STATE", "DEVICE", "CONSUMERS", "NODE"] and len(row) <= 96
+    assert "  pod-one,pod-…  " in row
+    head, row = at(60)
+    assert head.split() == ["NAMESPACE", "CLAIM", "STATE", "DEVICE"]
+    assert row.split() == ["team-a", "claim-with-a-long-name", "reserved", "gpu.example.com/node-1/gpu-0"]
+    assert len(row) > 60  # the essential columns stay whole: the line runs on
+
+
+def test_a_narrow_dropped_column_comes_back_when_all_fits_uncut():
+    head, row = terminal_table(_wide_table(), width=86, styled=False)[:-1].split("\n")
+    # REQUEST, AGE and CONSUMERS had to go for the rest to fit; then AGE (narrow) fits again
+    assert head.split() == ["NAMESPACE", "CLAIM", "STATE", "DEVICE", "NODE", "AGE"] and len(row) <= 86
 
 
 def test_no_color_gives_plain_text(monkeypatch):

@@ -59,7 +59,7 @@ def cel(
     app_ctx.print(Result(
         table=lambda: Table(["NODE", "DRIVER", "POOL", "DEVICE", "RESULT", "REASON"],
                             [[r.node or "<none>", r.driver, r.pool, r.device, _result_word(r),
-                              _reason(r)] for r in results]),
+                              _reason(r)] for r in results], drop=["POOL", "DRIVER", "NODE"]),
         document=lambda: {"expression": expression, "error": None, "results": [r.as_dict() for r in results]},
         names=lambda: [f"device/{r.driver}/{r.pool}/{r.device}" for r in results if r.matches],
         footer=lambda: summary(results),

@@ -99,7 +99,8 @@ def _print_report(app_ctx: AppContext, report: Any) -> None:
             + (["POD"] if with_pods else [])
             + ["CLAIM", "REQUEST", "DEVICE", "CAPACITY", "NODE"]
         )
-        print_table(Table(cols, rows), no_headers=app_ctx.no_headers, out=out)
+        print_table(Table(cols, rows, drop=["CAPACITY", "REQUEST", "NODE"]), no_headers=app_ctx.no_headers, out=out,
+                    fit=app_ctx.output != "wide")
     for p in no_claims:
         out.write(f"pod {p.namespace}/{p.name} uses no ResourceClaims: scheduled on {p.node or '-'}\n")
     where = f"on node {report.node}" if report.node else "on any node"

@@ -87,7 +87,8 @@ def claims(
                     row.append(_health_cell(hidx, c, key))
                 row += [_driver_status_cell(c, key), pod or NONE, template or NONE]
                 rows.append(row)
-        return Table(cols, rows, wide={"POD", "TEMPLATE", "DRIVER-STATUS"})
+        return Table(cols, rows, wide={"POD", "TEMPLATE", "DRIVER-STATUS"},
+                     drop=["CAPACITY", "REQUEST", "AGE", "CONSUMERS", "NODE", "HEALTH"])
 
     def document() -> dict[str, Any]:
         from dractl.model.serialize import result_to_dict

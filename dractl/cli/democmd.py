@@ -41,7 +41,7 @@ def list_(ctx: typer.Context) -> None:
     app_ctx = app_context(ctx)
     app_ctx.print(Result(
         table=lambda: Table(["ID", "NAME", "PODS", "OUTCOME"],
-                            [[str(d.id), d.name, ",".join(d.pods), d.outcome] for d in DEMOS]),
+                            [[str(d.id), d.name, ",".join(d.pods), d.outcome] for d in DEMOS], drop=["PODS"]),
         document=lambda: {"demos": [{"id": d.id, "name": d.name, "file": d.file, "pods": list(d.pods),
                                      "outcome": d.outcome} for d in DEMOS]},
         names=lambda: [str(d.id) for d in DEMOS],
@@ -288,7 +288,7 @@ def _print_outcome(app_ctx: AppContext, outcome: Any) -> None:
     for p in outcome.pods:
         rows.append([p.name, p.phase, p.node or "-", ",".join(p.claim_names) or "-", ",".join(p.devices) or "-",
                      "pass" if p.passed else "fail", p.reason or "-"])
-    print_table(Table(["POD", "PHASE", "NODE", "CLAIM", "DEVICE", "RESULT", "REASON"], rows),
+    print_table(Table(["POD", "PHASE", "NODE", "CLAIM", "DEVICE", "RESULT", "REASON"], rows, drop=["PHASE", "NODE"]),
                 no_headers=app_ctx.no_headers, out=out)
 
 

@@ -168,7 +168,10 @@ def _devices_table(views: list[Any]):
         row.append(" ".join(f"{k}={a}" for k, a in d.attributes.items()) or "<none>")
         row.append(",".join(str(t) for t in v.effective_taints) or "<none>")
         rows.append(row)
-    return Table(cols, rows, wide={"ATTRIBUTES", "TAINTS"})
+    # To fit a terminal: the less telling attributes go first; NODE, DEVICE and STATUS stay.
+    mains_up = [m.upper() for m in mains]
+    drop = [*reversed(mains_up[1:]), "COUNTERS", "POOL", "CAPACITY", *mains_up[:1], "DRIVER"]
+    return Table(cols, rows, wide={"ATTRIBUTES", "TAINTS"}, drop=drop)
 
 
 def slices(
@@ -211,7 +214,8 @@ def slices(
             ]
             for s in items
         ]
-        return Table(["NAME", "DRIVER", "POOL", "GENERATION", "NODE", "DEVICES", "COUNTERSETS", "POOL STATUS"], rows)
+        return Table(["NAME", "DRIVER", "POOL", "GENERATION", "NODE", "DEVICES", "COUNTERSETS", "POOL STATUS"], rows,
+                     drop=["COUNTERSETS", "GENERATION", "POOL", "DRIVER", "DEVICES"])
 
     app_context(ctx).print(
         Result(
@@ -249,7 +253,7 @@ def classes(ctx: typer.Context) -> None:
             ]
             for c in items
         ]
-        return Table(["NAME", "SELECTORS", "DEVICES", "EXTENDED RESOURCE"], rows)
+        return Table(["NAME", "SELECTORS", "DEVICES", "EXTENDED RESOURCE"], rows, drop=["EXTENDED RESOURCE"])
 
     def document() -> dict[str, Any]:
         out = []

@@ -81,7 +81,8 @@ def pods(
                     cells.append(_claim_health(hidx, claim))
                 cells += [sched, message, c["entry"], _claim_driver_status(claim)]
                 rows.append([*head, p.name, p.phase, node, *cells])
-        return Table(cols, rows, wide={"POD-CLAIM", "DRIVER-STATUS"})
+        return Table(cols, rows, wide={"POD-CLAIM", "DRIVER-STATUS"},
+                     drop=["DEVICES", "SCHEDULED", "MESSAGE", "HEALTH", "NODE", "PHASE"])
 
     def document() -> dict[str, Any]:
         docs = [pod_doc(rel, p, explained.get(_key(p)) if explain else None, hidx) for p in items]

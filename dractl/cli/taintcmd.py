@@ -276,7 +276,8 @@ def taints(ctx: typer.Context) -> None:
             shown = ", ".join(d.partition("/")[2] for d in devs[:4]) + (", ..." if len(devs) > 4 else "")
             rows.append([r.name, str(r.taint) if r.taint else "<none>", sel or "<all>", str(len(devs)), shown or "-",
                          r.meta.labels.get(GROUP_LABEL, "-")])
-        return Table(["NAME", "TAINT", "SELECTOR", "DEVICES", "MATCHES", "GROUP"], rows, wide={"GROUP"})
+        return Table(["NAME", "TAINT", "SELECTOR", "DEVICES", "MATCHES", "GROUP"], rows, wide={"GROUP"},
+                     drop=["MATCHES", "SELECTOR", "DEVICES"])
 
     def document() -> dict[str, Any]:
         return {"apiVersion": "v1", "kind": "List",

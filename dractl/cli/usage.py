@@ -61,7 +61,7 @@ def usage(
                 [r.key, str(r.devices), str(r.allocated), str(r.free), used, shared, counters, str(r.unhealthy),
                  str(r.tainted)]
             )
-        return Table(cols, out)
+        return Table(cols, out, drop=["SHARED", "COUNTERS LEFT", "TAINTED", "UNHEALTHY", "ALLOCATED", "FREE"])
 
     app_ctx.print(
         Result(

@@ -2,8 +2,11 @@
 
 Commands turn their results into a neutral ``Table`` (for table/wide) and a plain
 document (for json/yaml) and a list of names (for name); ``print_result`` picks the
-printer. Tables are drawn with rich on a terminal and as kubectl-style aligned
-plain text when piped or with NO_COLOR; rich is only imported for the former.
+printer. Tables are kubectl-style aligned plain text when piped. On a terminal the
+default table fits its width (``fit_columns``): free-text columns are cut with an
+ellipsis, then the least important columns dropped, NAME-like columns never cut; the
+header is bold with a rule under it unless NO_COLOR. ``-o wide`` is never fitted: its
+lines run on, as kubectl's do.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -19,20 +22,38 @@ from dractl.errors import UsageError
 
 FORMATS = ("table", "wide", "json", "yaml", "name")
 
+#: columns that name an object: never cut with an ellipsis to fit a terminal (they may be dropped
+#: when a command lists them in ``Table.drop``)
+NAME_LIKE = frozenset({"NAME", "NAMESPACE", "NODE", "DEVICE", "DEVICES", "CLAIM", "POD", "DRIVER", "POOL",
+                       "TEMPLATE", "CLASS", "ID"})
+#: free-text columns that may be cut with an ellipsis to fit a terminal, before any column is dropped
+FREE_TEXT = frozenset({"ATTRIBUTES", "CAPACITY", "COUNTERS", "COUNTERS LEFT", "STATUS", "POOL STATUS", "MESSAGE",
+                       "REASON", "SCHEDULED", "SELECTOR", "SELECTORS", "SHARED", "CONSUMERS", "TAINT", "TAINTS",
+                       "MATCHES", "DRIVER-STATUS", "OUTCOME", "EXTENDED RESOURCE"})
+_MIN_CUT = 12  # a cut column keeps at least this many cells (or its header's width)
+
 
 @dataclass
 class Table:
-    """Columns and rows of strings; ``wide`` columns only appear with ``-o wide``."""
+    """Columns and rows of strings; ``wide`` columns only appear with ``-o wide``.
+
+    To fit a terminal, the default table first cuts the ``cut`` columns (free text) with an
+    ellipsis, then drops the ``drop`` columns, least important first, until it fits; the
+    other columns are kept whole, and when even they do not fit the line runs on.
+    """
 
     columns: list[str]
     rows: list[list[str]] = field(default_factory=list)
     wide: set[str] = field(default_factory=set)
+    drop: Sequence[str] = ()
+    cut: Collection[str] = FREE_TEXT
 
     def visible(self, wide: bool) -> Table:
         if wide or not self.wide:
             return self
         keep = [i for i, c in enumerate(self.columns) if c not in self.wide]
-        return Table([self.columns[i] for i in keep], [[r[i] for i in keep] for r in self.rows])
+        return Table([self.columns[i] for i in keep], [[r[i] for i in keep] for r in self.rows],
+                     drop=self.drop, cut=self.cut)
 
 
 @dataclass
@@ -95,7 +116,7 @@ def print_result(result: Result, fmt: str, *, no_headers: bool = False, out: Tex
     elif result.table is not None:
         table = result.table().visible(fmt == "wide")
         if table.rows:
-            print_table(table, no_headers=no_headers, out=out)
+            print_table(table, no_headers=no_headers, out=out, fit=fmt != "wide")
         elif result.footer is None:
             err.write(result.empty_message + "\n")
         if result.footer is not None:
@@ -135,11 +156,15 @@ def to_yaml(doc: Any) -> str:
     return yaml.dump(doc, Dumper=dumper, sort_keys=False, default_flow_style=False, allow_unicode=True)
 
 
-def print_table(table: Table, *, no_headers: bool = False, out: TextIO) -> None:
-    if use_color(out):
-        _rich_table(table, no_headers, out)
-    else:
+def print_table(table: Table, *, no_headers: bool = False, out: TextIO, fit: bool = True) -> None:
+    """kubectl's plain layout when piped; on a terminal fitted to its width (unless ``fit`` is
+    False, for ``-o wide``) and styled unless NO_COLOR."""
+    if not _isatty(out):
         out.write(plain_table(table, no_headers))
+        return
+    width = terminal_width(out) if fit else None
+    out.write(terminal_table(table, no_headers, width=width, styled=use_color(out) and os.environ.get("TERM") != "dumb",
+                             unicode=(getattr(out, "encoding", None) or "utf-8").lower().replace("-", "") == "utf8"))
 
 
 def plain_table(table: Table, no_headers: bool = False) -> str:
@@ -153,22 +178,117 @@ def plain_table(table: Table, no_headers: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _rich_table(table: Table, no_headers: bool, out: TextIO) -> None:
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table as RichTable
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
-    t = RichTable(box=box.SIMPLE_HEAD, show_header=not no_headers, pad_edge=False, header_style="bold")
-    for c in table.columns:
-        t.add_column(c, no_wrap=True, overflow="ignore")
+
+def terminal_width(out: TextIO) -> int:
+    """The terminal's width: $COLUMNS when set (as rich and shutil honour it), else the tty's size."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        width = os.get_terminal_size(out.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        width = 0
+    return width if width > 0 else 80
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Which columns a fitted table shows (indices into ``Table.columns``), how wide, and the gap."""
+
+    keep: list[int]
+    widths: list[int]  # one per kept column
+    gap: int
+
+
+def fit_columns(table: Table, natural: Sequence[int], width: int | None) -> Layout:
+    """Fit columns of ``natural`` widths into ``width`` cells (``None``: no limit).
+
+    In order, until the table fits: the gap narrows from three spaces to two; free-text
+    columns (``table.cut``, never NAME-like) are cut down to ``_MIN_CUT`` cells or their
+    header; the ``table.drop`` columns go, least important first (one dropped before the
+    last comes back if the table then fits uncut). The cut columns then share what room is left, the
+    narrowest first. Columns that may neither be cut nor dropped stay whole, so a line
+    may still run on.
+    """
+    n = len(table.columns)
+    keep = list(range(n))
+    if width is None or sum(natural) + 3 * (n - 1) <= width:
+        return Layout(keep, list(natural), 3)
+    gap = 2
+    cut = {i for i, c in enumerate(table.columns) if c in table.cut and c not in NAME_LIKE}
+    least = {i: min(natural[i], max(len(table.columns[i]), _MIN_CUT)) if i in cut else natural[i] for i in keep}
+    droppable = [table.columns.index(c) for c in table.drop if c in table.columns]
+
+    def total(cols: list[int], w: dict[int, int]) -> int:
+        return sum(w[i] for i in cols) + gap * (len(cols) - 1)
+
+    dropped = []
+    while total(keep, least) > width and droppable:
+        dropped.append(droppable.pop(0))
+        keep.remove(dropped[-1])
+    full = dict(enumerate(natural))
+    for i in reversed(dropped[:-1]):  # a narrower, less important column comes back if all fits uncut
+        if total(sorted([*keep, i]), full) <= width:
+            keep = sorted([*keep, i])
+    widths = {i: least[i] for i in keep}
+    room = width - total(keep, widths)
+    growable = [i for i in keep if widths[i] < natural[i]]
+    while room > 0 and growable:
+        i = min(growable, key=lambda j: (widths[j], j))
+        widths[i] += 1
+        room -= 1
+        if widths[i] >= natural[i]:
+            growable.remove(i)
+    return Layout(keep, [widths[i] for i in keep], gap)
+
+
+def terminal_table(table: Table, no_headers: bool = False, *, width: int | None, styled: bool,
+                   unicode: bool = True) -> str:
+    """The table for a terminal of ``width`` columns (``None``: as wide as it needs, lines run on).
+
+    One line per row, never folded; styled: a bold header, a rule under it, rows coloured
+    by their status.
+    """
+    from rich.cells import cell_len, set_cell_size
+
+    rows: Sequence[Sequence[str]] = table.rows if no_headers else [table.columns, *table.rows]
+    natural = [max(cell_len(r[i]) for r in rows) for i in range(len(table.columns))]
+    layout = fit_columns(table, natural, width)
+    ellipsis = "…" if unicode else "~"
+    sep = " " * layout.gap
+
+    def line(r: Sequence[str]) -> str:
+        cells = []
+        for i, w in zip(layout.keep, layout.widths, strict=True):
+            c = r[i]
+            n = cell_len(c)
+            if n > w:
+                c, n = set_cell_size(c, w - 1) + ellipsis, w
+            cells.append(c + " " * (w - n))
+        return sep.join(cells).rstrip()
+
+    out = []
+    if not no_headers:
+        head = line(table.columns)
+        if styled:
+            rule = ("─" if unicode else "-") * (sum(layout.widths) + layout.gap * (len(layout.widths) - 1))
+            out += [f"\x1b[1m{head}\x1b[0m", rule]
+        else:
+            out.append(head)
     for r in table.rows:
-        t.add_row(*r, style=_row_style(r, table.columns))
-    # Like kubectl, never fold cells: lines wider than the terminal simply run on.
-    needed = max(len(line) for line in plain_table(table, no_headers).splitlines()) + 2
-    console = Console(file=out, highlight=False, soft_wrap=False)
-    if console.width < needed:
-        console = Console(file=out, highlight=False, soft_wrap=False, width=needed)
-    console.print(t)
+        text = line(r)
+        style = _row_style(r, table.columns) if styled else None
+        out.append(f"{_SGR[style]}{text}\x1b[0m" if style else text)
+    return "\n".join(out) + "\n"
+
+
+_SGR = {"yellow": "\x1b[33m", "red": "\x1b[31m"}
 
 
 def _row_style(row: Sequence[str], columns: Sequence[str]) -> str | None:
