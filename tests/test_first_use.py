@@ -333,3 +333,57 @@ def test_the_reschedule_hint_is_only_given_for_the_fake_cluster(dractl, tmp_path
     r = dractl("--from", write(tmp_path, "dump.yaml", snap.out), "claims", "lonely", "--explain")
     assert r.code == 0 and "could allocate it now" in r.out
     assert hint not in r.out
+
+
+# ---------------------------------------------------------------- help
+
+
+def _commands():
+    """(path, click command) for every command and group of the Typer app."""
+    import typer.main
+
+    from dractl.cli.app import app
+
+    todo = [((), typer.main.get_command(app))]
+    while todo:
+        path, cmd = todo.pop()
+        yield path, cmd
+        todo += [((*path, name), sub) for name, sub in getattr(cmd, "commands", {}).items()]
+
+
+def test_help_shows_no_python_types_flags_take_nothing_values_are_named(dractl):
+    paths = [path for path, _ in _commands()]
+    assert ("fake", "apply") in paths and ("devices",) in paths and len(paths) > 20
+    for path in paths:
+        r = dractl(*path, "--help")
+        assert r.code == 0 and "Usage:" in r.out, path
+        assert "<bool>" not in r.out and "<str>" not in r.out and "<int" not in r.out, (path, r.out)
+        assert re.search(r"--help\s+-h\s+Show this message", r.out), (path, r.out)  # a flag: no value shown
+    root = dractl("--help").out
+    assert re.search(r"--fake\s+Use the embedded", root) and re.search(r"-o\s+FORMAT\s", root)
+    assert re.search(r"--kubeconfig\s+FILE\s", root) and re.search(r"--from\s+FILE\s", root)
+    devices = dractl("devices", "--help").out
+    assert re.search(r"--node\s+NODE\s", devices) and re.search(r"-l\s+EXPR\s", devices)
+    assert re.search(r"--available\s+Only devices", devices)
+    assert re.search(r"-f\s+FILE\s", dractl("fake", "apply", "--help").out)
+    assert "{EXPR}" in dractl("cel", "--help").out
+
+
+def test_a_subcommand_help_names_the_global_flags(dractl):
+    from dractl.cli.flags import GLOBAL_FLAGS
+
+    for path in (["devices"], ["fake", "apply"], ["claims"]):
+        text = " ".join(dractl(*path, "--help").out.split())  # rich wraps the epilog
+        assert "Global flags (" in text and "see 'dractl --help'" in text, text
+        for f in GLOBAL_FLAGS:
+            assert min(f.names, key=len) in text, (path, f.names)
+    assert "Global flags (" not in dractl("--help").out  # the root help lists them itself
+
+
+def test_every_option_and_argument_has_a_help_text():
+    from typer._click import Context  # Typer vendors click
+
+    for path, cmd in _commands():
+        ctx = Context(cmd, info_name=path[-1] if path else "dractl")
+        for p in cmd.get_params(ctx):
+            assert (getattr(p, "help", None) or "").strip(), (path, p.name)

@@ -10,6 +10,7 @@ import typer
 from dractl.cli import completion as _c
 from dractl.cli.context import AppContext
 from dractl.cli.flags import GLOBAL_FLAGS, SOURCE_FLAGS, Flag
+from dractl.cli.helpfmt import DractlCommand, DractlGroup
 from dractl.sources.base import SourceOptions
 
 HELP = (
@@ -24,6 +25,7 @@ app = typer.Typer(
     help=HELP,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=DractlGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -112,14 +114,18 @@ def _commands() -> tuple[tuple[str, Any], ...]:
 
 
 def _register() -> None:
+    """Add every command; all are built with the classes of cli/helpfmt.py (help without noise)."""
     groups: dict[str, typer.Typer] = {}
     for name, target in _commands():
         if isinstance(target, typer.Typer):
             groups[name] = target
-            app.add_typer(target, name=name)
+            app.add_typer(target, name=name, cls=DractlGroup)
+            for info in target.registered_commands:  # declared with @app.command(): a plain TyperCommand
+                if info.cls is None or info.cls is typer.core.TyperCommand:
+                    info.cls = DractlCommand
             continue
         group, _, sub = name.rpartition(" ")
-        (groups[group] if group else app).command(sub)(target)
+        (groups[group] if group else app).command(sub, cls=DractlCommand)(target)
 
 
 _declare_root()

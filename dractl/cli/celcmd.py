@@ -18,7 +18,7 @@ _EXAMPLE = "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')
 
 def cel(
     ctx: typer.Context,
-    expression: Annotated[str, typer.Argument(help=f'A CEL selector, e.g. "{_EXAMPLE}".')],
+    expression: Annotated[str, typer.Argument(metavar="EXPR", help=f'A CEL selector, e.g. "{_EXAMPLE}".')],
     device_class: Annotated[str | None, typer.Option(
         "--class", help="Apply this DeviceClass's selectors first, as the scheduler does.",
         autocompletion=_c.complete_classes)] = None,

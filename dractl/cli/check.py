@@ -16,6 +16,7 @@ def check(
         ...,
         "-f",
         "--filename",
+        metavar="FILE",
         help="ResourceClaims, ResourceClaimTemplates and/or Pods, with any DeviceClasses they use (- for stdin).",
         autocompletion=_c.complete_files,
     ),

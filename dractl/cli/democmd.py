@@ -79,19 +79,21 @@ def _kind_options(app_ctx: AppContext, cluster: str, node_image: str, driver_ver
     return KindOptions(cluster, node_image, driver_version, app_ctx.source_options.kubeconfig)
 
 
-ClusterName = Annotated[str, typer.Option("--cluster-name", help="The kind cluster's name.")]
-NodeImage = Annotated[str, typer.Option("--node-image", help="The kind node image.")]
-DriverVersion = Annotated[str, typer.Option("--driver-version", help="dra-example-driver git tag to install.")]
+ClusterName = Annotated[str, typer.Option("--cluster-name", metavar="NAME", help="The kind cluster's name.")]
+NodeImage = Annotated[str, typer.Option("--node-image", metavar="IMAGE", help="The kind node image.")]
+DriverVersion = Annotated[
+    str, typer.Option("--driver-version", metavar="TAG", help="dra-example-driver git tag to install.")
+]
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Print the commands without running anything.")]
 
 
 @app.command("run")
 def run(
     ctx: typer.Context,
-    which: Annotated[str, typer.Argument(metavar="[1|2|3|all]", help="Which demo (default: all).")] = "all",
+    which: Annotated[str, typer.Argument(metavar="1|2|3|all", help="Which demo (default: all).")] = "all",
     dry_run: DryRun = False,
     timeout: Annotated[
-        str, typer.Option("--timeout", help="How long to wait for each demo's pods (e.g. 90s, 3m).")
+        str, typer.Option("--timeout", metavar="DURATION", help="How long to wait for each demo's pods (e.g. 90s, 3m).")
     ] = "180s",
     cluster: ClusterName = "dra-demo",
     node_image: NodeImage = "kindest/node:v1.37.0",

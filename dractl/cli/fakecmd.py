@@ -26,8 +26,9 @@ def fake_store(ctx: typer.Context) -> tuple[Any, Any]:
 @app.command("reset")
 def reset(
     ctx: typer.Context,
-    nodes: int = typer.Option(1, "--nodes", min=1, max=100000, help="Number of worker nodes."),
-    devices_per_node: int = typer.Option(8, "--devices-per-node", min=0, max=100000, help="GPUs per node."),
+    nodes: int = typer.Option(1, "--nodes", metavar="N", min=1, max=100000, help="Number of worker nodes."),
+    devices_per_node: int = typer.Option(8, "--devices-per-node", metavar="N", min=0, max=100000,
+                                         help="GPUs per node."),
     profile: str = typer.Option(
         "example-gpu",
         "--profile",
@@ -50,7 +51,7 @@ def reset(
 
 @app.command("load")
 def load(ctx: typer.Context, file: str = typer.Argument(
-        ..., help="Snapshot file (YAML or JSON, - for stdin).", autocompletion=_c.complete_files
+        ..., metavar="FILE", help="Snapshot file (YAML or JSON, - for stdin).", autocompletion=_c.complete_files
     )) -> None:
     """Replace the fake cluster's state with the objects in FILE."""
     from dractl.control.store import document
@@ -77,7 +78,7 @@ def _read(file: str, app_ctx: AppContext) -> list[Any]:
 
 @app.command("apply")
 def apply(ctx: typer.Context, filename: str = typer.Option(
-        ..., "-f", "--filename", help="File to apply (- for stdin).", autocompletion=_c.complete_files
+        ..., "-f", "--filename", metavar="FILE", help="File to apply (- for stdin).", autocompletion=_c.complete_files
     )) -> None:
     """Create or replace the objects in FILE (pods and claims are then scheduled)."""
     _change(ctx, filename, delete=False)
@@ -87,7 +88,8 @@ def apply(ctx: typer.Context, filename: str = typer.Option(
 def delete(
     ctx: typer.Context,
     filename: str = typer.Option(
-        ..., "-f", "--filename", help="File naming the objects to delete.", autocompletion=_c.complete_files
+        ..., "-f", "--filename", metavar="FILE", help="File naming the objects to delete.",
+        autocompletion=_c.complete_files
     ),
     ignore_not_found: bool = typer.Option(
         False, "--ignore-not-found", help="Objects that do not exist are not an error (exit 0)."
@@ -168,7 +170,7 @@ def health(
     device: str = typer.Argument(..., help="DRIVER/POOL/DEVICE, POOL/DEVICE or a device name found once.",
                                  autocompletion=_c.complete_devices),
     state: str = typer.Argument(..., help="Healthy, Unhealthy or Unknown."),
-    message: str = typer.Option("", "--message", help="A message for the health report."),
+    message: str = typer.Option("", "--message", metavar="TEXT", help="A message for the health report."),
 ) -> None:
     """Report a device's health as the kubelet would: rewrite the pods holding it (allocatedResourcesStatus)."""
     from dractl.control.kubelet import HEALTHS, write_health

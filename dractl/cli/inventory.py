@@ -26,7 +26,7 @@ def devices(
     ] = None,
     available: Annotated[bool, typer.Option("--available", help="Only devices a new claim could get now.")] = False,
     selector: Annotated[
-        str | None, typer.Option("--selector", "-l", help="Only devices this CEL selector matches.")
+        str | None, typer.Option("--selector", "-l", metavar="EXPR", help="Only devices this CEL selector matches.")
     ] = None,
     device_class: Annotated[
         str | None,

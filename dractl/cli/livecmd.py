@@ -87,7 +87,8 @@ def _has_kubeconfig() -> bool:
 def publish(
     ctx: typer.Context,
     nodes: Annotated[
-        str | None, typer.Option("--nodes", help="Comma-separated live nodes (default: every node).")
+        str | None,
+        typer.Option("--nodes", metavar="NODE,...", help="Comma-separated live nodes (default: every node)."),
     ] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
 ) -> None:

@@ -63,14 +63,17 @@ def taint(
                      autocompletion=_c.complete_classes),
     ] = None,
     selector: Annotated[
-        str | None, typer.Option("--selector", "-l", help="Devices this CEL selector matches (one rule per device).")
+        str | None,
+        typer.Option("--selector", "-l", metavar="EXPR",
+                     help="Devices this CEL selector matches (one rule per device)."),
     ] = None,
     name: Annotated[
         str | None, typer.Option("--name", help="The rule's name (default: from the key and effect).")
     ] = None,
     remove: Annotated[
         str | None,
-        typer.Option("--remove", help="Delete the rule NAME (or every rule of dractl's group NAME) instead."),
+        typer.Option("--remove", metavar="NAME",
+                     help="Delete the rule NAME (or every rule of dractl's group NAME) instead."),
     ] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the rule and the preview; write nothing.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Write to a live cluster without asking.")] = False,

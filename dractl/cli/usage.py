@@ -13,7 +13,9 @@ _BY_HELP = "Group by node, pool, driver, class or model."
 
 def usage(
     ctx: typer.Context,
-    by: Annotated[str, typer.Option("--by", help=_BY_HELP, autocompletion=_c.complete_usage_groups)] = "node",
+    by: Annotated[
+        str, typer.Option("--by", metavar="GROUP", help=_BY_HELP, autocompletion=_c.complete_usage_groups)
+    ] = "node",
 ) -> None:
     """Show how full each node, pool, driver, class or model is: devices, allocated, free, shared, counters,
     unhealthy and tainted."""
