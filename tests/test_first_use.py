@@ -314,7 +314,8 @@ def test_wide_output_runs_on_without_folding_and_piped_output_is_unchanged(dract
 def test_the_fake_cluster_notice_only_on_an_interactive_table(dractl_proc, tmp_path):
     env = {"DRACTL_STATE": str(tmp_path / "state"), "HOME": str(tmp_path / "home")}
     notice = "using the embedded fake cluster"
-    assert notice in run_in_pty(["devices"], env)
+    shown = [line.strip() for line in run_in_pty(["devices"], env).splitlines() if notice in line]
+    assert len(shown) == 1 and len(shown[0]) <= 80, shown  # one line, even on an 80-column terminal
     assert notice not in run_in_pty(["devices"], {**env, "DRACTL_FAKE_NOTICE": "0"})
     assert notice not in run_in_pty(["devices", "-o", "json"], env)
     for fmt in ("json", "yaml", "name", "table"):  # piped

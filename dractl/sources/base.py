@@ -49,8 +49,7 @@ def open_source(opts: SourceOptions, warn: Warn, *, notice: bool = True) -> Sour
     if opts.context:
         raise SourceError(f"--context {opts.context}: no kubeconfig found (KUBECONFIG unset, no ~/.kube/config)")
     from dractl.sources.fake import FakeSource
-    from dractl.sources.kubeconfig import NO_KUBECONFIG
-
     if notice:
-        warn(f"using the embedded fake cluster: {NO_KUBECONFIG} (--fake or DRACTL_FAKE_NOTICE=0 to silence this)")
+        # one line that fits 80 columns; the README says which kubeconfigs are looked for, and DRACTL_FAKE_NOTICE=0
+        warn("using the embedded fake cluster (no kubeconfig; --fake hides this)")
     return FakeSource(opts.state_dir, warn)
