@@ -67,6 +67,15 @@ class SourceError(DractlError):
     exit_code = ExitCode.NEGATIVE
 
 
+class StateUnreadableError(SourceError):
+    """The fake cluster's state file exists but is not a state document (the CLI adds how to recreate it)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"fake cluster state {path} is unreadable ({reason})")
+
+
 class NotFoundError(DractlError):
     """A named object does not exist in the source."""
 

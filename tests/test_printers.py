@@ -28,7 +28,7 @@ def test_terminal_table_is_coloured_fitted_and_never_folded(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("COLUMNS", "40")  # honoured, as rich and shutil do
     out = _Tty()
-    print_result(Result(table=_table, document=dict), "table", out=out)
+    print_result(Result(table=_table, document=dict), "table", out=out, err=io.StringIO())
     text = out.getvalue()
     assert "\x1b[" in text  # styled
     lines = _visible(text)
@@ -82,7 +82,7 @@ def test_a_narrow_dropped_column_comes_back_when_all_fits_uncut():
 def test_no_color_gives_plain_text(monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     out = _Tty()
-    print_result(Result(table=_table, document=dict), "table", out=out, no_headers=True)
+    print_result(Result(table=_table, document=dict), "table", out=out, err=io.StringIO(), no_headers=True)
     assert "\x1b[" not in out.getvalue()
     assert out.getvalue().splitlines()[0].split() == ["dra-demo-worker", "gpu-0", "free"]
 

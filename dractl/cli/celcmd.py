@@ -13,6 +13,7 @@ from dractl.errors import ExitCode
 if TYPE_CHECKING:  # pragma: no cover
     from dractl.cel.match import AttributeHint, DeviceResult
 
+RESULT_LIST = "SelectorResultList"  # -o json|yaml: one item per device
 _EXAMPLE = "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0"
 
 
@@ -30,13 +31,13 @@ def cel(
     """Evaluate a CEL selector on every device: true, false or the runtime error, and why."""
     from dractl.cel import CELCompileError, compile_selector
     from dractl.cel.match import compile_all, evaluate_devices, typo_hints
-    from dractl.render.printers import Result, Table
+    from dractl.render.printers import Result, Table, dractl_list
 
     app_ctx = app_context(ctx)
     try:
         compiled = compile_selector(expression, app_ctx.features)
     except CELCompileError as e:
-        failed = {"expression": expression, "error": str(e), "results": []}
+        failed = dractl_list(RESULT_LIST, [], expression=expression, error=str(e))
         app_ctx.print(Result(table=None, document=lambda: failed))
         app_ctx.stderr.write(f"error: {e}\n{e.caret()}\n")
         raise typer.Exit(ExitCode.USAGE) from None
@@ -60,7 +61,7 @@ def cel(
         table=lambda: Table(["NODE", "DRIVER", "POOL", "DEVICE", "RESULT", "REASON"],
                             [[r.node or "<none>", r.driver, r.pool, r.device, _result_word(r),
                               _reason(r)] for r in results], drop=["POOL", "DRIVER", "NODE"]),
-        document=lambda: {"expression": expression, "error": None, "results": [r.as_dict() for r in results]},
+        document=lambda: dractl_list(RESULT_LIST, [r.as_dict() for r in results], expression=expression, error=None),
         names=lambda: [f"device/{r.driver}/{r.pool}/{r.device}" for r in results if r.matches],
         footer=lambda: summary(results),
     ))

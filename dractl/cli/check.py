@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -12,20 +12,24 @@ from dractl.cli.context import AppContext, app_context
 
 def check(
     ctx: typer.Context,
-    filename: str = typer.Option(
-        ...,
-        "-f",
-        "--filename",
-        metavar="FILE",
-        help="ResourceClaims, ResourceClaimTemplates and/or Pods, with any DeviceClasses they use (- for stdin).",
-        autocompletion=_c.complete_files,
-    ),
-    node: str | None = typer.Option(
-        None,
-        "--node",
-        help="Only try this node for the file's pods (default: every node, in name order).",
-        autocompletion=_c.complete_nodes,
-    ),
+    filename: Annotated[
+        str,
+        typer.Option(
+            "-f",
+            "--filename",
+            metavar="FILE",
+            help="ResourceClaims, ResourceClaimTemplates and/or Pods, with any DeviceClasses they use (- for stdin).",
+            autocompletion=_c.complete_files,
+        ),
+    ],
+    node: Annotated[
+        str | None,
+        typer.Option(
+            "--node",
+            help="Only try this node for the file's pods (default: every node, in name order).",
+            autocompletion=_c.complete_nodes,
+        ),
+    ] = None,
 ) -> None:
     """What-if: apply FILE to a copy of the cluster and schedule it pod by pod, without writing anything.
 
@@ -57,35 +61,36 @@ def check(
 
     require_node(cluster, node)
     report = what_if(cluster, used, namespace=app_ctx.default_namespace(), node=node, features=app_ctx.features)
-    fmt = app_ctx.output
-    out = app_ctx.stdout
-    if fmt in ("json", "yaml"):
-        from dractl.render.printers import to_json, to_yaml
+    from dractl.render.printers import Result, dractl_object
 
-        out.write((to_json if fmt == "json" else to_yaml)(report.to_dict()))
-    elif fmt == "name":
-        for p in report.pods:
-            for c in p.claims:
-                out.write(f"resourceclaim.resource.k8s.io/{c.name}\n")
-    else:
-        _print_report(app_ctx, report)
+    app_ctx.print(
+        Result(
+            table=lambda: _table(report),
+            footer=lambda: _lines(report),
+            document=lambda: dractl_object("CheckReport", report.to_dict()),
+            names=lambda: [f"resourceclaim.resource.k8s.io/{c.name}" for p in report.pods for c in p.claims],
+        )
+    )
+    if app_ctx.output in ("table", "wide"):
+        _print_errors(app_ctx, report)
     if report.outcome != "scheduled":
         raise typer.Exit(1)
 
 
-def _print_report(app_ctx: AppContext, report: Any) -> None:
-    """The scheduled pods as one table, then each pod that is not scheduled with its reason."""
-    from dractl.model.views import capacity_text
-    from dractl.render.printers import Table, print_table
+def _scheduled_with_claims(report: Any) -> list[Any]:
+    return [p for p in report.pods if p.outcome == "scheduled" and (p.name is None or p.claims)]
 
-    out = app_ctx.stdout
+
+def _table(report: Any) -> Any:
+    """The scheduled pods' claims and devices, one row per device."""
+    from dractl.model.views import capacity_text
+    from dractl.render.printers import Table
+
     scheduled = [p for p in report.pods if p.outcome == "scheduled"]
     with_pods = any(p.name is not None for p in report.pods)
     show_ns = len({c.namespace for p in scheduled for c in p.claims} | {p.namespace for p in scheduled if p.name}) > 1
     rows = []
-    no_claims = [p for p in scheduled if p.name is not None and not p.claims]
-    scheduled = [p for p in scheduled if p not in no_claims]
-    for p in scheduled:
+    for p in _scheduled_with_claims(report):
         head = ([p.namespace] if show_ns else []) + ([p.name or "-"] if with_pods else [])
         results = [(c, r) for c in p.claims for r in (c.allocation.results if c.allocation is not None else ())]
         if not results:
@@ -94,16 +99,20 @@ def _print_report(app_ctx: AppContext, report: Any) -> None:
             )
         for c, r in results:
             rows.append([*head, c.name, r.request, f"{r.driver}/{r.pool}/{r.device}", capacity_text(r), p.node or "-"])
-    if rows:
-        cols = (
-            (["NAMESPACE"] if show_ns else [])
-            + (["POD"] if with_pods else [])
-            + ["CLAIM", "REQUEST", "DEVICE", "CAPACITY", "NODE"]
-        )
-        print_table(Table(cols, rows, drop=["CAPACITY", "REQUEST", "NODE"]), no_headers=app_ctx.no_headers, out=out,
-                    fit=app_ctx.output != "wide")
-    for p in no_claims:
-        out.write(f"pod {p.namespace}/{p.name} uses no ResourceClaims: scheduled on {p.node or '-'}\n")
+    cols = (
+        (["NAMESPACE"] if show_ns else [])
+        + (["POD"] if with_pods else [])
+        + ["CLAIM", "REQUEST", "DEVICE", "CAPACITY", "NODE"]
+    )
+    return Table(cols, rows, drop=["CAPACITY", "REQUEST", "NODE"])
+
+
+def _lines(report: Any) -> str:
+    """After the table: each scheduled pod without claims, then each pod that is not scheduled with its reason."""
+    out = []
+    for p in report.pods:
+        if p.outcome == "scheduled" and p.name is not None and not p.claims:
+            out.append(f"pod {p.namespace}/{p.name} uses no ResourceClaims: scheduled on {p.node or '-'}")
     where = f"on node {report.node}" if report.node else "on any node"
     for p in report.pods:
         if p.outcome == "unschedulable":
@@ -112,11 +121,15 @@ def _print_report(app_ctx: AppContext, report: Any) -> None:
                 if p.name is None
                 else f"pod {p.namespace}/{p.name} cannot be scheduled"
             )
-            out.write(f"unschedulable: {who} {where}\n")
-            lines = p.explanation.lines() if p.explanation is not None else [p.message or ""]
-            for line in lines:
-                out.write(line + "\n")
-        elif p.outcome == "error":
+            out.append(f"unschedulable: {who} {where}")
+            out.extend(p.explanation.lines() if p.explanation is not None else [p.message or ""])
+    return "".join(line + "\n" for line in out)
+
+
+def _print_errors(app_ctx: AppContext, report: Any) -> None:
+    """A pod that hit an error (a class that does not exist...): on stderr, with the explanation's hints."""
+    for p in report.pods:
+        if p.outcome == "error":
             who = "" if p.name is None else f"pod {p.namespace}/{p.name}: "
             app_ctx.stderr.write(f"error: {who}{p.error}\n")
             if p.explanation is not None:

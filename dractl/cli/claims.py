@@ -31,7 +31,7 @@ def claims(
     """List ResourceClaims with the devices they got, who uses them and where."""
     from dractl.errors import NotFoundError
     from dractl.model.relations import Relations
-    from dractl.render.printers import Result
+    from dractl.render.printers import DRACTL_API, Result, dractl_list
     from dractl.sources.types import LISTING_NEEDS
 
     app_ctx = app_context(ctx)
@@ -45,6 +45,10 @@ def claims(
     rel = Relations(cluster)
     if name and not items:
         raise NotFoundError(f'resourceclaims.resource.k8s.io "{name}" not found' + _pod_hint(rel, name, ns))
+    if name:
+        from dractl.cli.names import one_by_name
+
+        one_by_name("resourceclaim", name, [c.namespace or "default" for c in items])
     explanations: dict[str, Explained] = {}
     orphans: list[Explained] = []
     if explain:
@@ -104,6 +108,8 @@ def claims(
                     rd["healthMessage"] = h.message
                 results.append(rd)
             d: dict[str, Any] = {
+                "apiVersion": DRACTL_API,
+                "kind": "Claim",
                 "namespace": c.namespace,
                 "name": c.name,
                 "state": c.state,
@@ -126,10 +132,9 @@ def claims(
             if explain:
                 d["explanation"] = explanations[c.key].to_dict()
             out.append(d)
-        doc: dict[str, Any] = {"items": out}
-        if orphans:
-            doc["pendingPods"] = [o.to_dict() for o in orphans]
-        return doc
+        if name:  # a named get prints that one claim, as kubectl get KIND NAME
+            return out[0]
+        return dractl_list("ClaimList", out, **({"pendingPods": [o.to_dict() for o in orphans]} if orphans else {}))
 
     fmt = app_ctx.output
     app_ctx.print(

@@ -36,14 +36,14 @@ def _ctx(ctx: typer.Context) -> AppContext:
 def list_(ctx: typer.Context) -> None:
     """List the demos and the outcome each one checks."""
     from dractl.demo.catalog import DEMOS
-    from dractl.render.printers import Result, Table
+    from dractl.render.printers import Result, Table, dractl_list
 
     app_ctx = app_context(ctx)
     app_ctx.print(Result(
         table=lambda: Table(["ID", "NAME", "PODS", "OUTCOME"],
                             [[str(d.id), d.name, ",".join(d.pods), d.outcome] for d in DEMOS], drop=["PODS"]),
-        document=lambda: {"demos": [{"id": d.id, "name": d.name, "file": d.file, "pods": list(d.pods),
-                                     "outcome": d.outcome} for d in DEMOS]},
+        document=lambda: dractl_list("DemoList", [{"id": d.id, "name": d.name, "file": d.file, "pods": list(d.pods),
+                                                   "outcome": d.outcome} for d in DEMOS]),
         names=lambda: [str(d.id) for d in DEMOS],
     ))
 
@@ -54,6 +54,7 @@ def show(
 ) -> None:
     """Print a demo's manifests (the post's YAML, namespace dra-demo), ready for 'apply -f -'."""
     from dractl.demo.catalog import NAMESPACE, select
+    from dractl.render.printers import Result, kube_list
 
     if demo == "all":
         raise UsageError("dractl demo show takes one demo number (1, 2 or 3)")
@@ -62,7 +63,15 @@ def show(
     # as it is (`dractl demo show 1 | kubectl apply -f -`, or `dractl fake apply -f -`).
     head = (f"# The post creates the namespace first: kubectl create namespace {NAMESPACE}\n"
             f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {NAMESPACE}\n---\n")
-    app_context(ctx).stdout.write(head + manifest)
+    text = head + manifest
+
+    def document() -> dict[str, Any]:
+        import yaml
+
+        return kube_list([o for o in yaml.safe_load_all(text) if o])
+
+    # the post's YAML as it is; -o json|yaml: its objects in a v1 List
+    app_context(ctx).print(Result(table=None, text=lambda: text, document=document))
 
 
 def parse_timeout(text: str) -> float:
@@ -135,12 +144,13 @@ def cleanup(
             if opts.context:
                 _print_plan(app_ctx, [_namespace_delete_step(app_ctx)], _VIA_API)
             else:
-                app_ctx.stdout.write(f"# delete namespace {NAMESPACE} and every object in it from the fake cluster\n")
+                _print_plan(app_ctx, [], f"delete namespace {NAMESPACE} and every object in it from the fake cluster")
             return
         target = _target(app_ctx, None)
         gone = target.delete_namespace()
-        app_ctx.stdout.write(f"namespace {NAMESPACE} deleted from {target.description}\n" if gone else
-                             f"nothing to clean up: no namespace {NAMESPACE} on {target.description}\n")
+        _print_cleanup(app_ctx, target.description, [f"namespace {NAMESPACE}"] if gone else [],
+                       f"namespace {NAMESPACE} deleted from {target.description}" if gone else
+                       f"nothing to clean up: no namespace {NAMESPACE} on {target.description}")
         return
     from dractl.demo.kind import Kind
     from dractl.demo.shell import Shell
@@ -154,10 +164,16 @@ def cleanup(
     shell = _tools(app_ctx, ("docker", "kind", "kubectl", *(("helm",) if everything else ())), suggest_fake=False)
     with _Progress(app_ctx) as progress:
         done = Kind(kind_opts, shell).cleanup(everything, progress)
-    if not done:
-        app_ctx.stdout.write(f"nothing to clean up: no kind cluster {cluster} (or no namespace {NAMESPACE} in it)\n")
-    for what in done:
-        app_ctx.stdout.write(f"deleted {what}\n")
+    _print_cleanup(app_ctx, f"kind cluster {cluster}", done,
+                   "\n".join(f"deleted {what}" for what in done)
+                   or f"nothing to clean up: no kind cluster {cluster} (or no namespace {NAMESPACE} in it)")
+
+
+def _print_cleanup(app_ctx: AppContext, target: str, deleted: list[str], text: str) -> None:
+    from dractl.render.printers import Result, dractl_object
+
+    app_ctx.print(Result(table=None, text=lambda: text,
+                         document=lambda: dractl_object("DemoCleanup", {"target": target, "deleted": deleted})))
 
 
 def _namespace_delete_step(app_ctx: AppContext) -> PlanStep:
@@ -253,30 +269,31 @@ def _run(app_ctx: AppContext, demos: list[Any], timeout: float, kind_opts: KindO
                 app_ctx.stderr.write("Nothing was left behind.\n")
             return EXIT_INTERRUPTED
     passed = all(o.passed for o in outcomes)
-    if app_ctx.output in ("json", "yaml"):
-        from dractl.render.printers import to_json, to_yaml
+    from dractl.render.printers import Result, dractl_object
 
-        doc: dict[str, Any] = {"target": target.description, "passed": passed, "demos": []}
+    def document() -> dict[str, Any]:
+        demos = []
         for o in outcomes:
             d = o.to_dict()
             if o.demo.id == 3 and explained is not None:
                 d["explanation"] = {"title": explained.title, "summary": explained.summary,
                                     "lines": list(explained.lines)}
-            doc["demos"].append(d)
-        app_ctx.stdout.write((to_json if app_ctx.output == "json" else to_yaml)(doc))
-    elif app_ctx.output == "name":
-        for o in outcomes:
-            app_ctx.stdout.write(f"demo/{o.demo.id}\n")
-    else:
-        out = app_ctx.stdout
+            demos.append(d)
+        return dractl_object("DemoRun", {"target": target.description, "passed": passed, "demos": demos})
+
+    def text() -> str:
+        # each demo's table was printed as it finished (see each()); then the explanation and the verdict
+        lines = []
         if explained is not None:
-            out.write("\nWhy huge-gpu stays Pending (dractl -n dra-demo claims --explain):\n")
-            out.write(explained.title + ":\n")
-            for line in explained.lines:
-                out.write("  " + line + "\n")
+            lines += ["", "Why huge-gpu stays Pending (dractl -n dra-demo claims --explain):", explained.title + ":"]
+            lines += ["  " + line for line in explained.lines]
         n = sum(o.passed for o in outcomes)
-        out.write(f"\n{n}/{len(outcomes)} {'demos show' if len(outcomes) != 1 else 'demo shows'} the post's outcome on "
-                  f"{target.description}.\n")
+        lines += ["", f"{n}/{len(outcomes)} {'demos show' if len(outcomes) != 1 else 'demo shows'} the post's "
+                  f"outcome on {target.description}."]
+        return "".join(line + "\n" for line in lines)
+
+    app_ctx.print(Result(table=None, document=document, text=text,
+                         names=lambda: [f"demo/{o.demo.id}" for o in outcomes]))
     return 0 if passed else 1
 
 
@@ -320,16 +337,18 @@ def _run_plan(app_ctx: AppContext, demos: list[Any], kind_opts: KindOptions | No
 
 
 def _print_plan(app_ctx: AppContext, steps: list[PlanStep], header: str = "") -> None:
-    if app_ctx.output in ("json", "yaml"):
-        from dractl.render.printers import to_json, to_yaml
+    """--dry-run: the commands as a script (# header first), or (-o json|yaml) a PlanStepList."""
+    from dractl.render.printers import Result, dractl_list
 
-        doc = {"plan": [{"command": s.argv, "env": s.env, "stdin": s.stdin or None, "note": s.note} for s in steps]}
-        app_ctx.stdout.write((to_json if app_ctx.output == "json" else to_yaml)(doc))
-        return
-    if header:
-        app_ctx.stdout.write(f"# {header}\n")
-    for s in steps:
-        app_ctx.stdout.write(s.text() + "\n")
+    app_ctx.print(Result(
+        table=None,
+        text=lambda: "".join(line + "\n" for line in ([f"# {header}"] if header else []) + [s.text() for s in steps]),
+        document=lambda: dractl_list(
+            "PlanStepList",
+            [{"command": s.argv, "env": s.env, "stdin": s.stdin or None, "note": s.note} for s in steps],
+            **({"comment": header} if header else {}),
+        ),
+    ))
 
 
 # ---------------------------------------------------------------- progress

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -26,15 +26,18 @@ def fake_store(ctx: typer.Context) -> tuple[Any, Any]:
 @app.command("reset")
 def reset(
     ctx: typer.Context,
-    nodes: int = typer.Option(1, "--nodes", metavar="N", min=1, max=100000, help="Number of worker nodes."),
-    devices_per_node: int = typer.Option(8, "--devices-per-node", metavar="N", min=0, max=100000,
-                                         help="GPUs per node."),
-    profile: str = typer.Option(
-        "example-gpu",
-        "--profile",
-        help="example-gpu | example-gpu-shared | example-gpu-partitions",
-        autocompletion=_c.complete_profiles,
-    ),
+    nodes: Annotated[int, typer.Option("--nodes", metavar="N", min=1, max=100000, help="Number of worker nodes.")] = 1,
+    devices_per_node: Annotated[
+        int, typer.Option("--devices-per-node", metavar="N", min=0, max=100000, help="GPUs per node.")
+    ] = 8,
+    profile: Annotated[
+        str,
+        typer.Option(
+            "--profile",
+            help="example-gpu | example-gpu-shared | example-gpu-partitions",
+            autocompletion=_c.complete_profiles,
+        ),
+    ] = "example-gpu",
 ) -> None:
     """Recreate the fake cluster: N nodes with the example driver's GPUs."""
     from dractl.control import profiles
@@ -46,13 +49,20 @@ def reset(
         doc.clear()
         doc.update(document(profile, items))
     total = sum(len((o.get("spec") or {}).get("devices") or []) for o in items if o["kind"] == "ResourceSlice")
-    app_ctx.stdout.write(f"fake cluster reset: profile {profile}, {nodes} node(s), {total} device(s)\n")
+    _say(app_ctx, f"fake cluster reset: profile {profile}, {nodes} node(s), {total} device(s)",
+         {"profile": profile, "nodes": nodes, "devices": total})
 
 
 @app.command("load")
-def load(ctx: typer.Context, file: str = typer.Argument(
-        ..., metavar="FILE", help="Snapshot file (YAML or JSON, - for stdin).", autocompletion=_c.complete_files
-    )) -> None:
+def load(
+    ctx: typer.Context,
+    file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE", help="Snapshot file (YAML or JSON, - for stdin).", autocompletion=_c.complete_files
+        ),
+    ],
+) -> None:
     """Replace the fake cluster's state with the objects in FILE."""
     from dractl.control.store import document
 
@@ -65,7 +75,15 @@ def load(ctx: typer.Context, file: str = typer.Argument(
     with store.transaction() as doc:
         doc.clear()
         doc.update(document("loaded", raws))
-    app_ctx.stdout.write(f"fake cluster loaded from {file}: {len(raws)} object(s)\n")
+    _say(app_ctx, f"fake cluster loaded from {file}: {len(raws)} object(s)",
+         {"profile": "loaded", "loadedFrom": file, "objects": len(raws)})
+
+
+def _say(app_ctx: AppContext, line: str, cluster: dict[str, Any]) -> None:
+    """What reset and load did: a sentence, or (-o json|yaml) a FakeCluster document."""
+    from dractl.render.printers import Result, dractl_object
+
+    app_ctx.print(Result(table=None, text=lambda: line, document=lambda: dractl_object("FakeCluster", cluster)))
 
 
 def _read(file: str, app_ctx: AppContext) -> list[Any]:
@@ -77,9 +95,15 @@ def _read(file: str, app_ctx: AppContext) -> list[Any]:
 
 
 @app.command("apply")
-def apply(ctx: typer.Context, filename: str = typer.Option(
-        ..., "-f", "--filename", metavar="FILE", help="File to apply (- for stdin).", autocompletion=_c.complete_files
-    )) -> None:
+def apply(
+    ctx: typer.Context,
+    filename: Annotated[
+        str,
+        typer.Option(
+            "-f", "--filename", metavar="FILE", help="File to apply (- for stdin).", autocompletion=_c.complete_files
+        ),
+    ],
+) -> None:
     """Create or replace the objects in FILE (pods and claims are then scheduled)."""
     _change(ctx, filename, delete=False)
 
@@ -87,13 +111,19 @@ def apply(ctx: typer.Context, filename: str = typer.Option(
 @app.command("delete")
 def delete(
     ctx: typer.Context,
-    filename: str = typer.Option(
-        ..., "-f", "--filename", metavar="FILE", help="File naming the objects to delete.",
-        autocompletion=_c.complete_files
-    ),
-    ignore_not_found: bool = typer.Option(
-        False, "--ignore-not-found", help="Objects that do not exist are not an error (exit 0)."
-    ),
+    filename: Annotated[
+        str,
+        typer.Option(
+            "-f",
+            "--filename",
+            metavar="FILE",
+            help="File naming the objects to delete.",
+            autocompletion=_c.complete_files,
+        ),
+    ],
+    ignore_not_found: Annotated[
+        bool, typer.Option("--ignore-not-found", help="Objects that do not exist are not an error (exit 0).")
+    ] = False,
 ) -> None:
     """Delete the objects named in FILE (exit 1 if one does not exist, as kubectl delete)."""
     _change(ctx, filename, delete=True, ignore_not_found=ignore_not_found)
@@ -117,22 +147,35 @@ def _change(ctx: typer.Context, filename: str, *, delete: bool, ignore_not_found
             events = plane.apply(objs, app_ctx.namespace, namespaces_must_exist=True)
         events.extend(plane.reconcile())
         doc["items"] = plane.raw_items()
-    missing = 0
-    for e in events:
-        if e.verb == "not found":
-            # kubectl delete: NotFound on stderr, exit 1; --ignore-not-found: silent
-            if not ignore_not_found:
-                missing += 1
-                app_ctx.stderr.write(f"error: {event_line(e)}\n")
-            continue
-        app_ctx.stdout.write(event_line(e) + "\n")
-    if missing:
+    print_changes(app_ctx, [e for e in events if e.verb != "not found"])
+    # kubectl delete: NotFound on stderr, exit 1; --ignore-not-found: silent
+    missing = [e for e in events if e.verb == "not found"]
+    if missing and not ignore_not_found:
+        for e in missing:
+            app_ctx.stderr.write(f"error: {event_line(e)}\n")
         raise typer.Exit(1)
 
 
+def print_changes(app_ctx: AppContext, changes: list[Any]) -> None:
+    """The control plane's changes: kubectl-style lines, their objects (-o name) or a ChangeList."""
+    from dractl.render.events import change_doc, event_line
+    from dractl.render.printers import Result, dractl_list
+
+    app_ctx.print(
+        Result(
+            table=None,
+            text=lambda: "".join(event_line(e) + "\n" for e in changes),
+            names=lambda: list(dict.fromkeys(e.ref for e in changes)),
+            document=lambda: dractl_list("ChangeList", [change_doc(e) for e in changes]),
+        )
+    )
+
+
 @app.command("env")
-def env(ctx: typer.Context,
-        pod: str = typer.Argument(..., help="Pod name (namespace from -n).", autocompletion=_c.complete_pods)) -> None:
+def env(
+    ctx: typer.Context,
+    pod: Annotated[str, typer.Argument(help="Pod name (namespace from -n).", autocompletion=_c.complete_pods)],
+) -> None:
     """Show the environment the example driver would give POD's containers (GPU_DEVICE_*).
 
     Only the dra-example-driver's: for another driver's devices dractl says it does not know."""
@@ -147,30 +190,39 @@ def env(ctx: typer.Context,
         app_ctx.warn(f"pod {ns}/{pod}, container {container}: holds {', '.join(devices)}; dractl does not know "
                      f"the container environment {' or '.join(drivers)} sets (it knows only the "
                      "dra-example-driver's)")
-    if app_ctx.output in ("json", "yaml"):
-        from dractl.render.printers import to_json, to_yaml
-
-        app_ctx.stdout.write((to_json if app_ctx.output == "json" else to_yaml)(per_container))
     if not per_container:
         # nothing dractl can tell: not running, or only devices whose driver's environment it does not know
         if not other_drivers_devices(items, ns, pod):
             app_ctx.warn(f"pod {ns}/{pod} is not running with allocated devices")
         raise typer.Exit(1)
-    if app_ctx.output in ("json", "yaml"):
-        return
+    from dractl.render.printers import Result, dractl_object
+
     multi = len(per_container) > 1
-    for container, variables in per_container.items():
-        for k, v in variables.items():
-            app_ctx.stdout.write((f"[{container}] " if multi else "") + f"{k}={v}\n")
+    app_ctx.print(
+        Result(
+            table=None,
+            text=lambda: "".join(
+                (f"[{container}] " if multi else "") + f"{k}={v}\n"
+                for container, variables in per_container.items()
+                for k, v in variables.items()
+            ),
+            names=lambda: [f"pod/{pod}"],
+            document=lambda: dractl_object("PodEnv", {"namespace": ns, "name": pod, "containers": per_container}),
+        )
+    )
 
 
 @app.command("health")
 def health(
     ctx: typer.Context,
-    device: str = typer.Argument(..., help="DRIVER/POOL/DEVICE, POOL/DEVICE or a device name found once.",
-                                 autocompletion=_c.complete_devices),
-    state: str = typer.Argument(..., help="Healthy, Unhealthy or Unknown."),
-    message: str = typer.Option("", "--message", metavar="TEXT", help="A message for the health report."),
+    device: Annotated[
+        str,
+        typer.Argument(
+            help="DRIVER/POOL/DEVICE, POOL/DEVICE or a device name found once.", autocompletion=_c.complete_devices
+        ),
+    ],
+    state: Annotated[str, typer.Argument(help="Healthy, Unhealthy or Unknown.")],
+    message: Annotated[str, typer.Option("--message", metavar="TEXT", help="A message for the health report.")] = "",
 ) -> None:
     """Report a device's health as the kubelet would: rewrite the pods holding it (allocatedResourcesStatus)."""
     from dractl.control.kubelet import HEALTHS, write_health
@@ -195,8 +247,19 @@ def health(
         recorded[found[0]] = {"health": state, **({"message": message} if message else {})}
         doc["deviceHealth"] = recorded
         pods = write_health(doc["items"], recorded)
-    app_ctx.stdout.write(f"device {found[0]} {state}" + (f" ({message})" if message else "") + "\n")
-    for p in pods:
-        app_ctx.stdout.write(f"pod/{p.rpartition('/')[2]} status updated (namespace {p.partition('/')[0]})\n")
+    from dractl.render.printers import Result, dractl_object
+
+    lines = [f"device {found[0]} {state}" + (f" ({message})" if message else "")]
+    lines += [f"pod/{p.rpartition('/')[2]} status updated (namespace {p.partition('/')[0]})" for p in pods]
     if not pods:
-        app_ctx.stdout.write("no running pod holds this device: nothing reported\n")
+        lines.append("no running pod holds this device: nothing reported")
+    app_ctx.print(
+        Result(
+            table=None,
+            text=lambda: "".join(line + "\n" for line in lines),
+            names=lambda: [f"pod/{p.rpartition('/')[2]}" for p in pods],
+            document=lambda: dractl_object(
+                "DeviceHealth", {"device": found[0], "health": state, "message": message, "podsUpdated": list(pods)}
+            ),
+        )
+    )

@@ -43,7 +43,7 @@ def devices(
     """List every device from the ResourceSlices, with attributes, capacity and who holds it (and its health)."""
     from dractl.cli.names import check_node_name, require_node
     from dractl.model.views import device_views, visible_from
-    from dractl.render.printers import Result
+    from dractl.render.printers import Result, dractl_list
     from dractl.sources.base import device_needs
 
     app_ctx = app_context(ctx)
@@ -71,8 +71,7 @@ def devices(
     app_ctx.print(
         Result(
             table=lambda: _devices_table(views),
-            document=lambda: {"apiVersion": "dractl/v1", "kind": "DeviceList",
-                              "items": [_device_doc(v) for v in views]},
+            document=lambda: dractl_list("DeviceList", [_device_doc(v) for v in views]),
             names=lambda: [f"device/{v.pd.driver}/{v.pd.pool}/{v.device.name}" for v in views],
             empty_message="No devices found.",
         )
@@ -186,7 +185,7 @@ def slices(
 ) -> None:
     """List ResourceSlices with their pool, generation and completeness."""
     from dractl.model.views import slice_node_text
-    from dractl.render.printers import Result, Table
+    from dractl.render.printers import Result, Table, kube_list
 
     cluster = app_context(ctx).cluster(frozenset({"ResourceSlice"}))
     pools = {(p.driver, p.name): p for p in cluster.pools}
@@ -220,7 +219,7 @@ def slices(
     app_context(ctx).print(
         Result(
             table=table,
-            document=lambda: {"apiVersion": "v1", "kind": "List", "items": [dict(s.raw) for s in items]},
+            document=lambda: kube_list([dict(s.raw) for s in items]),
             names=lambda: [f"resourceslice.resource.k8s.io/{s.name}" for s in items],
         )
     )
@@ -228,7 +227,7 @@ def slices(
 
 def classes(ctx: typer.Context) -> None:
     """List DeviceClasses, their selectors and how many devices each matches."""
-    from dractl.render.printers import Result, Table
+    from dractl.render.printers import Result, Table, kube_list
     from dractl.sources.base import device_needs
 
     app_ctx = app_context(ctx)
@@ -255,13 +254,11 @@ def classes(ctx: typer.Context) -> None:
         ]
         return Table(["NAME", "SELECTORS", "DEVICES", "EXTENDED RESOURCE"], rows, drop=["EXTENDED RESOURCE"])
 
-    def document() -> dict[str, Any]:
-        out = []
-        for c in items:
-            raw = dict(c.raw)
-            out.append({**raw, "status": {"matchingDevices": matched(c.name)}})
-        return {"apiVersion": "v1", "kind": "List", "items": out}
-
     app_ctx.print(
-        Result(table=table, document=document, names=lambda: [f"deviceclass.resource.k8s.io/{c.name}" for c in items])
+        Result(
+            table=table,
+            # the DeviceClasses as the API server has them: the DEVICES count is dractl's, in the table only
+            document=lambda: kube_list([dict(c.raw) for c in items]),
+            names=lambda: [f"deviceclass.resource.k8s.io/{c.name}" for c in items],
+        )
     )

@@ -17,7 +17,7 @@ def snapshot(ctx: typer.Context) -> None:
     environment, volumes or last-applied annotations), so a dump can be attached to a bug report.
     """
     from dractl.errors import UsageError
-    from dractl.render.printers import to_json, to_yaml
+    from dractl.render.printers import Result, to_yaml
     from dractl.sources.snapshot_doc import snapshot_document
 
     app_ctx = app_context(ctx)
@@ -25,7 +25,8 @@ def snapshot(ctx: typer.Context) -> None:
     if fmt not in ("table", "yaml", "json"):
         raise UsageError(f"snapshot writes yaml or json, not {fmt}")
     doc = snapshot_document(app_ctx.source)
-    app_ctx.stdout.write(to_json(doc) if fmt == "json" else to_yaml(doc))
+    # a v1 List of the objects as the API server has them; YAML unless -o json
+    app_ctx.print(Result(table=None, document=lambda: doc, text=lambda: to_yaml(doc)))
 
 
 def rbac(
@@ -34,7 +35,7 @@ def rbac(
     name: Annotated[str, typer.Option("--name", help="The ClusterRole's name.")] = "dractl-reader",
 ) -> None:
     """Print the minimal read-only ClusterRole dractl needs (apply it with kubectl, then bind it)."""
-    from dractl.render.printers import to_json, to_yaml
+    from dractl.render.printers import Result, to_yaml
 
     rules: list[dict[str, Any]] = [dict(r) for r in READ_RULES]
     if publish:
@@ -45,16 +46,20 @@ def rbac(
         "metadata": {"name": name, "labels": {"app.kubernetes.io/managed-by": "dractl"}},
         "rules": rules,
     }
-    app_ctx = app_context(ctx)
-    if app_ctx.output == "json":
-        app_ctx.stdout.write(to_json(doc))
-        return
-    app_ctx.stdout.write(
+    comment = (
         "# The read-only access dractl needs"
         + (" plus what 'dractl fake publish' writes" if publish else "")
         + f". Bind it with: kubectl create clusterrolebinding {name} --clusterrole={name} --user=NAME\n"
     )
-    app_ctx.stdout.write(to_yaml(doc))
+    # -o json|yaml: the ClusterRole alone; by default the same YAML after a comment on how to bind it
+    app_context(ctx).print(
+        Result(
+            table=None,
+            document=lambda: doc,
+            text=lambda: comment + to_yaml(doc),
+            names=lambda: [f"clusterrole.rbac.authorization.k8s.io/{name}"],
+        )
+    )
 
 
 # ---------------------------------------------------------------------- fake publish / unpublish

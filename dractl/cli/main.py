@@ -67,7 +67,9 @@ def _run(args: list[str], debug: bool) -> int:
             import traceback
 
             traceback.print_exc()
-        sys.stderr.write(f"error: {e}\n")
+        from dractl.render.events import error_hint
+
+        sys.stderr.write(f"error: {e}{error_hint(e)}\n")
         return int(e.exit_code)
     except KeyboardInterrupt:
         sys.stderr.write("Interrupted.\n")

@@ -35,3 +35,12 @@ def require_node(cluster: Any, node: str | None) -> None:
     known = cluster.node_names
     if known and node not in known:
         raise NotFoundError(f'nodes "{node}" not found')
+
+
+def one_by_name(kind: str, name: str, namespaces: list[str]) -> None:
+    """A named get prints one object: with -A, NAME must be in a single namespace."""
+    if len(namespaces) > 1:
+        raise UsageError(
+            f"{kind} {name!r} is in {len(namespaces)} namespaces ({', '.join(sorted(namespaces))}): "
+            "name one with -n NAMESPACE"
+        )

@@ -32,7 +32,7 @@ def pods(
     """List pods with their ResourceClaims, the devices they got, and the scheduler's condition."""
     from dractl.errors import NotFoundError
     from dractl.model.relations import Relations
-    from dractl.render.printers import Result
+    from dractl.render.printers import Result, dractl_list
     from dractl.sources.types import LISTING_NEEDS
 
     app_ctx = app_context(ctx)
@@ -44,6 +44,10 @@ def pods(
     items.sort(key=lambda p: (p.namespace or "default", p.name))
     if name and not items:
         raise NotFoundError(f'pods "{name}" not found' + (f" in namespace {ns}" if ns else ""))
+    if name:
+        from dractl.cli.names import one_by_name
+
+        one_by_name("pod", name, [p.namespace or "default" for p in items])
     rel = Relations(cluster)
     explained: dict[tuple[str, str], list[Explained]] = {}
     if explain:
@@ -88,7 +92,7 @@ def pods(
         docs = [pod_doc(rel, p, explained.get(_key(p)) if explain else None, hidx) for p in items]
         if name:
             return docs[0]
-        return {"apiVersion": API, "kind": "PodClaimsList", "items": docs}
+        return dractl_list("PodClaimsList", docs)
 
     app_ctx.print(
         Result(

@@ -138,10 +138,27 @@ def taint(
         "evicted": [e.pod_key for e in evicted],
         "unschedulable": [lc.pod_key for lc in lost],
     }
-    _print_preview(app_ctx, preview, rules, evicted, lost, now)
-    if dry_run:
+    if app_ctx.output in ("table", "wide"):
+        # the preview first: a live cluster asks for confirmation after it
+        _print_preview(app_ctx, preview, rules, evicted, lost, now)
+        if not dry_run:
+            _print_lines(app_ctx, _write(app_ctx, rules, yes=yes))
         return
-    _write(app_ctx, rules, yes=yes)
+    # -o json|yaml|name: one answer, after writing (a TaintReport with the changes made)
+    changes = None if dry_run else _write(app_ctx, rules, yes=yes)
+    from dractl.render.printers import Result, dractl_object
+
+    app_ctx.print(Result(
+        table=None,
+        document=lambda: dractl_object("TaintReport", {**preview, **({"changes": [
+            {k: v for k, v in c.items() if k != "line"} for c in changes]} if changes else {})}),
+        names=lambda: [f"devicetaintrule.resource.k8s.io/{r['metadata']['name']}" for r in rules],
+    ))
+
+
+def _print_lines(app_ctx: Any, changes: list[dict[str, Any]]) -> None:
+    for c in changes:
+        app_ctx.stdout.write(c["line"] + "\n")
 
 
 def _rule(name: str, labels: dict[str, str], selector: dict[str, str], taint: dict[str, str]) -> dict[str, Any]:
@@ -155,15 +172,6 @@ def _rule(name: str, labels: dict[str, str], selector: dict[str, str], taint: di
 
 def _print_preview(app_ctx: Any, preview: dict[str, Any], rules: list[dict[str, Any]], evicted: list[Any],
                    lost: list[Any], now: _dt.datetime) -> None:
-    from dractl.render.printers import to_json, to_yaml
-
-    if app_ctx.output in ("json", "yaml"):
-        app_ctx.stdout.write((to_json if app_ctx.output == "json" else to_yaml)(preview))
-        return
-    if app_ctx.output == "name":
-        for r in rules:
-            app_ctx.stdout.write(f"devicetaintrule.resource.k8s.io/{r['metadata']['name']}\n")
-        return
     out = app_ctx.stdout
     t = rules[0]["spec"]["taint"]
     text = f"{t['key']}" + (f"={t['value']}" if t.get("value") else "") + f":{t['effect']}"
@@ -184,7 +192,8 @@ def _print_preview(app_ctx: Any, preview: dict[str, Any], rules: list[dict[str, 
             out.write(f"  pod {lc.pod_key}: {', '.join(lc.requests)}\n")
 
 
-def _write(app_ctx: Any, rules: list[dict[str, Any]], *, yes: bool) -> None:
+def _write(app_ctx: Any, rules: list[dict[str, Any]], *, yes: bool) -> list[dict[str, Any]]:
+    """Create the rules; the changes made, each with its kubectl-style ``line``."""
     src = app_ctx.source
     from dractl.errors import UsageError
 
@@ -195,19 +204,21 @@ def _write(app_ctx: Any, rules: list[dict[str, Any]], *, yes: bool) -> None:
     if not isinstance(src, FakeSource) and hasattr(src, "apply"):  # a live cluster
         if not yes and not typer.confirm(f"create {len(rules)} DeviceTaintRule(s) in {src.description}?", err=True):
             raise typer.Abort()
+        changes = []
         for r in rules:
             src.apply(r)
-            app_ctx.stdout.write(f"devicetaintrule.resource.k8s.io/{r['metadata']['name']} created\n")
-        return
-    _fake_apply(app_ctx, rules)
+            ref = f"devicetaintrule.resource.k8s.io/{r['metadata']['name']}"
+            changes.append({"object": ref, "verb": "created", "line": f"{ref} created"})
+        return changes
+    return _fake_apply(app_ctx, rules)
 
 
-def _fake_apply(app_ctx: Any, rules: list[dict[str, Any]], deletes: list[str] | None = None) -> None:
+def _fake_apply(app_ctx: Any, rules: list[dict[str, Any]], deletes: list[str] | None = None) -> list[dict[str, Any]]:
     """Write (or delete) rules in the fake cluster and run its control plane (which evicts as the controller)."""
     from dractl.control.plane import ControlPlane
     from dractl.control.store import Store
     from dractl.model.parse import parse_object
-    from dractl.render.events import event_line
+    from dractl.render.events import change_doc, event_line
     from dractl.sources.fake import FakeSource
 
     store = Store(app_ctx.source_options.state_dir)
@@ -222,8 +233,7 @@ def _fake_apply(app_ctx: Any, rules: list[dict[str, Any]], deletes: list[str] | 
             events = plane.apply([parse_object(r) for r in rules], None)
         events.extend(plane.reconcile())
         doc["items"] = plane.raw_items()
-    for e in events:
-        app_ctx.stdout.write(event_line(e) + "\n")
+    return [{**change_doc(e), "line": event_line(e)} for e in events]
 
 
 def _remove(app_ctx: Any, name: str, *, dry_run: bool, yes: bool) -> None:
@@ -237,8 +247,8 @@ def _remove(app_ctx: Any, name: str, *, dry_run: bool, yes: bool) -> None:
     if dry_run:
         from dractl.render.events import deleted_line
 
-        for n in names:
-            app_ctx.stdout.write(deleted_line(f"devicetaintrule.resource.k8s.io/{n}") + " (dry run)\n")
+        _print_changes(app_ctx, [{"object": ref, "verb": "deleted (dry run)", "line": deleted_line(ref) + " (dry run)"}
+                                 for ref in (f"devicetaintrule.resource.k8s.io/{n}" for n in names)])
         return
     from dractl.errors import UsageError
 
@@ -252,17 +262,32 @@ def _remove(app_ctx: Any, name: str, *, dry_run: bool, yes: bool) -> None:
             raise typer.Abort()
         from dractl.render.events import deleted_line
 
+        changes = []
         for n in names:
             src.delete("DeviceTaintRule", n)
-            app_ctx.stdout.write(deleted_line(f"devicetaintrule.resource.k8s.io/{n}") + "\n")
+            ref = f"devicetaintrule.resource.k8s.io/{n}"
+            changes.append({"object": ref, "verb": "deleted", "line": deleted_line(ref)})
+        _print_changes(app_ctx, changes)
         return
-    _fake_apply(app_ctx, [], deletes=names)
+    _print_changes(app_ctx, _fake_apply(app_ctx, [], deletes=names))
+
+
+def _print_changes(app_ctx: Any, changes: list[dict[str, Any]]) -> None:
+    """What --remove did: kubectl-style lines, the objects (-o name) or a ChangeList."""
+    from dractl.render.printers import Result, dractl_list
+
+    app_ctx.print(Result(
+        table=None,
+        text=lambda: "".join(c.get("line", f"{c['object']} {c['verb']}") + "\n" for c in changes),
+        names=lambda: list(dict.fromkeys(c["object"] for c in changes)),
+        document=lambda: dractl_list("ChangeList", [{k: v for k, v in c.items() if k != "line"} for c in changes]),
+    ))
 
 
 def taints(ctx: typer.Context) -> None:
     """List DeviceTaintRules with the devices each one matches."""
     from dractl.model.views import device_views, rule_matches
-    from dractl.render.printers import Result, Table
+    from dractl.render.printers import Result, Table, kube_list
     from dractl.sources.base import device_needs
 
     app_ctx = ctx.obj
@@ -282,10 +307,6 @@ def taints(ctx: typer.Context) -> None:
         return Table(["NAME", "TAINT", "SELECTOR", "DEVICES", "MATCHES", "GROUP"], rows, wide={"GROUP"},
                      drop=["MATCHES", "SELECTOR", "DEVICES"])
 
-    def document() -> dict[str, Any]:
-        return {"apiVersion": "v1", "kind": "List",
-                "items": [{**dict(r.raw), "status": {**(r.raw.get("status") or {}), "matchingDevices": matched[r.name]}}
-                          for r in items]}
-
-    app_ctx.print(Result(table=table, document=document,
+    # the DeviceTaintRules as the API server has them: the devices each matches are dractl's, in the table only
+    app_ctx.print(Result(table=table, document=lambda: kube_list([dict(r.raw) for r in items]),
                          names=lambda: [f"devicetaintrule.resource.k8s.io/{r.name}" for r in items]))

@@ -22,7 +22,7 @@ def usage(
     from dractl.errors import UsageError
     from dractl.model.usage import GROUPINGS, group, total
     from dractl.model.views import device_views
-    from dractl.render.printers import Result, Table, use_bar
+    from dractl.render.printers import Result, Table, dractl_list, use_bar
     from dractl.sources.base import device_needs
 
     if by not in GROUPINGS:
@@ -68,7 +68,7 @@ def usage(
     app_ctx.print(
         Result(
             table=table,
-            document=lambda: {"kind": "UsageList", "items": [r.document() for r in rows]},
+            document=lambda: dractl_list("UsageList", [r.document() for r in rows]),
             names=lambda: [f"{by}/{r.key}" for r in rows],
             empty_message="No devices found.",
         )

@@ -12,14 +12,14 @@ def version(ctx: typer.Context) -> None:
     """Print dractl's version and the Kubernetes API it follows."""
     import platform
 
-    from dractl.render.printers import Result
+    from dractl.render.printers import Result, dractl_object
 
     app_ctx = app_context(ctx)
-    info = {
+    info = dractl_object("Version", {
         "dractl": __version__,
         "kubernetesSemantics": "v1.37",
         "resourceAPI": "resource.k8s.io/v1",
         "python": platform.python_version(),
-    }
+    })
     app_ctx.print(Result(table=None, document=lambda: info,
                          text=lambda: f"dractl {__version__} (Kubernetes v1.37 semantics, resource.k8s.io/v1)"))

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from dractl.control import profiles
-from dractl.errors import InputError, SourceError
+from dractl.errors import InputError, SourceError, StateUnreadableError
 
 STATE_FILE = "cluster.json"
 STATE_API = "dractl/v1"
@@ -65,9 +65,7 @@ class Store:
             if not isinstance(doc, dict) or not isinstance(doc.get("items"), list):
                 raise ValueError("no items list")
         except (ValueError, RecursionError) as e:
-            raise SourceError(
-                f"fake cluster state {self.path} is unreadable ({e}); run 'dractl fake reset' to recreate it"
-            ) from None
+            raise StateUnreadableError(self.path, str(e)) from None
         return doc
 
     def _check_directory(self) -> None:

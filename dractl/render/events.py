@@ -58,3 +58,23 @@ def with_reschedule_hint(e: Any) -> Any:
         e.summary = f"{old} {RESCHEDULE_HINT}"
         e.lines = [e.summary if line == old else line for line in e.lines]
     return e
+
+
+def error_hint(e: Exception) -> str:
+    """What to run about an error the core raised, appended to its line ("" when there is nothing to say)."""
+    from dractl.errors import StateUnreadableError
+
+    if isinstance(e, StateUnreadableError):
+        return "; run 'dractl fake reset' to recreate it"
+    return ""
+
+
+def change_doc(e: Any) -> dict[str, Any]:
+    """One :class:`dractl.control.plane.Change` as an item of a ``ChangeList`` (-o json|yaml): the fields set."""
+    doc: dict[str, Any] = {"object": e.ref, "verb": e.verb}
+    for key, value in (("namespace", e.namespace), ("node", e.node), ("message", e.message),
+                       ("template", e.template), ("pod", e.pod), ("users", list(e.users)),
+                       ("cause", e.cause)):
+        if value:
+            doc[key] = value
+    return doc

@@ -7,13 +7,17 @@ default table fits its width (``fit_columns``): free-text columns are cut with a
 ellipsis, then the least important columns dropped, NAME-like columns never cut; the
 header is bold with a rule under it unless NO_COLOR. ``-o wide`` is never fitted: its
 lines run on, as kubectl's do.
+
+Documents have one of three shapes (``kube_list``, ``dractl_list``, ``dractl_object``):
+Kubernetes objects exactly as the API server has them, listed in a ``v1`` ``List`` as
+kubectl lists them; what dractl computes in its own kinds (``apiVersion: dractl/v1``),
+listings as ``<Kind>List`` with ``items``; a named get prints the one object.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -21,6 +25,25 @@ from typing import Any, TextIO
 from dractl.errors import UsageError
 
 FORMATS = ("table", "wide", "json", "yaml", "name")
+DRACTL_API = "dractl/v1"
+
+
+def kube_list(items: list[Any]) -> dict[str, Any]:
+    """Kubernetes objects as ``kubectl get -o json`` lists them (each item as the API server has it)."""
+    return {"apiVersion": "v1", "kind": "List", "items": items}
+
+
+def dractl_list(kind: str, items: list[Any], **extra: Any) -> dict[str, Any]:
+    """A listing of what dractl computes: ``{apiVersion: dractl/v1, kind, ...extra, items}``.
+
+    ``items`` comes last, as ``to_json`` prints it for long lists.
+    """
+    return {"apiVersion": DRACTL_API, "kind": kind, **extra, "items": items}
+
+
+def dractl_object(kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """One object dractl computes (a report, or a listing's item): ``{apiVersion: dractl/v1, kind, ...}``."""
+    return {"apiVersion": DRACTL_API, "kind": kind, **fields}
 
 #: columns that name an object: never cut with an ellipsis to fit a terminal (they may be dropped
 #: when a command lists them in ``Table.drop``)
@@ -60,14 +83,16 @@ class Table:
 class Result:
     """What a command produces; each printer uses the part it needs.
 
-    ``text`` replaces the table, wide and name forms for a command that answers with a
-    sentence (``dractl version``); ``footer`` is a line printed after the table (a summary),
-    in place of ``empty_message`` when there are no rows.
+    ``text`` replaces the table and wide forms (and the name form, without ``names``) for a
+    command that answers with sentences (``dractl version``, ``dractl fake apply``); ``footer``
+    is printed after the table (a summary, or lines about what the table cannot show), in
+    place of ``empty_message`` when there are no rows. Either may end in a newline or not;
+    an empty one prints nothing.
     """
 
     table: Callable[[], Table] | None
     document: Callable[[], Any]
-    names: Callable[[], list[str]] = lambda: []
+    names: Callable[[], list[str]] | None = None
     empty_message: str = "No resources found."
     text: Callable[[], str] | None = None
     footer: Callable[[], str] | None = None
@@ -98,29 +123,34 @@ def use_color(stream: TextIO) -> bool:
         return False
 
 
-def print_result(result: Result, fmt: str, *, no_headers: bool = False, out: TextIO | None = None,
-                 err: TextIO | None = None) -> None:
-    """Print ``result`` in the ``-o`` format on ``out``; the empty-listing notice goes to ``err``."""
-    out = out or sys.stdout
-    err = err or sys.stderr
+def print_result(result: Result, fmt: str, *, out: TextIO, err: TextIO, no_headers: bool = False) -> None:
+    """Print ``result`` in the ``-o`` format on ``out``; the empty-listing notice goes to ``err``.
+
+    Commands call it through ``AppContext.print``, which passes the context's streams.
+    """
     fmt = check_format(fmt)
     if fmt == "json":
         out.write(to_json(result.document()))
     elif fmt == "yaml":
         out.write(to_yaml(result.document()))
-    elif result.text is not None:
-        out.write(result.text() + "\n")
-    elif fmt == "name":
+    elif fmt == "name" and result.names is not None:
         for n in result.names():
             out.write(n + "\n")
-    elif result.table is not None:
+    elif result.text is not None:
+        _write_lines(out, result.text())
+    elif result.table is not None and fmt != "name":
         table = result.table().visible(fmt == "wide")
         if table.rows:
             print_table(table, no_headers=no_headers, out=out, fit=fmt != "wide")
         elif result.footer is None:
             err.write(result.empty_message + "\n")
         if result.footer is not None:
-            out.write(result.footer() + "\n")
+            _write_lines(out, result.footer())
+
+
+def _write_lines(out: TextIO, text: str) -> None:
+    if text:
+        out.write(text if text.endswith("\n") else text + "\n")
 
 
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
