@@ -18,9 +18,9 @@ def test_blog_selectors(dractl, expr, matches):
     assert r.code == (0 if matches else 1), r.err  # no device matches: a negative answer
     doc = r.json()
     assert doc["expression"] == expr and doc["error"] is None
-    assert len(doc["results"]) == 8
-    assert sum(1 for x in doc["results"] if x["matches"]) == matches
-    first = doc["results"][0]
+    assert len(doc["items"]) == 8
+    assert sum(1 for x in doc["items"] if x["matches"]) == matches
+    first = doc["items"][0]
     assert {k: first[k] for k in ("driver", "pool", "device", "node", "error")} == {
         "driver": "gpu.example.com",
         "pool": "dra-demo-worker",
@@ -40,7 +40,7 @@ def test_summary_in_the_users_numbers(dractl):
 def test_runtime_error_per_device_and_exit_1(dractl):
     r = dractl("cel", "device.attributes['gpu.example.com'].modle == 'x'", "-o", "json")
     assert r.code == 1
-    res = r.json()["results"]
+    res = r.json()["items"]
     assert all(x["matches"] is None and x["error"].startswith("no such key: modle") for x in res)
     assert "has()" in res[0]["error"]
     assert "attribute gpu.example.com/modle exists on no device" in r.err
@@ -91,7 +91,7 @@ def test_compile_error_with_caret(dractl):
     assert lines[-1].strip() == "^"
     assert lines[-2] == "device.attributes['gpu.example.com'].model == "
     j = dractl("cel", "1 +", "-o", "json")
-    assert j.code == 2 and j.json()["error"] and j.json()["results"] == []
+    assert j.code == 2 and j.json()["error"] and j.json()["items"] == []
 
 
 def test_non_bool_is_refused(dractl):
@@ -100,7 +100,7 @@ def test_non_bool_is_refused(dractl):
     # attribute values are dynamically typed: the check happens per device, at run time
     r = dractl("cel", "device.attributes['gpu.example.com'].index", "-o", "json")
     assert r.code == 1
-    assert all("bool" in x["error"] for x in r.json()["results"])
+    assert all("bool" in x["error"] for x in r.json()["items"])
 
 
 def test_too_long_is_refused(dractl):
@@ -111,9 +111,9 @@ def test_too_long_is_refused(dractl):
 def test_class_and_filters(dractl):
     assert dractl("fake", "reset", "--nodes", "2", "--devices-per-node", "2").code == 0
     r = dractl("cel", MEM40, "--class", "gpu.example.com", "--node", "dra-demo-worker2", "-o", "json")
-    assert [x["device"] for x in r.json()["results"]] == ["gpu-0", "gpu-1"]
-    assert {x["node"] for x in r.json()["results"]} == {"dra-demo-worker2"}
-    assert dractl("cel", MEM40, "--driver", "other", "-o", "json").json()["results"] == []
+    assert [x["device"] for x in r.json()["items"]] == ["gpu-0", "gpu-1"]
+    assert {x["node"] for x in r.json()["items"]} == {"dra-demo-worker2"}
+    assert dractl("cel", MEM40, "--driver", "other", "-o", "json").json()["items"] == []
     r = dractl("cel", "true", "--class", "nope")
     assert r.code == 1 and 'deviceclass "nope" not found' in r.err
 
@@ -127,8 +127,12 @@ def test_devices_selector_and_class_filters(dractl):
 def test_classes_count_matching_devices(dractl):
     r = dractl("classes")
     assert r.out.splitlines()[1].split()[:3] == ["gpu.example.com", "device.driver", "=="]
+    assert r.out.splitlines()[1].split()[-2] == "8"  # DEVICES: dractl's count, in the table only
     doc = dractl("classes", "-o", "json").json()
-    assert doc["items"][0]["status"]["matchingDevices"] == "8"
+    # the DeviceClass as the API server has it: no status (resource.k8s.io/v1 has none)
+    assert doc["kind"] == "List" and doc["apiVersion"] == "v1"
+    assert list(doc["items"][0]) == ["apiVersion", "kind", "metadata", "spec"]
+    assert "matchingDevices" not in dractl("classes", "-o", "yaml").out
 
 
 def test_feature_gate_changes_the_environment(dractl):

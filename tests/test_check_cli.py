@@ -32,7 +32,8 @@ def test_claim_allocated_json_contract(dractl, write):
     r = dractl("check", "-f", write(claim("want")), "-o", "json")
     assert r.code == 0, r.err
     doc = r.json()
-    assert list(doc) == ["outcome", "pods"]
+    assert list(doc) == ["apiVersion", "kind", "outcome", "pods"]
+    assert (doc["apiVersion"], doc["kind"]) == ("dractl/v1", "CheckReport")
     assert doc["outcome"] == "scheduled"
     (p,) = doc["pods"]
     assert list(p) == ["namespace", "name", "outcome", "node", "message", "error", "claims", "explanation"]
@@ -59,7 +60,7 @@ def test_claim_allocated_json_contract(dractl, write):
         }
     ]
     assert _state_bytes() == before  # nothing written
-    assert dractl("claims", "-o", "json").json() == {"items": []}
+    assert dractl("claims", "-o", "json").json()["items"] == []
 
 
 def test_table_output(dractl, write):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+import yaml
 from conftest import fixture_path
 
 SHARED_FIXTURE = fixture_path("dra-example-driver", "derived", "resourceclaim-allocated-shared-gpu.yaml")
@@ -81,7 +82,7 @@ def test_empty_and_not_found(dractl):
     dractl("fake", "reset")
     r = dractl("claims")
     assert r.code == 0 and r.out == "" and "No resources found in default namespace." in r.err
-    assert dractl("claims", "-o", "json").json() == {"items": []}
+    assert dractl("claims", "-o", "json").json() == {"apiVersion": "dractl/v1", "kind": "ClaimList", "items": []}
     r = dractl("claims", "nope")
     assert r.code == 1
     assert r.err.strip().splitlines()[-1] == 'error: resourceclaims.resource.k8s.io "nope" not found'
@@ -92,17 +93,19 @@ def test_json_contract_and_table(dractl, apply):
     dractl("fake", "reset")
     apply(claim("solo"), pod("user", claim_name="solo"), claim("idle"))
     doc = dractl("claims", "-o", "json").json()
-    assert list(doc) == ["items"]
+    assert list(doc) == ["apiVersion", "kind", "items"] and doc["kind"] == "ClaimList"
     items = {i["name"]: i for i in doc["items"]}
     assert set(items) == {"solo", "idle"}
     solo = items["solo"]
-    assert set(solo) == {"namespace", "name", "state", "results", "reservedFor", "node"}
+    assert set(solo) == {"apiVersion", "kind", "namespace", "name", "state", "results", "reservedFor", "node"}
+    assert (solo["apiVersion"], solo["kind"]) == ("dractl/v1", "Claim")
     assert solo["namespace"] == "default" and solo["state"] == "reserved"
     assert solo["results"] == [{"request": "gpu", "driver": "gpu.example.com", "pool": "dra-demo-worker",
                                 "device": "gpu-0"}]
     assert solo["reservedFor"] == ["user"] and solo["node"] == "dra-demo-worker"
     idle = items["idle"]
-    assert idle == {"namespace": "default", "name": "idle", "state": "pending", "results": [], "reservedFor": [],
+    assert idle == {"apiVersion": "dractl/v1", "kind": "Claim", "namespace": "default", "name": "idle",
+                    "state": "pending", "results": [], "reservedFor": [],
                     "node": None}
 
     lines = dractl("claims").out.splitlines()
@@ -116,9 +119,9 @@ def test_json_contract_and_table(dractl, apply):
         "resourceclaim.resource.k8s.io/idle",
         "resourceclaim.resource.k8s.io/solo",
     ]
-    # single claim by name; yaml carries the same document
-    assert [i["name"] for i in dractl("claims", "solo", "-o", "json").json()["items"]] == ["solo"]
-    assert "reservedFor:\n  - user" in dractl("claims", "solo", "-o", "yaml").out
+    # a named get prints that one claim, as the listing has it (yaml: the same document)
+    assert dractl("claims", "solo", "-o", "json").json() == solo
+    assert yaml.safe_load(dractl("claims", "solo", "-o", "yaml").out) == solo
 
 
 def test_all_namespaces_and_wide(dractl, apply):
@@ -192,13 +195,13 @@ def test_explain_selector(dractl, apply):
     assert "0/1 nodes are available: 1 cannot allocate all claims." in text
     assert "all 8 fail selector #0" in text and "LATEST-GPU-MODEL" in text
     doc = dractl("claims", "picky", "--explain", "-o", "json").json()
-    ex = doc["items"][0]["explanation"]
+    ex = doc["explanation"]
     assert ex["summary"] == "0/1 nodes are available: 1 cannot allocate all claims."
     assert ex["pod"] == "default/p"
     reasons = ex["detail"]["nodes"][0]["requests"][0]["reasons"]
     assert reasons[0]["kind"] == "selector" and reasons[0]["count"] == 8
     # without --explain there is no explanation key
-    assert "explanation" not in dractl("claims", "picky", "-o", "json").json()["items"][0]
+    assert "explanation" not in dractl("claims", "picky", "-o", "json").json()
 
 
 def test_explain_already_allocated_and_why_chosen(dractl, apply):
@@ -215,7 +218,7 @@ def test_explain_already_allocated_and_why_chosen(dractl, apply):
     assert "gpu-0, #1 of 2 in the search order" in first and "it is the first device that matches" in first
     second = text[text.index("Claim default/second") : text.index("Claim default/third")]
     assert "gpu-1, #2 of 2" in second and "1 held by default/first" in second
-    ex = dractl("claims", "second", "--explain", "-o", "json").json()["items"][0]["explanation"]
+    ex = dractl("claims", "second", "--explain", "-o", "json").json()["explanation"]
     assert ex["summary"].startswith("allocated on node dra-demo-worker")
 
 
@@ -253,7 +256,7 @@ def test_explain_class_not_found(dractl, apply):
     apply(claim("typo", cls="gpu.exmaple.com"), pod("p", claim_name="typo"))
     text = dractl("claims", "--explain").out
     assert 'deviceclass.resource.k8s.io "gpu.exmaple.com" not found' in text
-    ex = dractl("claims", "typo", "--explain", "-o", "json").json()["items"][0]["explanation"]
+    ex = dractl("claims", "typo", "--explain", "-o", "json").json()["explanation"]
     assert ex["summary"].startswith("scheduler error:")
 
 
@@ -263,7 +266,7 @@ def test_explain_claim_without_pod(dractl, apply):
     text = dractl("claims", "lonely", "--explain").out
     assert "no pod uses this claim yet" in text and "could allocate it now" in text
     assert "the scheduler has not retried yet (in the fake cluster, any 'dractl fake apply' reschedules)" in text
-    ex = dractl("claims", "lonely", "--explain", "-o", "json").json()["items"][0]["explanation"]
+    ex = dractl("claims", "lonely", "--explain", "-o", "json").json()["explanation"]
     assert ex["summary"].endswith("'dractl fake apply' reschedules)") and ex["lines"][-1] == ex["summary"]
 
 
@@ -276,8 +279,8 @@ def test_explain_pod_with_missing_template(dractl, apply):
     assert 'resourceclaimtemplate.resource.k8s.io "nope" not found' in r.out
     doc = dractl("claims", "--explain", "-o", "json").json()
     assert [p["pod"] for p in doc["pendingPods"]] == ["default/orphan"]
-    # without --explain, the JSON contract stays {"items": [...]}
-    assert list(dractl("claims", "-o", "json").json()) == ["items"]
+    # without --explain, no pendingPods: the ClaimList alone
+    assert list(dractl("claims", "-o", "json").json()) == ["apiVersion", "kind", "items"]
 
 
 def test_explain_pod_explained_from_template_when_claim_not_created(dractl, tmp_path):

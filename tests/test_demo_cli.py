@@ -24,7 +24,7 @@ from test_demos_fake import DEMO1, DEMO2, DEMO3
 def test_list_and_show(dractl):
     r = dractl("demo", "list", "-o", "json")
     assert r.code == 0
-    assert [(d["id"], d["name"]) for d in r.json()["demos"]] == [
+    assert [(d["id"], d["name"]) for d in r.json()["items"]] == [
         (1, "One GPU per pod"), (2, "One GPU shared by two pods"), (3, "Pick a GPU by its attributes")]
     # show prints the post's YAML (shipped inside the package) after the Namespace the post creates first
     namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "dra-demo"}}
@@ -166,7 +166,7 @@ def test_dry_run_prints_the_posts_commands(dractl, tmp_path):
     # the options change the plan; --context skips the bootstrap
     r = dractl("demo", "run", "2", "--dry-run", "--cluster-name", "x", "--node-image", "kindest/node:v1.36.1",
                "--driver-version", "v0.4.0", "-o", "json")
-    cmds = [s["command"] for s in r.json()["plan"]]
+    cmds = [s["command"] for s in r.json()["items"]]
     assert ["kind", "create", "cluster", "--name", "x", "--image", "kindest/node:v1.36.1"] in cmds
     assert all(c[:3] == ["kubectl", "--context", "kind-x"] for c in cmds if c[0] == "kubectl")
     r = dractl("--context", "prod", "demo", "run", "3", "--dry-run")

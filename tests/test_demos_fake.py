@@ -385,7 +385,7 @@ def test_demo3_pick_a_gpu_by_its_attributes(dractl, apply):
     assert "memory is 80Gi, needs >= 100Gi" in block
     assert "quantity('100Gi')" in block
     j = dractl("-n", "dra-demo", "claims", huge_claim["name"], "--explain", "-o", "json").json()
-    ex = j["items"][0]["explanation"]
+    ex = j["explanation"]
     assert ex["pod"] == "dra-demo/huge-gpu"
     assert any("80Gi" in line and "100Gi" in line for line in ex["lines"])
 

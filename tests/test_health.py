@@ -71,7 +71,7 @@ def test_claims_yaml_prints_driver_status_whole(dractl):
 
     r = dractl("--from", SNAP, "-n", "ml", "claims", "web-nic-p2l7s", "-o", "yaml")
     assert r.code == 0, r.err
-    item = yaml.safe_load(r.out)["items"][0]
+    item = yaml.safe_load(r.out)  # a named get: the one claim
     assert item["results"][0]["health"] == "Healthy"
     (st,) = item["devices"]
     assert st["networkData"] == {
@@ -80,7 +80,7 @@ def test_claims_yaml_prints_driver_status_whole(dractl):
         "hardwareAddress": "52:54:00:12:34:56",
     }
     assert st["data"] == {"mtu": 9000} and st["conditions"][0]["observedGeneration"] == 1
-    cdi = dractl("--from", SNAP, "-n", "ml", "claims", "cdi-pair-gpus-m3n8r", "-o", "json").json()["items"][0]
+    cdi = dractl("--from", SNAP, "-n", "ml", "claims", "cdi-pair-gpus-m3n8r", "-o", "json").json()
     assert "health" not in cdi["results"][0]
     assert cdi["claimHealth"][0]["pod"] == "ml/cdi-pair"
     assert sorted(x["health"] for x in cdi["claimHealth"][0]["resources"]) == ["Healthy", "Unhealthy"]

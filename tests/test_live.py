@@ -248,7 +248,7 @@ def test_pending_claim_quotes_the_schedulers_event(live, demos, dractl):
     # dractl's own reason, in the devices' numbers, follows
     assert "memory" in r.out and "100Gi" in r.out
     doc = dractl("-n", demos, "claims", claim, "--explain", "-o", "json").json()
-    assert doc["items"][0]["explanation"]["schedulerMessage"] == said
+    assert doc["explanation"]["schedulerMessage"] == said
 
 
 def test_snapshot_answers_as_the_cluster_does(live, demos, dractl, tmp_path):
@@ -364,7 +364,7 @@ def test_fake_publish_feeds_the_real_scheduler(bare_control_plane, dractl, dract
 
     alloc = api.wait("the real scheduler to allocate claim two", allocated, timeout=60)
     r = dractl("-n", ns, "claims", "two", "-o", "json")
-    got = [(x["pool"], x["device"]) for x in r.json()["items"][0]["results"]]
+    got = [(x["pool"], x["device"]) for x in r.json()["results"]]
     assert got == [(x["pool"], x["device"]) for x in alloc["devices"]["results"]]
     api.delete("Namespace", ns)
     api.wait("claim two deleted", lambda: api.call("GET", api.path("ResourceClaim", ns, "two"))[0] == 404, timeout=60)
@@ -379,7 +379,7 @@ def test_cel_and_check_work_live(live, demos, dractl, tmp_path):
     api = live.api
     r = dractl("cel", "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0", "-o", "json")
     assert r.code == 0, r.err
-    assert sum(1 for x in r.json()["results"] if x["matches"] is True) == 16
+    assert sum(1 for x in r.json()["items"] if x["matches"] is True) == 16
     held = {(x["pool"], x["device"]) for c in api.get("ResourceClaim")["items"]
             for x in (((c.get("status") or {}).get("allocation") or {}).get("devices") or {}).get("results", [])}
     f = tmp_path / "claim.yaml"

@@ -11,6 +11,7 @@ DEMOS = FIXTURES / "dra-example-driver" / "demo-examples"
 def test_usage_json_contract_by_node_and_class(dractl):
     doc = dractl("--from", SNAP, "usage", "-o", "json").json()
     assert doc == {
+        "apiVersion": "dractl/v1",
         "kind": "UsageList",
         "items": [
             {"key": "dra-example-driver-cluster-worker", "devices": 7, "allocated": 6, "free": 1, "unhealthy": 1,
