@@ -156,8 +156,13 @@ def _change(ctx: typer.Context, filename: str, *, delete: bool, ignore_not_found
         raise typer.Exit(1)
 
 
+# what happened to the objects of the file (the rest is the control plane's doing: scheduled, evicted...)
+_FILE_VERBS = frozenset({"created", "configured", "unchanged", "deleted", "marked for deletion"})
+
+
 def print_changes(app_ctx: AppContext, changes: list[Any]) -> None:
-    """The control plane's changes: kubectl-style lines, their objects (-o name) or a ChangeList."""
+    """The control plane's changes: kubectl-style lines, a ChangeList, or (-o name, as kubectl apply -o name)
+    the file's objects."""
     from dractl.render.events import change_doc, event_line
     from dractl.render.printers import Result, dractl_list
 
@@ -165,7 +170,7 @@ def print_changes(app_ctx: AppContext, changes: list[Any]) -> None:
         Result(
             table=None,
             text=lambda: "".join(event_line(e) + "\n" for e in changes),
-            names=lambda: list(dict.fromkeys(e.ref for e in changes)),
+            names=lambda: list(dict.fromkeys(e.ref for e in changes if e.verb in _FILE_VERBS)),
             document=lambda: dractl_list("ChangeList", [change_doc(e) for e in changes]),
         )
     )
