@@ -62,7 +62,7 @@ def test_a_runtime_error_every_device_raises_is_said_once(dractl):
     ]
     assert r.out.count("consider using") == 1
     # -o json carries every device's full error, as the scheduler words it
-    res = dractl("cel", expr, "-o", "json").json()["results"]
+    res = dractl("cel", expr, "-o", "json").json()["items"]
     assert len(res) == 8 and all(x["error"].startswith("no such key: nosuch. consider using") for x in res)
 
 

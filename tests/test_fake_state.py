@@ -196,7 +196,7 @@ def test_env_of_another_drivers_device_says_dractl_does_not_know_it(dractl, tmp_
         assert "GPU_DEVICE" not in r.out and "DRA_RESOURCE_DRIVER_NAME" not in r.out
         assert ("pod default/nvpod, container c: holds gpu.nvidia.com/ip-192-168-153-160.ec2.internal/gpu-0; "
                 "dractl does not know the container environment gpu.nvidia.com sets") in r.err
-    assert dractl("fake", "env", "nvpod", "-o", "json").json() == {}
+    assert dractl("fake", "env", "nvpod", "-o", "json").json()["containers"] == {}
 
 
 def test_env_of_a_pod_that_is_not_running_is_exit_1_in_every_format(dractl, tmp_path):

@@ -174,8 +174,9 @@ def test_fake_commands_answer_with_documents(dractl, blog, tmp_path):
     health = yaml.safe_load(health.out)
     assert (health["kind"], health["device"], health["health"]) == (
         "DeviceHealth", "gpu.example.com/dra-demo-worker/gpu-7", "Healthy")
-    r = blog("-n", NS, "fake", "env", "huge-gpu", "-o", "json")  # pending: a negative answer in every format
-    assert r.code == 1 and r.out == "" and "not running" in r.err
+    r = blog("-n", NS, "fake", "env", "huge-gpu", "-o", "json")  # pending: a negative answer, exit 1
+    assert r.code == 1 and r.json()["containers"] == {} and "not running" in r.err
+    assert blog("-n", NS, "fake", "env", "huge-gpu").out == ""
     (tmp_path / "dump.json").write_text(blog("snapshot", "-o", "json").out)
     loaded = blog("fake", "load", "dump.json", "-o", "json").json()
     assert (loaded["kind"], loaded["profile"]) == ("FakeCluster", "loaded") and loaded["objects"] > 10

@@ -537,7 +537,7 @@ TABLE = {'help': '',
                                              'args': [],
                                              'commands': {}},
                                     'show': {'help': "Print a demo's manifests (the post's YAML, namespace "
-                                                     'dra-demo)',
+                                                     "dra-demo), ready for 'ap...",
                                              'options': [{'names': ['-h', '--help'],
                                                           'dest': 'help',
                                                           'value': False,

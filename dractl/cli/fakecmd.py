@@ -170,7 +170,7 @@ def print_changes(app_ctx: AppContext, changes: list[Any]) -> None:
         Result(
             table=None,
             text=lambda: "".join(event_line(e) + "\n" for e in changes),
-            names=lambda: list(dict.fromkeys(e.ref for e in changes if e.verb in _FILE_VERBS)),
+            names=lambda: list(dict.fromkeys(e.ref for e in changes if e.verb in _FILE_VERBS and not e.cause)),
             document=lambda: dractl_list("ChangeList", [change_doc(e) for e in changes]),
         )
     )
@@ -195,11 +195,6 @@ def env(
         app_ctx.warn(f"pod {ns}/{pod}, container {container}: holds {', '.join(devices)}; dractl does not know "
                      f"the container environment {' or '.join(drivers)} sets (it knows only the "
                      "dra-example-driver's)")
-    if not per_container:
-        # nothing dractl can tell: not running, or only devices whose driver's environment it does not know
-        if not other_drivers_devices(items, ns, pod):
-            app_ctx.warn(f"pod {ns}/{pod} is not running with allocated devices")
-        raise typer.Exit(1)
     from dractl.render.printers import Result, dractl_object
 
     multi = len(per_container) > 1
@@ -215,6 +210,12 @@ def env(
             document=lambda: dractl_object("PodEnv", {"namespace": ns, "name": pod, "containers": per_container}),
         )
     )
+    if not per_container:
+        # a negative answer (as cel's when nothing matches): not running, or only devices whose driver's
+        # environment dractl does not know; -o json|yaml still print the (empty) PodEnv
+        if not other_drivers_devices(items, ns, pod):
+            app_ctx.warn(f"pod {ns}/{pod} is not running with allocated devices")
+        raise typer.Exit(1)
 
 
 @app.command("health")
