@@ -149,13 +149,14 @@ def publish(
             + ("DeviceClass " + dc["metadata"]["name"] + " and " if objs and objs[0]["kind"] == "DeviceClass" else "")
             + f"{n_slices} ResourceSlice(s) with {n_devices} device(s) on {len(wanted)} node(s)")
     if not n_slices and not objs:
-        app_ctx.stdout.write("nothing to publish\n")
+        _print_done(app_ctx, "nothing to publish", [], "applied")
         raise typer.Exit(1)
     if not yes and not typer.confirm(plan + "?", err=True):
         raise typer.Abort()
     for o in objs:
         live.apply(o)
-    app_ctx.stdout.write(plan.replace("publish", "published", 1) + "\n")
+    _print_done(app_ctx, plan.replace("publish", "published", 1), [(o["kind"], o["metadata"]["name"]) for o in objs],
+                "applied")
 
 
 def unpublish(
@@ -169,13 +170,22 @@ def unpublish(
     found += [("DeviceClass", c["metadata"]["name"])
               for c in live.list_raw("DeviceClass", label_selector=MANAGED_SELECTOR)["items"]]
     if not found:
-        app_ctx.stdout.write(f"nothing published by dractl in {live.description}\n")
+        _print_done(app_ctx, f"nothing published by dractl in {live.description}", [], "deleted")
         return
     plan = f"delete {len(found)} object(s) dractl published in {live.description}"
     if not yes and not typer.confirm(plan + "?", err=True):
         raise typer.Abort()
-    gone = sum(1 for kind, name in found if live.delete(kind, name))
-    app_ctx.stdout.write(f"deleted {gone} object(s) dractl published in {live.description}\n")
+    gone = [(kind, name) for kind, name in found if live.delete(kind, name)]
+    _print_done(app_ctx, f"deleted {len(gone)} object(s) dractl published in {live.description}", gone, "deleted")
+
+
+def _print_done(app_ctx: AppContext, line: str, objects: list[tuple[str, str]], verb: str) -> None:
+    """What publish/unpublish did: the sentence, the objects (-o name) or a ChangeList."""
+    from dractl.render.printers import Result, dractl_list
+
+    refs = [f"{kind.lower()}.resource.k8s.io/{name}" for kind, name in objects]
+    app_ctx.print(Result(table=None, text=lambda: line, names=lambda: refs,
+                         document=lambda: dractl_list("ChangeList", [{"object": r, "verb": verb} for r in refs])))
 
 
 def _ours(obj: dict[str, Any]) -> bool:
