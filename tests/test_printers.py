@@ -36,10 +36,10 @@ def test_terminal_table_is_coloured_fitted_and_never_folded(monkeypatch):
     assert lines[3] == "dra-demo-worker  gpu-1   allocated: dra…"  # STATUS cut, names whole
     monkeypatch.setenv("COLUMNS", "20")  # not even the names fit: they stay whole, the line runs on
     out = _Tty()
-    print_result(Result(table=_table, document=dict), "table", out=out)
+    print_result(Result(table=_table, document=dict), "table", out=out, err=io.StringIO())
     assert _visible(out.getvalue())[3] == "dra-demo-worker  gpu-1   allocated: …"
     out = _Tty()
-    print_result(Result(table=_table, document=dict), "wide", out=out)  # -o wide is never fitted
+    print_result(Result(table=_table, document=dict), "wide", out=out, err=io.StringIO())  # -o wide is never fitted
     lines = _visible(out.getvalue())
     assert lines[3] == "dra-demo-worker   gpu-1    allocated: dra-demo/pod-a-gpu-x7k2q"
     assert lines[1] == "─" * len(lines[3])
