@@ -4,96 +4,36 @@ from __future__ import annotations
 
 from typing import Any
 
+from builders import GPU as DRIVER
+from builders import (
+    NODE,
+    claim,
+    device_class,
+    example_gpu_slice,
+    from_claim,
+    from_template,
+    memory_at_least,
+    node,
+    pod,
+    template,
+)
+
 from dractl.allocator import Allocator
 from dractl.control.whatif import check
 from dractl.model.cluster import Cluster
 from dractl.model.parse import parse_object
 from dractl.model.serialize import allocation_to_dict
 
-NODE = "dra-demo-worker"
-DRIVER = "gpu.example.com"
-V1 = "resource.k8s.io/v1"
+NS = "dra-demo"
 
 
-def gpu_slice(node: str = NODE, n: int = 8, memory: str = "80Gi") -> dict[str, Any]:
-    return {
-        "apiVersion": V1,
-        "kind": "ResourceSlice",
-        "metadata": {"name": f"{node}-{DRIVER}-abcde"},
-        "spec": {
-            "driver": DRIVER,
-            "nodeName": node,
-            "pool": {"name": node, "generation": 1, "resourceSliceCount": 1},
-            "devices": [
-                {
-                    "name": f"gpu-{i}",
-                    "attributes": {
-                        "index": {"int": i},
-                        "uuid": {"string": f"gpu-{i:08d}-0000-0000-0000-000000000000"},
-                        "model": {"string": "LATEST-GPU-MODEL"},
-                        "driverVersion": {"version": "1.0.0"},
-                    },
-                    "capacity": {"memory": {"value": memory}, "compute": {"value": "100"}},
-                }
-                for i in range(n)
-            ],
-        },
-    }
-
-
-def gpu_class() -> dict[str, Any]:
-    return {
-        "apiVersion": V1,
-        "kind": "DeviceClass",
-        "metadata": {"name": DRIVER},
-        "spec": {"selectors": [{"cel": {"expression": f"device.driver == '{DRIVER}'"}}]},
-    }
-
-
-def template(name: str, *selectors: str) -> dict[str, Any]:
-    exactly: dict[str, Any] = {"deviceClassName": DRIVER}
-    if selectors:
-        exactly["selectors"] = [{"cel": {"expression": s}} for s in selectors]
-    return {
-        "apiVersion": V1,
-        "kind": "ResourceClaimTemplate",
-        "metadata": {"name": name, "namespace": "dra-demo"},
-        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": exactly}]}}},
-    }
-
-
-def claim(name: str) -> dict[str, Any]:
-    return {
-        "apiVersion": V1,
-        "kind": "ResourceClaim",
-        "metadata": {"name": name, "namespace": "dra-demo"},
-        "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": DRIVER}}]}},
-    }
-
-
-def pod(name: str, *, template_name: str = "", claim_name: str = "") -> dict[str, Any]:
-    rc: dict[str, Any] = {"name": "gpu"}
-    if template_name:
-        rc["resourceClaimTemplateName"] = template_name
-    else:
-        rc["resourceClaimName"] = claim_name
-    return {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {"name": name, "namespace": "dra-demo"},
-        "spec": {
-            "containers": [{"name": "ctr", "image": "busybox:1.37", "resources": {"claims": [{"name": "gpu"}]}}],
-            "resourceClaims": [rc],
-        },
-    }
-
-
-def node(name: str = NODE) -> dict[str, Any]:
-    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name}}
+def demo_pod(name: str, source: dict[str, Any]) -> dict[str, Any]:
+    """A pod of the blog's demos: one busybox container using claim "gpu" from ``source``."""
+    return pod(name, NS, [source], image="busybox:1.37")
 
 
 def cluster(*extra: dict[str, Any]) -> Cluster:
-    objs = [parse_object(d, validate=False) for d in (gpu_slice(), gpu_class(), node(), *extra)]
+    objs = [parse_object(d, validate=False) for d in (example_gpu_slice(), device_class(), node(), *extra)]
     c = Cluster()
     for o in objs:
         kind = type(o).__name__
@@ -112,8 +52,9 @@ def devices_of(report: Any) -> list[str]:
 
 
 def test_demo1_one_gpu_per_pod_gets_different_gpus() -> None:
-    c = cluster(template("single-gpu"))
-    rep = check(c, [parse_object(pod(name, template_name="single-gpu"), validate=False) for name in ("pod-a", "pod-b")])
+    c = cluster(template("single-gpu", NS))
+    pods = [demo_pod(name, from_template("single-gpu")) for name in ("pod-a", "pod-b")]
+    rep = check(c, [parse_object(p, validate=False) for p in pods])
     assert rep.outcome == "scheduled"
     assert [(p.name, p.node, [x.name for x in p.claims]) for p in rep.pods] == [
         ("pod-a", NODE, ["pod-a-gpu"]),
@@ -123,8 +64,8 @@ def test_demo1_one_gpu_per_pod_gets_different_gpus() -> None:
 
 
 def test_demo2_shared_claim_one_device_for_both_pods() -> None:
-    c = cluster(claim("shared-gpu"))
-    objs = [parse_object(pod(n, claim_name="shared-gpu"), validate=False) for n in ("shared-1", "shared-2")]
+    c = cluster(claim("shared-gpu", NS))
+    objs = [parse_object(demo_pod(n, from_claim("shared-gpu")), validate=False) for n in ("shared-1", "shared-2")]
     rep = check(c, objs)
     assert rep.outcome == "scheduled"
     assert [[(x.namespace, x.name) for x in p.claims] for p in rep.pods] == [[("dra-demo", "shared-gpu")]] * 2
@@ -144,19 +85,19 @@ def test_demo3_40gi_selector_fits() -> None:
     c = cluster(
         template(
             "gpu-40gi",
-            "device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'",
-            "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0",
+            NS,
+            selectors=["device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'", memory_at_least("40Gi")],
         )
     )
-    rep = check(c, [parse_object(pod("big-gpu", template_name="gpu-40gi"), validate=False)])
+    rep = check(c, [parse_object(demo_pod("big-gpu", from_template("gpu-40gi")), validate=False)])
     assert rep.outcome == "scheduled"
     assert devices_of(rep) == ["gpu-0"]
 
 
 def test_demo3_100gi_selector_is_unschedulable_and_names_memory() -> None:
-    expr = "device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0"
-    c = cluster(template("gpu-100gi", expr))
-    rep = check(c, [parse_object(pod("huge-gpu", template_name="gpu-100gi"), validate=False)])
+    expr = memory_at_least("100Gi")
+    c = cluster(template("gpu-100gi", NS, selectors=[expr]))
+    rep = check(c, [parse_object(demo_pod("huge-gpu", from_template("gpu-100gi")), validate=False)])
     assert rep.outcome == "unschedulable"
     assert rep.pods[0].message == "0/1 nodes are available: 1 cannot allocate all claims."
     lines = rep.pods[0].explanation.lines()
@@ -170,7 +111,7 @@ def test_demo3_100gi_selector_is_unschedulable_and_names_memory() -> None:
 
 
 def test_allocation_serializes_in_v1_shape() -> None:
-    c = cluster(claim("one"))
+    c = cluster(claim("one", NS))
     out = Allocator(c).allocate(NODE, [c.claims[0]])
     assert out.status == "allocated"
     assert allocation_to_dict(out.allocations[0]) == {

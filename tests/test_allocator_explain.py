@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from test_allocator_demos import DRIVER, NODE, V1, claim, gpu_class, gpu_slice, node
+from builders import GPU as DRIVER
+from builders import NODE, V1, allocated, claim, counter_consumption, counter_set, device, device_class, node, slice_
+from builders import example_gpu_slice as gpu_slice
 
 from dractl.allocator import Allocator
 from dractl.allocator.explain import explained
 from dractl.model.cluster import Cluster
 from dractl.model.parse import parse_object
+
+NS = "dra-demo"
 
 
 def build(*dicts: dict[str, Any]) -> Cluster:
@@ -28,7 +31,7 @@ def build(*dicts: dict[str, Any]) -> Cluster:
 
 
 def pending(name: str = "want", count: int = 1, **exactly: Any) -> Any:
-    d = claim(name)
+    d = claim(name, NS)
     ex = d["spec"]["devices"]["requests"][0]["exactly"]
     ex["count"] = count
     ex.update(exactly)
@@ -41,26 +44,20 @@ def explain(c: Cluster, *claims: Any, node_name: str = NODE) -> str:
     return "\n".join(out.explanation.lines())
 
 
-def allocated(name: str, devices: list[str]) -> dict[str, Any]:
-    d = claim(name)
-    d["status"] = {
-        "allocation": {
-            "devices": {
-                "results": [{"request": "gpu", "driver": DRIVER, "pool": NODE, "device": x} for x in devices]
-            }
-        }
-    }
-    return d
+def held(name: str, devices: list[str]) -> dict[str, Any]:
+    """A claim in dra-demo that holds ``devices`` of the node's pool."""
+    results = [{"request": "gpu", "driver": DRIVER, "pool": NODE, "device": x} for x in devices]
+    return allocated(claim(name, NS), *results)
 
 
 def test_devices_already_allocated_name_the_holder() -> None:
-    c = build(gpu_slice(n=4), gpu_class(), node(), allocated("pod-a-gpu-x7k2q", ["gpu-0", "gpu-1", "gpu-2", "gpu-3"]))
+    c = build(gpu_slice(n=4), device_class(), node(), held("pod-a-gpu-x7k2q", ["gpu-0", "gpu-1", "gpu-2", "gpu-3"]))
     text = explain(c, pending())
     assert "all 4 already allocated to dra-demo/pod-a-gpu-x7k2q" in text
 
 
 def test_not_enough_devices_counts_usable() -> None:
-    c = build(gpu_slice(n=4), gpu_class(), node(), allocated("a", ["gpu-0", "gpu-1"]))
+    c = build(gpu_slice(n=4), device_class(), node(), held("a", ["gpu-0", "gpu-1"]))
     text = explain(c, pending(count=3))
     assert "2 already allocated to dra-demo/a" in text and "2 usable, needs 3" in text
 
@@ -68,17 +65,17 @@ def test_not_enough_devices_counts_usable() -> None:
 def test_match_attribute_constraint_when_each_device_is_usable() -> None:
     s = gpu_slice(n=2)
     s["spec"]["devices"][1]["attributes"]["model"] = {"string": "OLD-GPU-MODEL"}
-    d = claim("pair")
+    d = claim("pair", NS)
     d["spec"]["devices"]["requests"][0]["exactly"]["count"] = 2
     d["spec"]["devices"]["constraints"] = [{"matchAttribute": f"{DRIVER}/model"}]
-    c = build(s, gpu_class(), node())
+    c = build(s, device_class(), node())
     text = explain(c, parse_object(d, validate=False))
     assert f"constraint matchAttribute {DRIVER}/model: no 2 devices share a value" in text
     assert "2 usable, needs 2" in text  # never blames the devices themselves
 
 
 def test_no_slices_on_node() -> None:
-    c = build(gpu_slice(), gpu_class(), node(), node("worker-3"))
+    c = build(gpu_slice(), device_class(), node(), node("worker-3"))
     text = explain(c, pending(), node_name="worker-3")
     assert "node worker-3: no slices" in text
 
@@ -86,7 +83,7 @@ def test_no_slices_on_node() -> None:
 def test_taint_not_tolerated() -> None:
     s = gpu_slice(n=1)
     s["spec"]["devices"][0]["taints"] = [{"key": f"{DRIVER}/unhealthy", "value": "true", "effect": "NoSchedule"}]
-    c = build(s, gpu_class(), node())
+    c = build(s, device_class(), node())
     text = explain(c, pending())
     assert f"taint {DRIVER}/unhealthy=true:NoSchedule not tolerated" in text
 
@@ -98,49 +95,32 @@ def test_taint_from_device_taint_rule() -> None:
         "metadata": {"name": "r"},
         "spec": {"deviceSelector": {"driver": DRIVER}, "taint": {"key": "maintenance", "effect": "NoExecute"}},
     }
-    c = build(gpu_slice(n=1), gpu_class(), node(), rule)
+    c = build(gpu_slice(n=1), device_class(), node(), rule)
     assert "taint maintenance:NoExecute not tolerated" in explain(c, pending())
 
 
 def test_incomplete_pool() -> None:
     s = gpu_slice(n=2)
     s["spec"]["pool"]["resourceSliceCount"] = 2
-    c = build(s, gpu_class(), node())
+    c = build(s, device_class(), node())
     text = explain(c, pending())
     assert f"pool {DRIVER}/{NODE} is incomplete (1 of 2 slices published)" in text
 
 
 def test_counters_exhausted() -> None:
-    counters = copy.deepcopy(gpu_slice(n=0))
-    counters["metadata"]["name"] = "a-counters"
-    counters["spec"]["pool"]["resourceSliceCount"] = 2
-    del counters["spec"]["devices"]
-    counters["spec"]["sharedCounters"] = [{"name": "gpu-0-counters", "counters": {"memory": {"value": "40Gi"}}}]
-    devs = gpu_slice(n=0)
-    devs["metadata"]["name"] = "b-devices"
-    devs["spec"]["pool"]["resourceSliceCount"] = 2
-    devs["spec"]["devices"] = [
-        {"name": f"gpu-0-partition-{j}",
-         "consumesCounters": [{"counterSet": "gpu-0-counters", "counters": {"memory": {"value": "20Gi"}}}]}
-        for j in range(3)
-    ]
-    held = claim("held")
-    held["status"] = {
-        "allocation": {
-            "devices": {
-                "results": [
-                    {"request": "gpu", "driver": DRIVER, "pool": NODE, "device": f"gpu-0-partition-{j}"} for j in (0, 1)
-                ]
-            }
-        }
-    }
-    c = build(counters, devs, gpu_class(), node(), held)
+    counters = slice_(NODE, DRIVER, devices=None, name="a-counters", slice_count=2,
+                      shared_counters=[counter_set("gpu-0-counters", memory="40Gi")])
+    parts = [device(f"gpu-0-partition-{j}", consumes_counters=[counter_consumption("gpu-0-counters", memory="20Gi")])
+             for j in range(3)]
+    devs = slice_(NODE, DRIVER, devices=parts, name="b-devices", slice_count=2)
+    holder = held("held", [f"gpu-0-partition-{j}" for j in (0, 1)])
+    c = build(counters, devs, device_class(), node(), holder)
     text = explain(c, pending())
     assert "counter set gpu-0-counters: memory 0 left, needs 20Gi" in text
 
 
 def test_capacity_request_too_large() -> None:
-    c = build(gpu_slice(), gpu_class(), node())
+    c = build(gpu_slice(), device_class(), node())
     text = explain(c, pending(capacity={"requests": {"memory": "100Gi"}}))
     assert "all 8 devices: capacity memory: asks for 100Gi, the device has 80Gi" in text
 
@@ -161,14 +141,14 @@ def test_a_selector_every_device_fails_with_a_cel_error_is_one_line() -> None:
 
 
 def test_class_not_found_is_an_error_with_a_hint() -> None:
-    c = build(gpu_slice(), gpu_class(), node())
+    c = build(gpu_slice(), device_class(), node())
     out = explained(Allocator(c), NODE, [pending(deviceClassName="gpu.example.org")])
     assert out.status == "error"
     assert "could not retrieve device class gpu.example.org" in out.error
 
 
 def test_class_not_found_error_names_the_closest_class() -> None:
-    c = build(gpu_slice(), gpu_class(), node())
+    c = build(gpu_slice(), device_class(), node())
     out = explained(Allocator(c), NODE, [pending(deviceClassName="gpu.exmaple.com")])
     assert out.status == "error"
     lines = out.explanation.lines()
@@ -184,7 +164,7 @@ def test_class_not_found_error_names_the_closest_class() -> None:
 def test_class_not_found_explained_per_request() -> None:
     from dractl.allocator.explain import explain_node
 
-    c = build(gpu_slice(), gpu_class(), node())
+    c = build(gpu_slice(), device_class(), node())
     a = Allocator(c)
     nx = explain_node(a, a.node_view(NODE), [pending(deviceClassName="gpu.example.org")], "x")
     text = "\n".join(nx.lines())
@@ -192,7 +172,7 @@ def test_class_not_found_explained_per_request() -> None:
 
 
 def test_the_32_limit() -> None:
-    c = build(gpu_slice(n=40), gpu_class(), node())
+    c = build(gpu_slice(n=40), device_class(), node())
     out = explained(Allocator(c), NODE, [pending(count=33)])
     assert out.status == "error"
     assert "adding 33 devices exceeds the claim limit of 32, with 0 already accounted for" in out.error
@@ -205,7 +185,7 @@ def test_attribute_under_another_domain_is_suggested() -> None:
     s = gpu_slice(n=1)
     s["spec"]["devices"][0]["attributes"] = {"gpu.nvidia.com/model": {"string": "A100"},
                                              "productName": {"string": "A100"}}
-    c = build(s, gpu_class(), node())
+    c = build(s, device_class(), node())
     a = Allocator(c)
     notes = _attribute_hints(DRIVER, "model", a.node_view(NODE).devices)
     assert any("gpu.nvidia.com/model exists" in n for n in notes)
@@ -216,7 +196,7 @@ def test_attribute_under_another_domain_is_suggested() -> None:
 def test_many_nodes_collapse_into_one_line() -> None:
     from dractl.control.whatif import check
 
-    dicts: list[dict[str, Any]] = [gpu_class()]
+    dicts: list[dict[str, Any]] = [device_class()]
     for i in range(50):
         dicts += [gpu_slice(node=f"n{i:02d}", n=10), node(f"n{i:02d}")]
     c = build(*dicts)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from test_claims_cli import claim, pod, template
+from builders import claim, device_class, docs_to_yaml, from_claim, from_template, memory_at_least, pod, template
 
 
 def _state_bytes() -> bytes | None:
@@ -17,10 +17,11 @@ def _state_bytes() -> bytes | None:
 def write(tmp_path):
     n = [0]
 
-    def run(*docs: str) -> str:
+    def run(*docs: dict | str) -> str:
+        """Objects from tests/builders.py, or YAML text as it is."""
         n[0] += 1
         p = tmp_path / f"c{n[0]}.yaml"
-        p.write_text("---\n".join(docs))
+        p.write_text("---\n".join(d if isinstance(d, str) else docs_to_yaml(d) for d in docs))
         return str(p)
 
     return run
@@ -76,8 +77,7 @@ def test_table_output(dractl, write):
 
 def test_unschedulable_selector(dractl, write):
     dractl("fake", "reset", "--nodes", "2")
-    expr = "device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0"
-    f = write(claim("huge", selector=expr))
+    f = write(claim("huge", selectors=[memory_at_least("100Gi")]))
     r = dractl("check", "-f", f)
     assert r.code == 1
     assert r.out.startswith("unschedulable: the claims cannot be allocated on any node\n")
@@ -98,7 +98,7 @@ def test_unschedulable_selector(dractl, write):
 def test_unschedulable_already_allocated(dractl, write, tmp_path):
     dractl("fake", "reset", "--devices-per-node", "1")
     pods = tmp_path / "pods.yaml"
-    pods.write_text("---\n".join([claim("held"), pod("user", claim_name="held")]))
+    pods.write_text(docs_to_yaml(claim("held"), pod("user", claims=[from_claim("held")])))
     assert dractl("fake", "apply", "-f", str(pods)).code == 0
     before = _state_bytes()
     r = dractl("check", "-f", write(claim("want")))
@@ -131,7 +131,7 @@ def test_node_flag(dractl, write):
 def test_node_flag_unschedulable_names_the_node(dractl, write):
     dractl("fake", "reset", "--nodes", "2")
     expr = "device.attributes['gpu.example.com'].model == 'H100'"
-    r = dractl("check", "-f", write(claim("h100", selector=expr)), "--node", "dra-demo-worker2")
+    r = dractl("check", "-f", write(claim("h100", selectors=[expr])), "--node", "dra-demo-worker2")
     assert r.code == 1
     assert "cannot be allocated on node dra-demo-worker2" in r.out
     assert "dra-demo-worker2" in r.out and "all 8 fail selector #0" in r.out
@@ -139,7 +139,7 @@ def test_node_flag_unschedulable_names_the_node(dractl, write):
 
 def test_pod_with_template_from_the_file(dractl, write):
     dractl("fake", "reset")
-    f = write(template("tpl", ns="dra-demo"), pod("p", template="tpl", ns="dra-demo"))
+    f = write(template("tpl", "dra-demo"), pod("p", "dra-demo", [from_template("tpl")]))
     doc = dractl("check", "-f", f, "-o", "json").json()
     assert doc["outcome"] == "scheduled"
     (p,) = doc["pods"]
@@ -155,12 +155,12 @@ def test_pod_with_template_from_the_file(dractl, write):
 def test_pod_with_missing_template_waits(dractl, write):
     """As in a cluster: no claim can be made, so the scheduler leaves the pod pending."""
     dractl("fake", "reset")
-    r = dractl("check", "-f", write(pod("p", template="nope")), "-o", "json")
+    r = dractl("check", "-f", write(pod("p", claims=[from_template("nope")])), "-o", "json")
     assert r.code == 1
     (p,) = r.json()["pods"]
     assert p["outcome"] == "unschedulable" and p["claims"] == []
     assert p["message"] == 'resourceclaimtemplate.resource.k8s.io "nope" not found'
-    r = dractl("check", "-f", write(pod("p", template="nope")))
+    r = dractl("check", "-f", write(pod("p", claims=[from_template("nope")])))
     assert r.out == (
         "unschedulable: pod default/p cannot be scheduled on any node\n"
         'resourceclaimtemplate.resource.k8s.io "nope" not found\n'
@@ -169,8 +169,7 @@ def test_pod_with_missing_template_waits(dractl, write):
 
 def test_template_alone_and_namespace_default(dractl, write):
     dractl("fake", "reset")
-    text = template("tpl").replace("  namespace: default\n", "")
-    doc = dractl("-n", "team", "check", "-f", write(text), "-o", "json").json()
+    doc = dractl("-n", "team", "check", "-f", write(template("tpl", ns=None)), "-o", "json").json()
     assert doc["outcome"] == "scheduled"
     claim_ = doc["pods"][0]["claims"][0]
     assert claim_["namespace"] == "team" and claim_["name"] == "tpl"
@@ -180,8 +179,7 @@ def test_bad_input_exits_2(dractl, write, tmp_path):
     dractl("fake", "reset")
     r = dractl("check", "-f", str(tmp_path / "missing.yaml"))
     assert r.code == 2 and "no such file" in r.err
-    cls = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: x\nspec: {}\n"
-    r = dractl("check", "-f", write(cls))
+    r = dractl("check", "-f", write(device_class("x", expr=())))
     assert r.code == 2 and "no ResourceClaim, ResourceClaimTemplate or Pod to check" in r.err
     r = dractl("check", "-f",
                write("kind: ResourceClaim\napiVersion: resource.k8s.io/v1\nmetadata: {name: x}\nspec: 3\n"))
@@ -192,7 +190,7 @@ def test_bad_input_exits_2(dractl, write, tmp_path):
 def test_a_full_cluster_is_explained_in_a_few_lines(dractl, write):
     """30 nodes whose GPUs are all held by different claims: one line per request, not per node."""
     assert dractl("fake", "reset", "--nodes", "30", "--devices-per-node", "2").code == 0
-    pods = [template("one")] + [pod(f"p{i:02d}", template="one") for i in range(60)]
+    pods = [template("one")] + [pod(f"p{i:02d}", claims=[from_template("one")]) for i in range(60)]
     assert dractl("fake", "apply", "-f", write(*pods)).code == 0
     r = dractl("check", "-f", write(claim("more")))
     assert r.code == 1
@@ -201,23 +199,18 @@ def test_a_full_cluster_is_explained_in_a_few_lines(dractl, write):
     assert len(lines) == 3, r.out
     assert "on each of 30 nodes" in lines[2] and lines[2].endswith("all 2 already allocated to 2 claims")
     # a selector that no device could ever satisfy is named, not hidden behind "allocated"
-    big = claim("big", selector="device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0")
+    big = claim("big", selectors=[memory_at_least("100Gi")])
     r = dractl("check", "-f", write(big))
     assert "all 2 fail selector #0" in r.out and "memory is 80Gi, needs >= 100Gi" in r.out
     assert "already allocated" not in r.out
     assert len(r.out.splitlines()) == 4  # outcome, scheduler line, request line, hint
 
 
-def _count_template(name: str, count: int) -> str:
-    cls = "deviceClassName: gpu.example.com"
-    return template(name).replace(cls, f"{cls}\n          count: {count}")
-
-
 def test_check_answers_what_apply_would_do_pod_by_pod(dractl, write):
     """Two pods asking for 5 GPUs each, 2 nodes of 8 GPUs: check and apply agree (one pod
     per node); check once said "together they need 10 devices" and failed both."""
     assert dractl("fake", "reset", "--nodes", "2").code == 0
-    f = write(_count_template("five", 5), pod("p1", template="five"), pod("p2", template="five"))
+    f = write(template("five", count=5), *(pod(p, claims=[from_template("five")]) for p in ("p1", "p2")))
     before = _state_bytes()
     r = dractl("check", "-f", f, "-o", "json")
     assert r.code == 0, r.out
@@ -232,7 +225,7 @@ def test_check_answers_what_apply_would_do_pod_by_pod(dractl, write):
     out = dractl("fake", "apply", "-f", f).out
     assert "pod/p1 scheduled on dra-demo-worker\n" in out and "pod/p2 scheduled on dra-demo-worker2\n" in out
     # a third such pod fits nowhere now; check names the reason in the scheduler's words
-    r = dractl("check", "-f", write(_count_template("five", 5), pod("p3", template="five")))
+    r = dractl("check", "-f", write(template("five", count=5), pod("p3", claims=[from_template("five")])))
     assert r.code == 1
     assert r.out.splitlines()[:2] == [
         "unschedulable: pod default/p3 cannot be scheduled on any node",
@@ -276,11 +269,10 @@ def test_pod_node_selector_is_honoured_like_the_scheduler(dractl, write):
     """kube-scheduler's NodeAffinity filter runs before DynamicResources: nodes the pod's
     nodeSelector excludes are counted with its reason, not tried for devices."""
     assert dractl("fake", "reset", "--nodes", "3").code == 0
-    selector = "spec:\n  nodeSelector:\n    kubernetes.io/hostname: dra-demo-worker2\n"
-    on2 = pod("on2", template="tpl").replace("spec:\n", selector, 1)
+    on2 = pod("on2", claims=[from_template("tpl")], node_selector={"kubernetes.io/hostname": "dra-demo-worker2"})
     (p,) = dractl("check", "-f", write(template("tpl"), on2), "-o", "json").json()["pods"]
     assert (p["outcome"], p["node"]) == ("scheduled", "dra-demo-worker2")
-    big = _count_template("tpl", 9)
+    big = template("tpl", count=9)
     r = dractl("check", "-f", write(big, on2), "-o", "json")
     assert r.code == 1
     assert r.json()["pods"][0]["message"] == (

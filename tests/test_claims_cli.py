@@ -6,71 +6,20 @@ import datetime as dt
 
 import pytest
 import yaml
+from builders import claim, docs_to_yaml, from_claim, from_template, namespace, pod, template
 from conftest import fixture_path
 
 SHARED_FIXTURE = fixture_path("dra-example-driver", "derived", "resourceclaim-allocated-shared-gpu.yaml")
-
-
-def claim(name: str, cls: str = "gpu.example.com", selector: str | None = None, ns: str = "default") -> str:
-    sel = f"\n        selectors:\n        - cel:\n            expression: \"{selector}\"" if selector else ""
-    return f"""apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata:
-  name: {name}
-  namespace: {ns}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: {cls}{sel}
-"""
-
-
-def pod(name: str, claim_name: str | None = None, template: str | None = None, ns: str = "default") -> str:
-    ref = f"resourceClaimName: {claim_name}" if claim_name else f"resourceClaimTemplateName: {template}"
-    return f"""apiVersion: v1
-kind: Pod
-metadata:
-  name: {name}
-  namespace: {ns}
-spec:
-  containers:
-  - name: ctr
-    image: busybox
-    resources:
-      claims:
-      - name: gpu
-  resourceClaims:
-  - name: gpu
-    {ref}
-"""
-
-
-def template(name: str, ns: str = "default") -> str:
-    return f"""apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata:
-  name: {name}
-  namespace: {ns}
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly:
-          deviceClassName: gpu.example.com
-"""
 
 
 @pytest.fixture
 def apply(dractl, tmp_path):
     n = [0]
 
-    def run(*docs: str):
+    def run(*docs: dict):
         n[0] += 1
         p = tmp_path / f"a{n[0]}.yaml"
-        p.write_text("---\n".join(docs))
+        p.write_text(docs_to_yaml(*docs))
         r = dractl("fake", "apply", "-f", str(p))
         assert r.code == 0, r.err
         return r
@@ -91,7 +40,7 @@ def test_empty_and_not_found(dractl):
 
 def test_json_contract_and_table(dractl, apply):
     dractl("fake", "reset")
-    apply(claim("solo"), pod("user", claim_name="solo"), claim("idle"))
+    apply(claim("solo"), pod("user", claims=[from_claim("solo")]), claim("idle"))
     doc = dractl("claims", "-o", "json").json()
     assert list(doc) == ["apiVersion", "kind", "items"] and doc["kind"] == "ClaimList"
     items = {i["name"]: i for i in doc["items"]}
@@ -126,9 +75,8 @@ def test_json_contract_and_table(dractl, apply):
 
 def test_all_namespaces_and_wide(dractl, apply):
     dractl("fake", "reset")
-    namespaces = "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n---\n" \
-        "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-b}\n"
-    apply(namespaces, template("one", ns="team-a"), pod("p1", template="one", ns="team-a"), claim("c", ns="team-b"))
+    apply(namespace("team-a"), namespace("team-b"),
+          template("one", "team-a"), pod("p1", "team-a", [from_template("one")]), claim("c", "team-b"))
     assert dractl("claims").err.strip().splitlines()[-1] == "No resources found in default namespace."
     r = dractl("claims", "-A")
     assert r.out.splitlines()[0].split()[:2] == ["NAMESPACE", "CLAIM"]
@@ -187,7 +135,7 @@ def test_human_duration_is_kubectls(secs, text):
 def test_explain_selector(dractl, apply):
     dractl("fake", "reset")
     expr = "device.attributes['gpu.example.com'].model == 'H100'"
-    apply(claim("picky", selector=expr), pod("p", claim_name="picky"))
+    apply(claim("picky", selectors=[expr]), pod("p", claims=[from_claim("picky")]))
     r = dractl("claims", "--explain")
     assert r.code == 0
     text = r.out
@@ -206,8 +154,9 @@ def test_explain_selector(dractl, apply):
 
 def test_explain_already_allocated_and_why_chosen(dractl, apply):
     dractl("fake", "reset", "--devices-per-node", "2")
-    apply(claim("first"), pod("p1", claim_name="first"), claim("second"), pod("p2", claim_name="second"))
-    apply(claim("third"), pod("p3", claim_name="third"))
+    apply(claim("first"), pod("p1", claims=[from_claim("first")]),
+          claim("second"), pod("p2", claims=[from_claim("second")]))
+    apply(claim("third"), pod("p3", claims=[from_claim("third")]))
     text = dractl("claims", "--explain").out
     third = text[text.index("Claim default/third"):]
     # devices held by different claims are one group that names the holders
@@ -253,7 +202,7 @@ def test_explain_lists_every_capacity_that_is_short(dractl, apply, tmp_path):
 
 def test_explain_class_not_found(dractl, apply):
     dractl("fake", "reset")
-    apply(claim("typo", cls="gpu.exmaple.com"), pod("p", claim_name="typo"))
+    apply(claim("typo", cls="gpu.exmaple.com"), pod("p", claims=[from_claim("typo")]))
     text = dractl("claims", "--explain").out
     assert 'deviceclass.resource.k8s.io "gpu.exmaple.com" not found' in text
     ex = dractl("claims", "typo", "--explain", "-o", "json").json()["explanation"]
@@ -272,7 +221,7 @@ def test_explain_claim_without_pod(dractl, apply):
 
 def test_explain_pod_with_missing_template(dractl, apply):
     dractl("fake", "reset")
-    apply(pod("orphan", template="nope"), template("ok"), pod("fine", template="ok"))
+    apply(pod("orphan", claims=[from_template("nope")]), template("ok"), pod("fine", claims=[from_template("ok")]))
     r = dractl("claims", "--explain")
     assert r.code == 0
     assert "Pod default/orphan (pending, claims not created):" in r.out
@@ -291,8 +240,7 @@ def test_explain_pod_explained_from_template_when_claim_not_created(dractl, tmp_
             [
                 open(fixture_path("dra-example-driver", "derived", "deviceclass-gpu.example.com.rendered.yaml")).read(),
                 open(fixture_path("dra-example-driver", "derived", "resourceslice-gpu-default.yaml")).read(),
-                template("later"),
-                pod("waiting", template="later"),
+                docs_to_yaml(template("later"), pod("waiting", claims=[from_template("later")])),
             ]
         )
     )

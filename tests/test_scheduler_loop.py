@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from test_allocator_demos import DRIVER, V1, claim, gpu_class, gpu_slice, node, pod
-from test_claims_cli import claim as claim_yaml
+from builders import claim, device_class, example_gpu_slice, from_claim, node, write_docs
+from test_allocator_demos import NS, demo_pod
 
 from dractl.allocator import Allocator
 from dractl.control.plane import ControlPlane
@@ -29,19 +29,19 @@ def test_claim_allocated_elsewhere_and_full_node_are_counted_apart():
     claim: n1 has no GPU left for the new claim, n2 and n3 cannot see "shared"."""
     base = cluster_from(
         objects(
-            gpu_class(),
-            *(gpu_slice(node=f"n{i}", n=1) for i in (1, 2, 3)),
+            device_class(),
+            *(example_gpu_slice(node=f"n{i}", n=1) for i in (1, 2, 3)),
             *(node(f"n{i}") for i in (1, 2, 3)),
-            claim("shared"),
+            claim("shared", NS),
         )
     )
     plane = ControlPlane.of(base)
-    plane.apply(objects(pod("first", claim_name="shared")), None)
+    plane.apply(objects(demo_pod("first", from_claim("shared"))), None)
     plane.reconcile()
     c = plane.cluster()
     shared = c.claim("dra-demo", "shared")
     assert shared is not None and shared.allocation is not None
-    p = place(Allocator(c), c.node_names, [shared, *objects(claim("more"))])
+    p = place(Allocator(c), c.node_names, [shared, *objects(claim("more", NS))])
     assert (p.outcome, p.node) == ("unschedulable", None)
     assert p.reasons == {
         "n1": "cannot allocate all claims",
@@ -52,27 +52,22 @@ def test_claim_allocated_elsewhere_and_full_node_are_counted_apart():
         "0/3 nodes are available: 1 cannot allocate all claims, 2 resourceclaim not available on the node."
     )
     # the same pod through check: the same sentence
-    second = pod("second", claim_name="shared")
+    second = demo_pod("second", from_claim("shared"))
     second["spec"]["resourceClaims"].append({"name": "more", "resourceClaimName": "more"})
-    (out,) = check(c, objects(claim("more"), second)).pods
+    (out,) = check(c, objects(claim("more", NS), second)).pods
     assert (out.outcome, out.message) == ("unschedulable", p.message)
 
 
 def test_no_nodes_is_upstreams_message():
-    c = Cluster(classes=objects(gpu_class()))
-    rep = check(c, objects(claim("want")))
+    c = Cluster(classes=objects(device_class()))
+    rep = check(c, objects(claim("want", NS)))
     assert rep.pods[0].outcome == "unschedulable"
     assert rep.pods[0].message == NO_NODES == "no nodes available to schedule pods"
 
 
 def test_no_nodes_from_a_snapshot(dractl, tmp_path):
-    snap = tmp_path / "classes.yaml"
-    snap.write_text(
-        f"apiVersion: {V1}\nkind: DeviceClass\nmetadata:\n  name: {DRIVER}\nspec:\n  selectors:\n"
-        f"  - cel:\n      expression: device.driver == '{DRIVER}'\n"
-    )
-    want = tmp_path / "want.yaml"
-    want.write_text(claim_yaml("want"))
-    r = dractl("--from", str(snap), "check", "-f", str(want))
+    snap = write_docs(tmp_path / "classes.yaml", device_class())
+    want = write_docs(tmp_path / "want.yaml", claim("want"))
+    r = dractl("--from", snap, "check", "-f", want)
     assert r.code == 1
     assert r.out == "unschedulable: the claims cannot be allocated on any node\nno nodes available to schedule pods\n"
