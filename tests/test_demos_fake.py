@@ -2,7 +2,8 @@
 run through ``dractl fake apply -f`` on the default fake cluster (one kind worker, gpu-0..gpu-7).
 
 The YAML below is copied verbatim from the post; only the Namespace object is added
-(the post creates it with ``kubectl create namespace dra-demo``).
+(the post creates it with ``kubectl create namespace dra-demo``). Other objects come from
+tests/builders.py.
 """
 
 from __future__ import annotations
@@ -12,13 +13,9 @@ import os
 import re
 
 import pytest
+from builders import claim, docs_to_yaml, from_claim, from_template, namespace, pod, template, write_docs
 
-NAMESPACE = """\
-apiVersion: v1
-kind: Namespace
-metadata:
-  name: dra-demo
-"""
+NAMESPACE = docs_to_yaml(namespace("dra-demo"))
 
 DEMO1 = """\
 apiVersion: resource.k8s.io/v1
@@ -204,9 +201,7 @@ def _obj(kind: str, name: str, ns: str = "dra-demo") -> dict | None:
 
 
 def _pod_ref(tmp_path, name: str) -> str:
-    p = tmp_path / f"del-{name}.yaml"
-    p.write_text(f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: dra-demo\n")
-    return str(p)
+    return write_docs(tmp_path / f"del-{name}.yaml", pod(name, "dra-demo"))
 
 
 def _env(dractl, pod: str) -> dict[str, str]:
@@ -395,23 +390,18 @@ def test_scheduler_does_not_remember_not_available_as_a_shape_failure(dractl, tm
     shares is allocated elsewhere must not make that node "full" for the next pod of the
     same template within one reconcile."""
     assert dractl("fake", "reset", "--nodes", "2", "--devices-per-node", "1").code == 0
-    docs = [
-        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: shared\nspec:\n  devices:\n"
-        "    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n",
-        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: tpl\nspec:\n  spec:\n"
-        "    devices:\n      requests:\n      - name: gpu\n        exactly:\n"
-        "          deviceClassName: gpu.example.com\n",
-        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: s1\nspec:\n  containers:\n  - name: c\n    image: x\n"
-        "  resourceClaims:\n  - name: shared\n    resourceClaimName: shared\n",
-        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: s2\nspec:\n  containers:\n  - name: c\n    image: x\n"
-        "  resourceClaims:\n  - name: shared\n    resourceClaimName: shared\n"
-        "  - name: gpu\n    resourceClaimTemplateName: tpl\n",
-        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: s3\nspec:\n  containers:\n  - name: c\n    image: x\n"
-        "  resourceClaims:\n  - name: gpu\n    resourceClaimTemplateName: tpl\n",
-    ]
-    p = tmp_path / "pods.yaml"
-    p.write_text("---\n".join(docs))
-    out = dractl("fake", "apply", "-f", str(p)).out
+    def bare(name: str, *claims: dict) -> dict:
+        return pod(name, None, claims, container="c", image="x", container_claims=False)
+
+    p = write_docs(
+        tmp_path / "pods.yaml",
+        claim("shared", None),
+        template("tpl", None),
+        bare("s1", from_claim("shared", "shared")),
+        bare("s2", from_claim("shared", "shared"), from_template("tpl")),
+        bare("s3", from_template("tpl")),
+    )
+    out = dractl("fake", "apply", "-f", p).out
     assert "pod/s1 scheduled on dra-demo-worker\n" in out
     assert ("pod/s2 pending: 0/2 nodes are available: 1 cannot allocate all claims, "
             "1 resourceclaim not available on the node.") in out

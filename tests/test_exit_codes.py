@@ -7,6 +7,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+from builders import claim, docs_to_yaml, memory_at_least
 from test_demos_fake import DEMO1, DEMO2, DEMO3, NAMESPACE
 
 README = Path(__file__).parent.parent / "README.md"
@@ -20,27 +21,16 @@ def _rows() -> list[tuple[str, int, str]]:
     return [(m.group(1), int(m.group(2)), m.group(3)) for m in map(ROW.match, section.splitlines()) if m]
 
 
-def claim(name: str, memory: str, ns: str = "default") -> str:
-    return f"""apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {{name: {name}, namespace: {ns}}}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu.example.com
-        selectors:
-        - cel: {{expression: "device.capacity['gpu.example.com'].memory.compareTo(quantity('{memory}')) >= 0"}}
-"""
+def one_claim(name: str, memory: str, ns: str = "default") -> str:
+    return docs_to_yaml(claim(name, ns, selectors=[memory_at_least(memory)]))
 
 
 FILES = {
     "blog-demos.yaml": "---\n".join((NAMESPACE, DEMO1, DEMO2, DEMO3)),
-    "one-gpu.yaml": claim("one-gpu", "40Gi"),
-    "huge-gpu.yaml": claim("huge-gpu", "100Gi"),
-    "other-namespace.yaml": claim("elsewhere", "40Gi", ns="team-x"),
-    "nosuch.yaml": claim("nosuch", "1Gi"),
+    "one-gpu.yaml": one_claim("one-gpu", "40Gi"),
+    "huge-gpu.yaml": one_claim("huge-gpu", "100Gi"),
+    "other-namespace.yaml": one_claim("elsewhere", "40Gi", ns="team-x"),
+    "nosuch.yaml": one_claim("nosuch", "1Gi"),
     "not-yaml.txt": "this: is: not yaml: [\n",
     "deploy.yaml": "apiVersion: v1\nkind: Service\nmetadata: {name: web}\n",
     "unreachable.kubeconfig": """apiVersion: v1

@@ -8,20 +8,10 @@ from pathlib import Path
 
 from ptyutil import run_in_pty, visible_lines
 
-MEM_100GI = "device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0"
+from builders import claim, device_class, docs_to_yaml, memory_at_least, pod, write_docs
 
-BIG_CLAIM = f"""apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {{name: big, namespace: default}}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu.example.com
-        selectors:
-        - cel: {{expression: "{MEM_100GI}"}}
-"""
+MEM_100GI = memory_at_least("100Gi")
+BIG_CLAIM = claim("big", selectors=[MEM_100GI])
 
 
 def write(tmp_path, name: str, text: str) -> str:
@@ -36,7 +26,7 @@ def write(tmp_path, name: str, text: str) -> str:
 def test_grouped_selector_reasons_keep_the_whole_expression(dractl, tmp_path):
     """Devices that differ: one line with the full expression, then each value with its count."""
     assert dractl("fake", "reset", "--profile", "example-gpu-partitions").code == 0
-    assert dractl("fake", "apply", "-f", write(tmp_path, "c.yaml", BIG_CLAIM)).code == 0
+    assert dractl("fake", "apply", "-f", write_docs(tmp_path / "c.yaml", BIG_CLAIM)).code == 0
     want = (
         f"all 40 fail selector #0 ({MEM_100GI}): "
         "memory is 20Gi, needs >= 100Gi (32); memory is 80Gi, needs >= 100Gi (8)"
@@ -164,41 +154,28 @@ def test_claims_name_of_a_pod_says_which_claims_it_has(dractl, tmp_path):
     assert dractl(*_hint(r.err)).code == 0
 
 
-NEW_CLASS = """apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: big-gpus}
-spec:
-  selectors:
-  - cel: {expression: "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0"}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: want-big}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly: {deviceClassName: big-gpus}
-"""
+def new_class(memory: str) -> str:
+    """A DeviceClass of GPUs with at least ``memory``, and a claim (no namespace) for one of them."""
+    return docs_to_yaml(device_class("big-gpus", memory_at_least(memory)), claim("want-big", None, cls="big-gpus"))
 
 
 def test_check_uses_a_device_class_from_the_file(dractl, tmp_path):
     assert dractl("fake", "reset").code == 0
-    r = dractl("check", "-f", write(tmp_path, "what-if.yaml", NEW_CLASS))
+    r = dractl("check", "-f", write(tmp_path, "what-if.yaml", new_class("40Gi")))
     assert r.code == 0, r.err
     assert "ignoring DeviceClass" not in r.err and "not found" not in r.out + r.err
     assert "want-big" in r.out and "gpu.example.com/dra-demo-worker/gpu-0" in r.out
     # a what-if: nothing is written
     assert dractl("classes", "-o", "name").out.split() == ["deviceclass.resource.k8s.io/gpu.example.com"]
     # the class's selectors count: asking for more than any device has is unschedulable
-    r = dractl("check", "-f", write(tmp_path, "huge.yaml", NEW_CLASS.replace("40Gi", "100Gi")))
+    r = dractl("check", "-f", write(tmp_path, "huge.yaml", new_class("100Gi")))
     assert r.code == 1 and "memory is 80Gi, needs >= 100Gi" in r.out
 
 
 def test_check_of_a_pod_without_claims_says_so(dractl, tmp_path):
     assert dractl("fake", "reset").code == 0
-    pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: plain}\nspec:\n  containers: [{name: c, image: busybox}]\n"
-    r = dractl("check", "-f", write(tmp_path, "plain.yaml", pod))
+    plain = write_docs(tmp_path / "plain.yaml", pod("plain", None, container="c"))
+    r = dractl("check", "-f", plain)
     assert (r.code, r.out) == (0, "pod default/plain uses no ResourceClaims: scheduled on dra-demo-worker\n")
 
 
@@ -211,7 +188,7 @@ def test_fake_apply_into_a_missing_namespace_is_refused_as_the_apiserver_does(dr
     assert r.code == 1 and 'namespaces "dra-demo" not found' in r.err, r.err
     assert r.err.count("\n") == 1 and r.out == ""
     assert (tmp_path / "state" / "cluster.json").read_bytes() == before
-    no_ns = write(tmp_path, "c.yaml", BIG_CLAIM.replace("namespace: default", ""))
+    no_ns = write_docs(tmp_path / "c.yaml", claim("big", None, selectors=[MEM_100GI]))
     r = dractl("-n", "team-x", "fake", "apply", "-f", no_ns)
     assert r.code == 1 and 'namespaces "team-x" not found' in r.err
     # the Namespace in the same file (after the objects, even) or created first: accepted
@@ -325,8 +302,8 @@ def test_the_fake_cluster_notice_only_on_an_interactive_table(dractl_proc, tmp_p
 
 def test_the_reschedule_hint_is_only_given_for_the_fake_cluster(dractl, tmp_path):
     assert dractl("fake", "reset").code == 0
-    lonely = BIG_CLAIM.replace("name: big", "name: lonely").replace("100Gi", "10Gi")
-    assert dractl("fake", "apply", "-f", write(tmp_path, "lonely.yaml", lonely)).code == 0
+    lonely = claim("lonely", selectors=[memory_at_least("10Gi")])
+    assert dractl("fake", "apply", "-f", write_docs(tmp_path / "lonely.yaml", lonely)).code == 0
     hint = "any 'dractl fake apply' reschedules"
     assert hint in dractl("--fake", "claims", "lonely", "--explain").out
     snap = dractl("--fake", "snapshot")
