@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+from builders import claim, device, device_class, node, request, slice_
 
 from dractl.allocator import Allocator
 from dractl.allocator import capacity as cap
@@ -288,46 +289,26 @@ def test_get_consumed_capacity_from_request():
 
 
 def _slice(devices):
-    return {
-        "apiVersion": "resource.k8s.io/v1",
-        "kind": "ResourceSlice",
-        "metadata": {"name": "slice-1"},
-        "spec": {"driver": "driver-a", "pool": {"name": "pool-1", "generation": 1, "resourceSliceCount": 1},
-                 "nodeName": "node-1", "devices": devices},
-    }
+    return slice_("node-1", "driver-a", "pool-1", devices, name="slice-1")
 
 
 def _device(name, capacity):
-    return {"name": name, "allowMultipleAllocations": True, "capacity": capacity}
+    return device(name, capacity=capacity, allow_multiple_allocations=True)
 
 
-_CLASS = {
-    "apiVersion": "resource.k8s.io/v1",
-    "kind": "DeviceClass",
-    "metadata": {"name": "class-a"},
-    "spec": {
-        "selectors": [{"cel": {"expression": 'device.driver == "driver-a" && device.allowMultipleAllocations == true'}}]
-    },
-}
+_CLASS = device_class("class-a", 'device.driver == "driver-a" && device.allowMultipleAllocations == true')
 
 
 def _claim(requests, mode="ExactCount"):
-    exactly = {"deviceClassName": "class-a", "allocationMode": mode, "capacity": {"requests": requests}}
-    if mode == "ExactCount":
-        exactly["count"] = 1
-    return {
-        "apiVersion": "resource.k8s.io/v1",
-        "kind": "ResourceClaim",
-        "metadata": {"name": "claim-0", "namespace": "default", "uid": "uid-0"},
-        "spec": {"devices": {"requests": [{"name": "req-0", "exactly": exactly}]}},
-    }
+    req = request("req-0", "class-a", mode=mode, count=1 if mode == "ExactCount" else None, capacity_requests=requests)
+    return claim("claim-0", "default", [req], uid="uid-0")
 
 
 def _allocate(devices, claim, gates):
     cluster = Cluster(classes=[parse_object(_CLASS)], slices=[parse_object(_slice(devices), validate=False)], claims=[])
     a = Allocator(cluster, FeatureGates(gates), share_id=lambda: "00000000-0000-0000-0000-000000000000")
-    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-1", "labels": {"region": "region-1"}}}
-    out = explained(a, parse_object(node, validate=False), [parse_object(copy.deepcopy(claim), validate=False)])
+    node_ = node("node-1", {"region": "region-1"})
+    out = explained(a, parse_object(node_, validate=False), [parse_object(copy.deepcopy(claim), validate=False)])
     results = None if out.allocations is None else [allocation_to_dict(x) for x in out.allocations]
     return out.error, results
 

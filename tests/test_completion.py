@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from builders import GPU, claim, device_class, docs_to_yaml, from_claim, namespace, pod
 
 from dractl.cli import completion
 from dractl.cli import completion_engine as engine
@@ -23,36 +24,16 @@ from dractl.cli.completion_table import TABLE
 ROOT = Path(__file__).parent.parent
 GATES = ("DynamicResourceAllocation", "DRAAdminAccess", "DRAPrioritizedList")
 
-SNAPSHOT = """\
-apiVersion: v1
-kind: Namespace
-metadata: {name: team-a}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu.example.com}
-spec:
-  selectors: [{cel: {expression: "device.driver == 'gpu.example.com'"}}]
-"""
-for _ns, _names in (("default", ("train-0", "train-1")), ("team-a", ("infer-0", "infer-1", "infer-2"))):
-    for _n in _names:
-        SNAPSHOT += f"""---
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {{name: {_n}, namespace: {_ns}}}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly: {{deviceClassName: gpu.example.com}}
----
-apiVersion: v1
-kind: Pod
-metadata: {{name: pod-{_n}, namespace: {_ns}}}
-spec:
-  containers: [{{name: main, image: busybox}}]
-  resourceClaims: [{{name: gpu, resourceClaimName: {_n}}}]
-"""
+SNAPSHOT = docs_to_yaml(
+    namespace("team-a"),
+    device_class(GPU),
+    *(
+        o
+        for ns, names in (("default", ("train-0", "train-1")), ("team-a", ("infer-0", "infer-1", "infer-2")))
+        for n in names
+        for o in (claim(n, ns), pod(f"pod-{n}", ns, [from_claim(n)], container="main", container_claims=False))
+    ),
+)
 
 WRAPPER = """#!{python}
 import sys

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from builders import allocated, claim, docs_to_yaml
 from conftest import fixture_path
 
 NVIDIA_EKS = fixture_path("other-drivers", "dranet__aws_eks_examples__gpu-efa__resourceslice-gpu.yaml")
@@ -123,27 +124,15 @@ def test_shared_device_shows_consumed_capacity(dractl, tmp_path):
 
 
 def test_partitionable_devices_show_counters_and_what_is_left(dractl, tmp_path):
-    claim = tmp_path / "claim.yaml"
-    claim.write_text(
+    snap = tmp_path / "claim.yaml"
+    snap.write_text(
         open(PARTITIONS).read()
-        + """
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: part, namespace: default}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly: {deviceClassName: gpu.example.com}
-status:
-  allocation:
-    devices:
-      results:
-      - {request: gpu, driver: gpu.example.com, pool: dra-example-driver-cluster-worker, device: gpu-0-partition-1}
-"""
+        + "\n---\n"
+        + docs_to_yaml(allocated(claim("part"), {"request": "gpu", "driver": "gpu.example.com",
+                                                 "pool": "dra-example-driver-cluster-worker",
+                                                 "device": "gpu-0-partition-1"}))
     )
-    items = {i["device"]: i for i in dractl("--from", str(claim), "devices", "-o", "json").json()["items"]}
+    items = {i["device"]: i for i in dractl("--from", str(snap), "devices", "-o", "json").json()["items"]}
     full = items["gpu-0-full"]
     mem = [c for c in full["consumesCounters"] if c["counter"] == "memory"][0]
     assert mem == {"counterSet": "gpu-0-counters", "counter": "memory", "consumes": "80Gi", "left": "60Gi"}
@@ -151,7 +140,7 @@ status:
     assert items["gpu-0-partition-2"]["available"] is True
     assert items["gpu-1-full"]["available"] is True
     assert items["gpu-0-partition-1"]["claims"] == ["default/part"]
-    avail = dractl("--from", str(claim), "devices", "--available", "-o", "name").out
+    avail = dractl("--from", str(snap), "devices", "--available", "-o", "name").out
     assert "gpu-0-full" not in avail and "gpu-0-partition-1" not in avail and "gpu-1-full" in avail
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 
+from builders import claim, namespace, write_docs
 from conftest import fixture_path
 
 
@@ -103,18 +104,13 @@ def test_fake_refuses_from(dractl):
 
 
 def test_apply_puts_objects_without_a_namespace_into_dash_n(dractl, tmp_path):
-    f = tmp_path / "claim.yaml"
-    f.write_text(
-        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
-        "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}}\n"
-    )
-    ns = tmp_path / "ns.yaml"
-    ns.write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n")
-    assert dractl("fake", "apply", "-f", str(ns)).code == 0
-    assert dractl("-n", "team-a", "fake", "apply", "-f", str(f)).code == 0
+    f = write_docs(tmp_path / "claim.yaml", claim("c", None))
+    ns = write_docs(tmp_path / "ns.yaml", namespace("team-a"))
+    assert dractl("fake", "apply", "-f", ns).code == 0
+    assert dractl("-n", "team-a", "fake", "apply", "-f", f).code == 0
     items = dractl("-A", "claims", "-o", "json").json()["items"]
     assert [(i["namespace"], i["name"]) for i in items] == [("team-a", "c")]
-    assert "deleted" in dractl("fake", "delete", "-f", str(f), "-n", "team-a").out
+    assert "deleted" in dractl("fake", "delete", "-f", f, "-n", "team-a").out
 
 
 ADMIN = fixture_path("dra-example-driver", "demo-examples", "admin-access__admin-access.yaml")
@@ -136,16 +132,11 @@ def test_admin_access_needs_the_namespace_label(dractl, tmp_path):
 
 
 def test_claim_spec_is_immutable(dractl, tmp_path):
-    f = tmp_path / "claim.yaml"
-    body = (
-        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
-        "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com, count: COUNT}}]}}\n"
-    )
-    f.write_text(body.replace("COUNT", "1"))
-    assert dractl("fake", "apply", "-f", str(f)).code == 0
-    assert "resourceclaim.resource.k8s.io/c unchanged" in dractl("fake", "apply", "-f", str(f)).out
-    f.write_text(body.replace("COUNT", "2"))
-    r = dractl("fake", "apply", "-f", str(f))
+    f = write_docs(tmp_path / "claim.yaml", claim("c", None, count=1))
+    assert dractl("fake", "apply", "-f", f).code == 0
+    assert "resourceclaim.resource.k8s.io/c unchanged" in dractl("fake", "apply", "-f", f).out
+    write_docs(f, claim("c", None, count=2))
+    r = dractl("fake", "apply", "-f", f)
     assert r.code == 2
     assert 'ResourceClaim.resource.k8s.io "c" is invalid: spec: Invalid value: field is immutable' in r.err
 

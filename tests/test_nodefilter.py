@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
+import builders as b
+
 from dractl.allocator.nodefilter import node_filter_reason
 from dractl.control.scheduler import fit_error
 from dractl.model.parse import parse_object
 
 
 def pod(**spec):
-    return parse_object({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
-                         "spec": {"containers": [{"name": "c", "image": "busybox"}], **spec}})
+    return parse_object(b.pod("p", container="c", **spec))
 
 
 def node(name="n1", labels=None, **spec):
-    return parse_object({"apiVersion": "v1", "kind": "Node",
-                         "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name, **(labels or {})}},
-                         "spec": spec})
+    return parse_object(b.node(name, {"kubernetes.io/hostname": name, **(labels or {})}, **spec))
 
 
 def test_plain_pod_fits_a_plain_node():

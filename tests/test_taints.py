@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import yaml
+from builders import claim, from_claim, from_template, pod, request, write_docs
 from conftest import FIXTURES
 
 DEMOS = FIXTURES / "dra-example-driver" / "demo-examples"
@@ -65,16 +66,10 @@ def test_fake_cluster_applies_the_rule_and_evicts(dractl, tmp_path):
     assert all(d["taints"] == [{"key": "gpu.example.com/unhealthy", "value": "true", "effect": "NoExecute",
                                 "source": "maintenance"}] for d in devs)
     # a new pod without a toleration stays pending; removing the rule lets it run
-    late = tmp_path / "late.yaml"
-    late.write_text(f"""apiVersion: v1
-kind: Pod
-metadata: {{name: late, namespace: {NS}}}
-spec:
-  containers: [{{name: c, image: x, resources: {{claims: [{{name: gpu}}]}}}}]
-  resourceClaims: [{{name: gpu, resourceClaimTemplateName: single-gpu-without-toleration}}]
-""")
+    late = write_docs(tmp_path / "late.yaml",
+                      pod("late", NS, [from_template("single-gpu-without-toleration")], container="c", image="x"))
     assert "pod/late pending: 0/1 nodes are available: 1 cannot allocate all claims." in dractl(
-        "fake", "apply", "-f", str(late)).out
+        "fake", "apply", "-f", late).out
     r = dractl("taint", "--remove", "maintenance")
     assert r.code == 0 and "devicetaintrule.resource.k8s.io \"maintenance\" deleted" in r.out
     assert "pod/late scheduled on dra-demo-worker" in r.out
@@ -102,25 +97,10 @@ def test_class_and_selector_expand_to_one_rule_per_device_and_remove_together(dr
 
 def test_pending_pods_that_lose_candidates(dractl, tmp_path):
     assert dractl("fake", "reset", "--devices-per-node", "2").code == 0
-    big = """apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: three, namespace: default}
-spec:
-  devices:
-    requests:
-    - name: gpus
-      exactly: {deviceClassName: gpu.example.com, count: 3}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: wants-three, namespace: default}
-spec:
-  containers: [{name: c, image: x, resources: {claims: [{name: gpus}]}}]
-  resourceClaims: [{name: gpus, resourceClaimName: three}]
-"""
-    f = tmp_path / "big.yaml"
-    f.write_text(big)
-    assert "pending" in dractl("fake", "apply", "-f", str(f)).out
+    f = write_docs(tmp_path / "big.yaml",
+                   claim("three", requests=[request("gpus", count=3)]),
+                   pod("wants-three", claims=[from_claim("three", "gpus")], container="c", image="x"))
+    assert "pending" in dractl("fake", "apply", "-f", f).out
     doc = dractl("taint", "example.com/drain:NoSchedule", "--device", "gpu-0", "--dry-run", "-o", "json").json()
     assert doc["devices"] == ["gpu.example.com/dra-demo-worker/gpu-0"]
     assert doc["unschedulable"] == ["default/wants-three"]
