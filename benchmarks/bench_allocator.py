@@ -10,72 +10,34 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
+
+from builders import GPU, claim, device, device_class, memory_at_least, node, slice_
 
 from dractl.allocator import Allocator
 from dractl.control.whatif import check
 from dractl.model.cluster import Cluster
 from dractl.model.parse import parse_object
 
-DRIVER = "gpu.example.com"
-V1 = "resource.k8s.io/v1"
-
 
 def make_cluster(nodes: int, gpus: int) -> Cluster:
     c = Cluster()
-    c.classes.append(
-        parse_object(
-            {
-                "apiVersion": V1,
-                "kind": "DeviceClass",
-                "metadata": {"name": DRIVER},
-                "spec": {"selectors": [{"cel": {"expression": f"device.driver == '{DRIVER}'"}}]},
-            },
-            validate=False,
-        )
-    )
+    c.classes.append(parse_object(device_class(GPU), validate=False))
     for n in range(nodes):
         name = f"node-{n:04d}"
-        c.nodes.append(parse_object({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name}}, validate=False))
-        c.slices.append(
-            parse_object(
-                {
-                    "apiVersion": V1,
-                    "kind": "ResourceSlice",
-                    "metadata": {"name": f"{name}-{DRIVER}"},
-                    "spec": {
-                        "driver": DRIVER,
-                        "nodeName": name,
-                        "pool": {"name": name, "generation": 1, "resourceSliceCount": 1},
-                        "devices": [
-                            {
-                                "name": f"gpu-{i}",
-                                "attributes": {"index": {"int": i}, "model": {"string": "LATEST-GPU-MODEL"}},
-                                "capacity": {"memory": {"value": "80Gi"}},
-                            }
-                            for i in range(gpus)
-                        ],
-                    },
-                },
-                validate=False,
-            )
-        )
+        c.nodes.append(parse_object(node(name), validate=False))
+        attrs = ({"index": i, "model": "LATEST-GPU-MODEL"} for i in range(gpus))
+        devices = [device(f"gpu-{i}", a, {"memory": "80Gi"}) for i, a in enumerate(attrs)]
+        c.slices.append(parse_object(slice_(name, GPU, devices=devices), validate=False))
     return c
 
 
 def pod_claim(i: int, selectors: tuple[str, ...] = ()):
-    exactly: dict = {"deviceClassName": DRIVER}
-    if selectors:
-        exactly["selectors"] = [{"cel": {"expression": s}} for s in selectors]
-    return parse_object(
-        {
-            "apiVersion": V1,
-            "kind": "ResourceClaim",
-            "metadata": {"name": f"pod-{i}-gpu", "namespace": "bench"},
-            "spec": {"devices": {"requests": [{"name": "gpu", "exactly": exactly}]}},
-        },
-        validate=False,
-    )
+    return parse_object(claim(f"pod-{i}-gpu", "bench", selectors=selectors), validate=False)
 
 
 def bench_placement(nodes: int = 500, gpus: int = 10, pods: int = 5000) -> float:
@@ -86,12 +48,12 @@ def bench_placement(nodes: int = 500, gpus: int = 10, pods: int = 5000) -> float
     alloc = Allocator(c)
     start = 0
     placed = 0
-    for claim in claims:
+    for c_ in claims:
         for k in range(len(names)):
             idx = (start + k) % len(names)
-            out = alloc.allocate(names[idx], [claim])
+            out = alloc.allocate(names[idx], [c_])
             if out.allocations is not None:
-                alloc.commit(claim.key, out.allocations[0])
+                alloc.commit(c_.key, out.allocations[0])
                 placed += 1
                 start = (idx + 1) % len(names)
                 break
@@ -102,9 +64,9 @@ def bench_placement(nodes: int = 500, gpus: int = 10, pods: int = 5000) -> float
 
 def bench_explain(nodes: int = 1000, gpus: int = 10) -> float:
     c = make_cluster(nodes, gpus)
-    claim = pod_claim(0, ("device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0",))
+    pending = pod_claim(0, (memory_at_least("100Gi"),))
     t0 = time.perf_counter()
-    rep = check(c, [claim])
+    rep = check(c, [pending])
     dt = time.perf_counter() - t0
     assert rep.outcome == "unschedulable"
     lines = rep.pods[0].explanation.lines()

@@ -18,6 +18,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
+
+from builders import claim, docs_to_yaml, from_claim, namespace, pod
+
 EMPTY_APP = """
 import typer
 app = typer.Typer()
@@ -53,23 +57,10 @@ def claims_yaml(namespaces: tuple[str, ...] = ("default", "team-a"), per_namespa
     docs = []
     for ns in namespaces:
         if ns != "default":
-            docs.append(f"apiVersion: v1\nkind: Namespace\nmetadata: {{name: {ns}}}\n")
-        for i in range(per_namespace):
-            docs.append(
-                "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
-                f"metadata: {{name: claim-{i}, namespace: {ns}}}\n"
-                "spec:\n  devices:\n    requests:\n    - name: gpu\n"
-                "      exactly: {deviceClassName: gpu.example.com}\n"
-            )
-        for i in range(3):
-            docs.append(
-                "apiVersion: v1\nkind: Pod\n"
-                f"metadata: {{name: pod-{i}, namespace: {ns}}}\n"
-                "spec:\n  containers:\n  - name: ctr\n    image: busybox\n"
-                "    resources: {claims: [{name: gpu}]}\n"
-                f"  resourceClaims:\n  - name: gpu\n    resourceClaimName: claim-{i}\n"
-            )
-    return "---\n".join(docs)
+            docs.append(namespace(ns))
+        docs += [claim(f"claim-{i}", ns) for i in range(per_namespace)]
+        docs += [pod(f"pod-{i}", ns, [from_claim(f"claim-{i}")]) for i in range(3)]
+    return docs_to_yaml(*docs)
 
 
 def find_kind(node: dict, kind: str, path: tuple[str, ...] = ()) -> list[str] | None:

@@ -24,79 +24,20 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+
+from builders import docs_to_yaml, from_template, memory_at_least, namespace, pod, template  # noqa: E402
 
 
 def pods_yaml(n: int, ns: str = "bench") -> str:
-    docs = [
-        f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {ns}\n",
-        f"""apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata:
-  name: single-gpu
-  namespace: {ns}
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly:
-          deviceClassName: gpu.example.com
-""",
-    ]
-    for i in range(n):
-        docs.append(
-            f"""apiVersion: v1
-kind: Pod
-metadata:
-  name: pod-{i:05d}
-  namespace: {ns}
-spec:
-  containers:
-  - name: ctr
-    image: busybox:1.37
-    resources:
-      claims:
-      - name: gpu
-  resourceClaims:
-  - name: gpu
-    resourceClaimTemplateName: single-gpu
-"""
-        )
-    return "---\n".join(docs)
+    pods = (pod(f"pod-{i:05d}", ns, [from_template("single-gpu")], image="busybox:1.37") for i in range(n))
+    return docs_to_yaml(namespace(ns), template("single-gpu", ns), *pods)
 
 
-HUGE = """apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata:
-  name: gpu-100gi
-  namespace: bench
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly:
-          deviceClassName: gpu.example.com
-          selectors:
-          - cel:
-              expression: "device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0"
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: huge-gpu
-  namespace: bench
-spec:
-  containers:
-  - name: ctr
-    image: busybox:1.37
-    resources:
-      claims:
-      - name: gpu
-  resourceClaims:
-  - name: gpu
-    resourceClaimTemplateName: gpu-100gi
-"""
+HUGE = docs_to_yaml(
+    template("gpu-100gi", "bench", selectors=[memory_at_least("100Gi")]),
+    pod("huge-gpu", "bench", [from_template("gpu-100gi")], image="busybox:1.37"),
+)
 
 
 def run(env: dict[str, str], *args: str) -> tuple[float, str]:
