@@ -35,6 +35,20 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # tests/: the object builders
+
+from builders import (  # noqa: E402
+    claim,
+    counter_consumption,
+    counter_set,
+    device,
+    device_class,
+    namespace,
+    pod,
+    slice_,
+    template,
+)
+
 SNAPSHOT_KINDS = ["Node", "Namespace", "DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "Pod"]
 GI = 1024**3
 
@@ -73,10 +87,7 @@ def generate(seed: int, index: int, nodes: list[str]) -> Scenario:
     driver = f"s{index}.scenario.dractl.test"
     cls = f"s{index}-dev"
     ns = f"scenario-{seed}-{index}"
-    objs: list[dict] = [{
-        "apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": cls},
-        "spec": {"selectors": [{"cel": {"expression": f"device.driver == '{driver}'"}}]},
-    }]
+    objs: list[dict] = [device_class(cls, f"device.driver == '{driver}'")]
     taints = rng.random() < 0.3
     consumable = rng.random() < 0.3
     partitioned = rng.random() < 0.3
@@ -85,15 +96,8 @@ def generate(seed: int, index: int, nodes: list[str]) -> Scenario:
         ndev = rng.randint(2, 8)
         devices = []
         for i in range(ndev):
-            dev: dict[str, Any] = {
-                "name": f"dev-{i}",
-                "attributes": {
-                    "model": {"string": rng.choice(["A", "B"])},
-                    "numa": {"int": rng.randint(0, 1)},
-                    "index": {"int": i},
-                },
-                "capacity": {"memory": {"value": _q(rng.choice([16, 40, 80]))}},
-            }
+            attrs = {"model": rng.choice(["A", "B"]), "numa": rng.randint(0, 1), "index": i}
+            dev = device(f"dev-{i}", attrs, {"memory": _q(rng.choice([16, 40, 80]))})
             if taints and rng.random() < 0.4:
                 dev["taints"] = [{"key": "example.com/maintenance", "value": "true", "effect": "NoSchedule"}]
             if consumable and rng.random() < 0.5:
@@ -103,23 +107,14 @@ def generate(seed: int, index: int, nodes: list[str]) -> Scenario:
                     "requestPolicy": {"default": "10", "validRange": {"min": "10", "step": "10"}},
                 }
             if partitioned:
-                dev["consumesCounters"] = [{"counterSet": "shared", "counters": {
-                    "mem": {"value": _q(rng.choice([20, 40]))}}}]
+                dev["consumesCounters"] = [counter_consumption("shared", mem=_q(rng.choice([20, 40])))]
             devices.append(dev)
         count = 2 if partitioned else 1
-        pool = {"name": node, "generation": 1, "resourceSliceCount": count}
-        objs.append({
-            "apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
-            "metadata": {"name": f"{node}-s{index}", "labels": {"dractl.test/scenario": str(index)}},
-            "spec": {"driver": driver, "nodeName": node, "pool": pool, "devices": devices},
-        })
+        labels = {"dractl.test/scenario": str(index)}
+        objs.append(slice_(node, driver, devices=devices, name=f"{node}-s{index}", slice_count=count, labels=labels))
         if partitioned:
-            objs.append({
-                "apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
-                "metadata": {"name": f"{node}-s{index}-counters", "labels": {"dractl.test/scenario": str(index)}},
-                "spec": {"driver": driver, "nodeName": node, "pool": pool,
-                         "sharedCounters": [{"name": "shared", "counters": {"mem": {"value": _q(80)}}}]},
-            })
+            objs.append(slice_(node, driver, devices=None, name=f"{node}-s{index}-counters", slice_count=count,
+                               labels=labels, shared_counters=[counter_set("shared", mem=_q(80))]))
     sc = Scenario(index, driver, ns, objs)
 
     def selectors() -> list[dict]:
@@ -177,25 +172,16 @@ def generate(seed: int, index: int, nodes: list[str]) -> Scenario:
             for c in range(rng.choice([1, 1, 2])):
                 if rng.random() < 0.2 and shared_claim is None:
                     shared_claim = f"shared-{p}-{c}"
-                    new.append({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
-                                "metadata": {"name": shared_claim}, "spec": claim_spec()})
+                    new.append({**claim(shared_claim, None), "spec": claim_spec()})
                     pod_claims.append({"name": f"c{c}", "resourceClaimName": shared_claim})
                 else:
                     tmpl = f"{name}-t{c}"
-                    new.append({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
-                                "metadata": {"name": tmpl}, "spec": {"spec": claim_spec()}})
+                    new.append({**template(tmpl, None), "spec": {"spec": claim_spec()}})
                     pod_claims.append({"name": f"c{c}", "resourceClaimTemplateName": tmpl})
-        pod = {
-            "apiVersion": "v1", "kind": "Pod", "metadata": {"name": name},
-            "spec": {
-                "containers": [{"name": "ctr", "image": "busybox:1.37", "command": ["sleep", "3600"],
-                                "resources": {"claims": [{"name": c["name"]} for c in pod_claims]}}],
-                "resourceClaims": pod_claims,
-            },
-        }
+        p_ = pod(name, None, pod_claims, image="busybox:1.37", command=["sleep", "3600"])
         if rng.random() < 0.15:  # the scheduler's other filters count nodes too
-            pod["spec"]["nodeSelector"] = {"kubernetes.io/hostname": rng.choice(nodes)}
-        sc.steps.append(Step([*new, pod], name))
+            p_["spec"]["nodeSelector"] = {"kubernetes.io/hostname": rng.choice(nodes)}
+        sc.steps.append(Step([*new, p_], name))
     return sc
 
 
@@ -301,7 +287,7 @@ def summary_lines(report: Any) -> list[str]:
 
 def run_scenario(api: Any, sc: Scenario, work: Path) -> list[Outcome]:
     outcomes = []
-    api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": sc.namespace}})
+    api.create(namespace(sc.namespace))
     api.apply(sc.cluster_objects)
     try:
         for step in sc.steps:
