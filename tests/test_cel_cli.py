@@ -183,3 +183,12 @@ def test_arguments_that_are_not_utf8(dractl_proc):
 
     p = subprocess.run([sys.executable, "-m", "dractl", "cel", os.fsdecode(b"\xff")], capture_output=True)
     assert p.returncode == 2 and p.stderr == b"error: argument 2 is not valid UTF-8\n"
+
+
+def test_semver_methods_of_a_version_attribute_in_a_fresh_process(dractl_proc):
+    """A version attribute's minor() used to be "no such overload" until some expression had
+    called semver(): the library knew the Semver class only once it had loaded it itself."""
+    r = dractl_proc("--fake", "cel", "device.attributes['gpu.example.com'].driverVersion.minor() == 0", "-o", "json")
+    assert r.code == 0, r.err
+    results = r.json()["results"]
+    assert len(results) == 8 and all(x["matches"] is True and x["error"] is None for x in results), results[0]

@@ -104,6 +104,78 @@ def _cheap_type_aliases() -> None:
                 setattr(mod, name, typing.Any)
 
 
+def _short_circuit_runner() -> Any:
+    """A celpy runner whose ``&&`` and ``||`` stop at the first false (true) operand.
+
+    celpy evaluates both operands, then combines them. cel-go does not
+    (interpreter/interpretable.go, evalAnd / evalOr: terms left to right, "short-circuit
+    on false" / "on true"). The value is the same either way; what the other operand
+    would have done is not: a Quantity that compareTo turns into an inf.Dec
+    (library.EvalState), a runtime cost. An error on the left still evaluates the right:
+    ``error && false`` is false, as in cel-go."""
+    import celpy
+    from celpy.celtypes import BoolType
+    from celpy.evaluation import CELEvalError, Evaluator
+    from lark import Tree
+
+    from dractl.cel.library import NONE, Opt
+
+    class ShortCircuit(Evaluator):  # type: ignore[misc]
+        def _logic(self, tree: Any, op: str, stop: bool) -> Any:
+            left_node, right_node = tree.children
+            left = self.visit(left_node) if type(left_node) is Tree else left_node
+            if type(left) is BoolType and bool(left) is stop:
+                return left
+            right = self.visit(right_node) if type(right_node) is Tree else right_node
+            func = self.activation.resolve_function(op)
+            try:
+                return func(left, right)
+            except TypeError as ex:
+                value = CELEvalError(f"found no matching overload for {op} applied to '({type(left)}, {type(right)})'",
+                                     ex.__class__, ex.args, tree=tree)
+                value.__cause__ = ex
+                return value
+
+        def sub_evaluator(self, ast: Any) -> Any:  # macros (map, filter, reduce) evaluate their body with it
+            return ShortCircuit(ast, activation=self.activation)
+
+        def primary(self, tree: Any) -> Any:
+            # x.or(y) and x.orValue(y) (lowered to or(x, y), orValue(x, y)) do not evaluate y when x has a
+            # value: cel-go interpreter/planner.go plans them as evalOptionalOr / evalOptionalOrValue
+            # ("short-circuit lhs"), so semver("bad") in y is no error then.
+            child: Any = tree.children[0] if len(tree.children) == 1 else None
+            if (type(child) is Tree and child.data == "ident_arg" and len(child.children) == 2
+                    and getattr(child.children[0], "value", None) in ("or", "orValue")
+                    and len(child.children[1].children) == 2):
+                name: Any = child.children[0]
+                func = self.activation.resolve_function(name.value)
+                lhs_node, rhs_node = child.children[1].children
+                lhs = self.visit(lhs_node) if type(lhs_node) is Tree else lhs_node
+                if type(lhs) is not Opt:
+                    return lhs  # an error (or, through dyn, any value) is the result, as in cel-go
+                if lhs.has:
+                    return func(lhs, NONE)  # the value (orValue) or lhs (or); a costed function charges its call
+                rhs = self.visit(rhs_node) if type(rhs_node) is Tree else rhs_node
+                return func(lhs, rhs)
+            return super().primary(tree)
+
+        def conditionaland(self, tree: Any) -> Any:
+            if len(tree.children) != 2:
+                return super().conditionaland(tree)
+            return self._logic(tree, "_&&_", False)
+
+        def conditionalor(self, tree: Any) -> Any:
+            if len(tree.children) != 2:
+                return super().conditionalor(tree)
+            return self._logic(tree, "_||_", True)
+
+    class Runner(celpy.InterpretedRunner):  # type: ignore[misc]
+        def evaluate(self, context: Any) -> Any:
+            return ShortCircuit(ast=self.ast, activation=self.new_activation()).evaluate(context)
+
+    return Runner
+
+
 def environment() -> Any:
     """The process-wide celpy Environment (built on first use)."""
     global _ENV, _TABLES
@@ -123,7 +195,7 @@ def environment() -> Any:
             _cheap_type_aliases()
             old = sys.getrecursionlimit()
             _build_parser()
-            env = celpy.Environment()  # reuses the parser singleton built above
+            env = celpy.Environment(runner_class=_short_circuit_runner())  # reuses the parser built above
             sys.setrecursionlimit(max(old, RECURSION_LIMIT))  # celpy lowers it to 2500
             _TABLES = library.function_tables()
             _ENV = env
@@ -185,6 +257,7 @@ class Program:
 
         if self.costed:
             library.COST.reset()
+        library.EVAL.reset()
         try:
             return self.runner.evaluate(variables)
         except CELEvalError as ex:

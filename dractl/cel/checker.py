@@ -454,8 +454,9 @@ class Checker:
         """Types in messages: current bindings substituted, free type variables as dyn."""
         return fmt_type(subst(self.mapping, t, True))
 
-    def lookup_var(self, name: str) -> Any:
-        for s in reversed(self.scopes):
+    def lookup_var(self, name: str, root: bool = False) -> Any:
+        """A variable's type; ``root`` (a leading dot) skips the comprehension scopes."""
+        for s in ([] if root else reversed(self.scopes)):
             if name in s:
                 return s[name]
         if name == "device":
@@ -556,11 +557,11 @@ class Checker:
         return BYTES
 
     def c_ident(self, e: Node) -> Any:
-        t = self.lookup_var(some(e.name))
+        t = self.lookup_var(some(e.name), root=e.value == ".")
         if t is None:
             if e.name in UNSUPPORTED:
                 raise Unsupported(f"{e.name} is not supported by dractl", e.pos)
-            raise CheckError(f"undeclared reference to '{e.name}' (in container '')", e.pos)
+            raise CheckError(f"undeclared reference to '{e.value or ''}{e.name}' (in container '')", e.pos)
         return t
 
     def c_select(self, e: Node) -> Any:
@@ -703,7 +704,8 @@ class Checker:
                 # cel-go checker/checker.go checkCall checks the receiver before looking the function up, and
                 # errors are reported in source order: the receiver's error comes first
                 self.check(target)
-            raise CheckError(f"undeclared reference to '{fn}' (in container '')", e.pos)
+            dot = e.value if target is None and e.value == "." else ""
+            raise CheckError(f"undeclared reference to '{dot}{fn}' (in container '')", e.pos)
         arg_types = []
         if target is not None:
             arg_types.append(self.check(target))

@@ -31,10 +31,10 @@ def _parse_version(v: str) -> Any:
     Raises the parse error as upstream's device conversion does."""
     hit = _VERSIONS.get(v)
     if hit is None:
-        from dractl.semver import Semver
+        from dractl.cel.library import semver_cls  # not dractl.semver: the library's is_semver needs it loaded
 
         try:
-            hit = Semver.parse(v)
+            hit = semver_cls().parse(v)
         except Exception as ex:
             hit = ex
         if len(_VERSIONS) > 10_000:

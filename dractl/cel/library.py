@@ -958,14 +958,17 @@ def _q_arith(a: Any, b: Any, sub: bool) -> CelQuantity:
     # quantity.go Add/Sub: int64Amount arithmetic while both are int64Amounts and
     # it does not overflow, inf.Dec from then on.
     rep = None
-    if rep_of(a) is not None and orep is not None:
-        rep = int64_amount_add(a.rep, (-orep[0], orep[1]) if sub else orep)
+    arep = rep_of(a)
+    if arep is not None and orep is not None:
+        rep = int64_amount_add(arep, (-orep[0], orep[1]) if sub else orep)
     return CelQuantity(q - other if sub else q + other, ptr=True, rep=rep)
 
 
 def _cmp_generic(a: Any, b: Any) -> int:
     if type(a) is CelQuantity:
         _want(type(b) is CelQuantity)
+        if rep_of(a) is None or rep_of(b) is None:
+            demote(a)
         return a.q.cmp(b.q)
     if is_semver(a):
         _want(is_semver(b))
@@ -1360,6 +1363,8 @@ def _wrap_int64(n: int) -> int:
 
 
 def rep_of(v: CelQuantity) -> Any:
+    if EVAL.demoted and id(v) in EVAL.demoted:
+        return None
     if v.rep == "parse":
         from dractl.quantity import int64_amount
 
@@ -1642,6 +1647,36 @@ HELPERS: dict[str, Callable[..., Any]] = {
 def celpy_name(cel_name: str) -> str:
     """The name a CEL function has in the generated celpy source."""
     return cel_name.replace(".", "_")
+
+
+# ----------------------------------------------------------------------------- one evaluation
+
+
+class EvalState(threading.local):
+    """What one evaluation changes in its values upstream (per thread, reset by Program.evaluate).
+
+    resource.Quantity.Cmp (apimachinery pkg/api/resource/quantity.go) calls ``q.AsDec()``
+    when either side is an inf.Dec, and AsDec turns its receiver into an inf.Dec for
+    good. compareTo, isGreaterThan and isLessThan (apiserver pkg/cel/library/quantity.go)
+    call it on the receiver's *Quantity, which for ``device.capacity[...]`` points into the
+    device's copy that dynamic-resource-allocation cel/compile.go builds for one
+    DeviceMatches call. So within one evaluation, after ``q.compareTo(quantity("8Ei"))``
+    ``q.asInteger()`` fails and ``q.isInteger()`` is false, whatever q's value."""
+
+    def __init__(self) -> None:
+        self.demoted: dict[int, CelQuantity] = {}
+
+    def reset(self) -> None:
+        if self.demoted:
+            self.demoted = {}
+
+
+EVAL = EvalState()
+
+
+def demote(v: CelQuantity) -> None:
+    """Quantity.AsDec on ``v``: an inf.Dec for the rest of this evaluation."""
+    EVAL.demoted[id(v)] = v  # the value keeps its id alive until the reset
 
 
 # ----------------------------------------------------------------------------- runtime cost

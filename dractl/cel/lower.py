@@ -112,7 +112,7 @@ class Lowerer:
         if k == "lit":
             return literal(e.value)
         if k == "ident":
-            if e.name in scope:
+            if e.name in scope and e.value != ".":  # a leading dot skips the comprehension scopes
                 return scope[e.name], P_MEMBER
             if e.name == "device":
                 return "device", P_MEMBER

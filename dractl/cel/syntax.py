@@ -503,12 +503,24 @@ class Parser:
             self.advance()
             if t.text in RESERVED:
                 raise ParseError(f"reserved identifier: {t.text}", t.pos)
+            # A leading dot names the root scope (cel-go parser visitIdentOrGlobalCall keeps the ".";
+            # common/containers ResolveCandidateNames drops it; with container "" it is the same name).
+            # The node keeps the plain name and value "." for the checker's error texts; ".has(x)" is
+            # no macro (cel-go looks the macro up by the dotted name), so it stays undeclared.
             if self.at("("):
                 lp = self.advance()
                 args = self.expr_list(")")
                 self.expect(")")
-                return self.make_call(lead + t.text, args, lp.pos, target=None, name_pos=t.pos)
-            return ident(lead + t.text, t.pos)
+                if lead and t.text == "has":
+                    return call(lead + t.text, args, lp.pos)
+                n = self.make_call(t.text, args, lp.pos, target=None, name_pos=t.pos)
+                if lead:
+                    n.value = lead
+                return n
+            n = ident(t.text, t.pos)
+            if lead:
+                n.value = lead
+            return n
         if k == "op" and t.text == "(":
             self.advance()
             e = self.expr()
@@ -597,7 +609,7 @@ class Parser:
             raise ParseError(f"{fn}() is not supported by dractl", pos)
         if fn == "sortBy" and n == 2:
             raise ParseError("sortBy() is not supported by dractl", pos)
-        if fn == "bind" and n == 3 and target.kind == "ident" and target.name == "cel":
+        if fn == "bind" and n == 3 and target.kind == "ident" and target.name == "cel" and target.value != ".":
             v = args[0]
             if v.kind != "ident":
                 raise ParseError("cel.bind() variable names must be simple identifiers", v.pos)
