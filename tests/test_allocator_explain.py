@@ -126,7 +126,7 @@ def test_capacity_request_too_large() -> None:
 
 
 def test_a_selector_every_device_fails_with_a_cel_error_is_one_line() -> None:
-    c = build(gpu_slice(), gpu_class(), node())
+    c = build(gpu_slice(), device_class(), node())
     bad = {"cel": {"expression": f"device.attributes['{DRIVER}'].nosuch > 1"}}
     # the first request cannot fit, so the second is explained without the allocator aborting on it
     d = claim("want")

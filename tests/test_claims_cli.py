@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 import yaml
-from builders import claim, docs_to_yaml, from_claim, from_template, namespace, pod, template
+from builders import claim, docs_to_yaml, from_claim, from_template, namespace, pod, request, template, write_docs
 from conftest import fixture_path
 
 SHARED_FIXTURE = fixture_path("dra-example-driver", "derived", "resourceclaim-allocated-shared-gpu.yaml")
@@ -171,15 +171,15 @@ def test_explain_already_allocated_and_why_chosen(dractl, apply):
     assert ex["summary"].startswith("allocated on node dra-demo-worker")
 
 
-def memory_claim(name: str, memory: str) -> str:
-    return claim(name) + f"        capacity:\n          requests:\n            memory: {memory}\n"
+def memory_claim(name: str, memory: str) -> dict:
+    return claim(name, requests=[request("gpu", capacity_requests={"memory": memory})])
 
 
 def test_explain_names_the_default_a_claim_did_not_ask_for(dractl, apply):
     # shared GPUs: compute and memory have a requestPolicy default of all of it (100, 80Gi)
     dractl("fake", "reset", "--profile", "example-gpu-shared", "--devices-per-node", "2")
-    apply(*(doc for i in (1, 2) for doc in (memory_claim(f"m{i}", "10Gi"), pod(f"p{i}", claim_name=f"m{i}"))))
-    apply(memory_claim("m3", "10Gi"), pod("p3", claim_name="m3"))
+    apply(*(doc for i in (1, 2) for doc in (memory_claim(f"m{i}", "10Gi"), pod(f"p{i}", claims=[from_claim(f"m{i}")]))))
+    apply(memory_claim("m3", "10Gi"), pod("p3", claims=[from_claim("m3")]))
     for args in (("claims", "m3", "--explain"), ("pods", "p3", "--explain")):
         text = dractl(*args).out
         # 70Gi of memory is left on each GPU: only compute, which the claim did not ask for, is short
@@ -191,10 +191,9 @@ def test_explain_names_the_default_a_claim_did_not_ask_for(dractl, apply):
 
 def test_explain_lists_every_capacity_that_is_short(dractl, apply, tmp_path):
     dractl("fake", "reset", "--profile", "example-gpu-shared", "--devices-per-node", "2")
-    apply(*(doc for i in (1, 2) for doc in (memory_claim(f"m{i}", "70Gi"), pod(f"p{i}", claim_name=f"m{i}"))))
-    f = tmp_path / "third.yaml"
-    f.write_text(memory_claim("m3", "70Gi") + "---\n" + pod("p3", claim_name="m3"))
-    r = dractl("check", "-f", str(f))
+    apply(*(doc for i in (1, 2) for doc in (memory_claim(f"m{i}", "70Gi"), pod(f"p{i}", claims=[from_claim(f"m{i}")]))))
+    f = write_docs(tmp_path / "third.yaml", memory_claim("m3", "70Gi"), pod("p3", claims=[from_claim("m3")]))
+    r = dractl("check", "-f", f)
     assert r.code == 1
     assert ("all 2 devices: capacity memory: 10Gi left of 80Gi, needs 70Gi, and compute: 0 left of 100, needs 100 "
             "(the device's requestPolicy default, as the claim does not ask for compute)") in r.out + r.err

@@ -6,9 +6,8 @@ import json
 import re
 from pathlib import Path
 
-from ptyutil import run_in_pty, visible_lines
-
 from builders import claim, device_class, docs_to_yaml, memory_at_least, pod, write_docs
+from ptyutil import run_in_pty, visible_lines
 
 MEM_100GI = memory_at_least("100Gi")
 BIG_CLAIM = claim("big", selectors=[MEM_100GI])
