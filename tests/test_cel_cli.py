@@ -190,5 +190,5 @@ def test_semver_methods_of_a_version_attribute_in_a_fresh_process(dractl_proc):
     called semver(): the library knew the Semver class only once it had loaded it itself."""
     r = dractl_proc("--fake", "cel", "device.attributes['gpu.example.com'].driverVersion.minor() == 0", "-o", "json")
     assert r.code == 0, r.err
-    results = r.json()["results"]
+    results = r.json()["items"]
     assert len(results) == 8 and all(x["matches"] is True and x["error"] is None for x in results), results[0]
