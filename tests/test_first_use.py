@@ -95,7 +95,7 @@ def _hint(line: str) -> list[str]:
     import re
     import shlex
 
-    m = re.search(r"\(see '(dractl [^']+)'\)", line)
+    m = re.search(r"\(see '(dractl [^']+)'\)", line) or re.search(r'\(see "(dractl [^"]+)"\)', line)
     assert m, line
     return shlex.split(m.group(1))[1:]
 
@@ -110,6 +110,25 @@ def test_the_pending_hint_works_when_pasted(dractl, tmp_path):
     assert "Pod dra-demo/huge-gpu (pending):" in r.out
     assert "memory is 80Gi, needs >= 100Gi" in r.out
     assert "No resources found" not in r.err
+
+
+def test_hints_carry_the_flags_that_chose_the_source(dractl, tmp_path, monkeypatch):
+    # a fake cluster in a folder of its own: the hint names it, and -n even when this call had -n
+    from test_demos_fake import DEMO3, NAMESPACE
+
+    monkeypatch.delenv("DRACTL_STATE", raising=False)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-empty"))
+    state = str(tmp_path / "my state")
+    blog = write(tmp_path, "demo3.yaml", "---\n".join((NAMESPACE, DEMO3)))
+    assert dractl("--state-dir", state, "fake", "reset").code == 0
+    r = dractl("--state-dir", state, "-n", "dra-demo", "fake", "apply", "-f", blog)
+    args = _hint(next(ln for ln in r.out.splitlines() if ln.startswith("pod/huge-gpu pending")))
+    assert args == ["--state-dir", state, "-n", "dra-demo", "pods", "huge-gpu", "--explain"]
+    r = dractl(*args)
+    assert r.code == 0 and "memory is 80Gi, needs >= 100Gi" in r.out, r.err
+    r = dractl("--state-dir", state, "-n", "dra-demo", "claims", "huge-gpu")
+    assert r.code == 1 and _hint(r.err) == args
+    assert dractl("pods", "-A", "-o", "name").out == ""  # the default fake cluster was never touched
 
 
 def test_pods_lists_pod_claims_devices_phase_node_and_condition(dractl, tmp_path):

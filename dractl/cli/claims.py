@@ -11,6 +11,8 @@ from dractl.cli import completion as _c
 from dractl.cli.context import app_context
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from dractl.allocator.why import Explained
     from dractl.model.objects import ResourceClaim
 
@@ -44,7 +46,8 @@ def claims(
     items.sort(key=lambda c: (c.namespace, c.name))
     rel = Relations(cluster)
     if name and not items:
-        raise NotFoundError(f'resourceclaims.resource.k8s.io "{name}" not found' + _pod_hint(rel, name, ns))
+        about_pod = _pod_hint(rel, name, ns, app_ctx.hint)
+        raise NotFoundError(f'resourceclaims.resource.k8s.io "{name}" not found' + about_pod)
     if name:
         from dractl.cli.names import one_by_name
 
@@ -154,7 +157,7 @@ def claims(
                 out.write("  " + line + "\n")
 
 
-def _pod_hint(rel: Any, name: str, ns: str | None) -> str:
+def _pod_hint(rel: Any, name: str, ns: str | None, hint: Callable[[str, str], str]) -> str:
     """NAME is a pod's: say which claims it has and the command that explains them."""
     from dractl.model.relations import claim_keys
 
@@ -164,9 +167,10 @@ def _pod_hint(rel: Any, name: str, ns: str | None) -> str:
     p = pods[0]
     pns = p.namespace or "default"
     names = [k[1] if k else f"{rc} (not created yet)" for rc, k in claim_keys(p).items()]
-    dash_n = f"-n {pns} " if pns != "default" else ""
     has = f"its claims are {', '.join(names)}" if names else "it uses no ResourceClaims"
-    return f"; {name} is a pod: {has} (see 'dractl {dash_n}pods {name} --explain')"
+    from dractl.render.events import see
+
+    return f"; {name} is a pod: {has} {see(hint(f'pods {name} --explain', pns))}"
 
 
 # ---------------------------------------------------------------- cells

@@ -73,6 +73,24 @@ class AppContext:
             self._features = FeatureGates.parse(self.feature_gates_spec)
         return self._features
 
+    def hint(self, args: str, namespace: str | None = None) -> str:
+        """A dractl command that works when pasted: with the flags that chose this source and ``-n`` when
+        ``namespace`` is not the one a command would use by default."""
+        import shlex
+
+        o = self.source_options
+        words = ["dractl"]
+        for flag, value in (("--from", o.from_file), ("--kubeconfig", o.kubeconfig), ("--context", o.context),
+                            ("--state-dir", o.state_dir)):
+            if value and value != "-":
+                words += [flag, shlex.quote(value)]
+        if o.fake:
+            words.append("--fake")
+        # -n unless it is the namespace the pasted command will use without one (not this call's -n)
+        if namespace and namespace != (getattr(self.source, "default_namespace", None) or "default"):
+            words += ["-n", shlex.quote(namespace)]
+        return " ".join([*words, args])
+
     def namespace_filter(self) -> str | None:
         """The namespace to list, or None for all (-A)."""
         if self.all_namespaces:

@@ -166,10 +166,13 @@ def print_changes(app_ctx: AppContext, changes: list[Any]) -> None:
     from dractl.render.events import change_doc, event_line
     from dractl.render.printers import Result, dractl_list
 
+    def explain(namespace: str, pod: str) -> str:
+        return app_ctx.hint(f"pods {pod} --explain", namespace or "default")
+
     app_ctx.print(
         Result(
             table=None,
-            text=lambda: "".join(event_line(e) + "\n" for e in changes),
+            text=lambda: "".join(event_line(e, explain) + "\n" for e in changes),
             names=lambda: list(dict.fromkeys(e.ref for e in changes if e.verb in _FILE_VERBS and not e.cause)),
             document=lambda: dractl_list("ChangeList", [change_doc(e) for e in changes]),
         )

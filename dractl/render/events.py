@@ -3,22 +3,29 @@ and the command hints that go with the core's facts."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 RESCHEDULE_HINT = "(in the fake cluster, any 'dractl fake apply' reschedules)"
 
 def explain_hint(namespace: str, pod: str) -> str:
-    """A command that explains a pending pod, as it works when pasted."""
+    """The command that explains a pending pod, for a cluster read with no source flags."""
     ns = f"-n {namespace} " if namespace and namespace != "default" else ""
-    return f"(see 'dractl {ns}pods {pod} --explain')"
+    return f"dractl {ns}pods {pod} --explain"
 
 
-def event_line(e: Any) -> str:
-    """One :class:`dractl.control.plane.Change` as a line."""
+def see(command: str) -> str:
+    """``(see 'COMMAND')``, in double quotes when the command quotes a word itself (a path with a space)."""
+    return f'(see "{command}")' if "'" in command else f"(see '{command}')"
+
+
+def event_line(e: Any, explain: Callable[[str, str], str] = explain_hint) -> str:
+    """One :class:`dractl.control.plane.Change` as a line; ``explain(namespace, pod)`` words the command
+    that explains a pending pod (the CLI's carries the flags that chose the source, so it works when pasted)."""
     if e.verb == "scheduled":
         return f"{e.ref} scheduled on {e.node}"
     if e.verb == "pending":
-        hint = explain_hint(e.namespace, e.ref.partition("/")[2]) if e.explainable else ""
+        hint = see(explain(e.namespace, e.ref.partition("/")[2])) if e.explainable else ""
         return f"{e.ref} pending: {e.message}" + (f" {hint}" if hint else "")
     if e.verb == "claim created":
         return f"{e.ref} created (from template {e.template} for pod {e.pod})"
