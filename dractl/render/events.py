@@ -14,9 +14,13 @@ def explain_hint(namespace: str, pod: str) -> str:
     return f"dractl {ns}pods {pod} --explain"
 
 
+def quote_command(command: str) -> str:
+    """``'COMMAND'``, in double quotes when the command quotes a word itself (a path with a space)."""
+    return f'"{command}"' if "'" in command else f"'{command}'"
+
+
 def see(command: str) -> str:
-    """``(see 'COMMAND')``, in double quotes when the command quotes a word itself (a path with a space)."""
-    return f'(see "{command}")' if "'" in command else f"(see '{command}')"
+    return f"(see {quote_command(command)})"
 
 
 def event_line(e: Any, explain: Callable[[str, str], str] = explain_hint) -> str:
@@ -72,7 +76,14 @@ def error_hint(e: Exception) -> str:
     from dractl.errors import StateUnreadableError
 
     if isinstance(e, StateUnreadableError):
-        return "; run 'dractl fake reset' to recreate it"
+        import os
+        import shlex
+
+        from dractl.control.store import state_dir
+
+        folder = os.path.dirname(e.path)
+        flag = "" if os.path.abspath(folder) == os.path.abspath(state_dir()) else f"--state-dir {shlex.quote(folder)} "
+        return f"; run {quote_command(f'dractl {flag}fake reset')} to recreate it"
     return ""
 
 
