@@ -63,6 +63,11 @@ def test_fake_run_all_shows_the_posts_outcome(dractl):
     assert " ".join(rows["huge-gpu"][6:]) == "0/1 nodes are available: 1 cannot allocate all claims."
     why = out[out.index("Why huge-gpu stays Pending"):]
     assert "100Gi" in why and "80Gi" in why and "memory is 80Gi, needs >= 100Gi" in why
+    # the command in that line works when pasted
+    command = why.split("(", 1)[1].split(")", 1)[0]
+    assert command == "dractl --fake -n dra-demo pods huge-gpu --explain"
+    pasted = dractl(*command.split()[1:])
+    assert pasted.code == 0 and "memory is 80Gi, needs >= 100Gi" in pasted.out, pasted.err
     assert out.rstrip().endswith("3/3 demos show the post's outcome on the fake cluster.")
 
     # the objects stay, as in the post; a second run finds them and still passes

@@ -86,8 +86,9 @@ class AppContext:
                 words += [flag, shlex.quote(value)]
         if o.fake:
             words.append("--fake")
-        # -n unless it is the namespace the pasted command will use without one (not this call's -n)
-        if namespace and namespace != (getattr(self.source, "default_namespace", None) or "default"):
+        # -n unless the pasted command would read that namespace without one (this call's -n does not count):
+        # "default" is left out only when the source (a kubeconfig context may name another) defaults to it.
+        if namespace and (namespace != "default" or getattr(self.source, "default_namespace", "default") != "default"):
             words += ["-n", shlex.quote(namespace)]
         return " ".join([*words, args])
 

@@ -285,7 +285,8 @@ def _run(app_ctx: AppContext, demos: list[Any], timeout: float, kind_opts: KindO
         # each demo's table was printed as it finished (see each()); then the explanation and the verdict
         lines = []
         if explained is not None:
-            lines += ["", "Why huge-gpu stays Pending (dractl -n dra-demo claims --explain):", explained.title + ":"]
+            command = app_ctx.hint("pods huge-gpu --explain", "dra-demo")
+            lines += ["", f"Why huge-gpu stays Pending ({command}):", explained.title + ":"]
             lines += ["  " + line for line in explained.lines]
         n = sum(o.passed for o in outcomes)
         lines += ["", f"{n}/{len(outcomes)} {'demos show' if len(outcomes) != 1 else 'demo shows'} the post's "
