@@ -138,6 +138,20 @@ def test_bad_flags_are_one_line_usage_errors(dractl, args, expected):
     assert len(r.err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    "args,where",
+    [
+        (["cel"], "dractl cel --help"),
+        (["fake", "apply"], "dractl fake apply --help"),
+        (["devices", "--bogus"], "dractl devices --help"),
+        (["nosuchcommand"], "dractl --help"),
+    ],
+)
+def test_a_usage_error_points_at_the_help_of_the_command_misused(dractl, args, where):
+    r = dractl(*args)
+    assert r.code == 2 and r.err.rstrip().endswith(f"(see '{where}')"), r.err
+
+
 def test_many_unknown_objects_give_one_warning(dractl, tmp_path):
     f = tmp_path / "dump.yaml"
     others = [f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: cm{i}}}\n" for i in range(50)]

@@ -58,7 +58,9 @@ def _run(args: list[str], debug: bool) -> int:
             if type(e).__name__ == "NoArgsIsHelpError" or not e.format_message().strip():
                 # `dractl` or `dractl fake` alone: the help was printed; as kubectl, that is not an error.
                 return 0
-            hint = " (see 'dractl --help')" if isinstance(e, cx.UsageError) else ""
+            # as kubectl ("See 'kubectl get -h'"): the help of the command that was misused
+            where = e.ctx.command_path if isinstance(e, cx.UsageError) and e.ctx is not None else _prog_name()
+            hint = f" (see '{where} --help')" if isinstance(e, cx.UsageError) else ""
             sys.stderr.write(f"error: {e.format_message()}{hint}\n")
             return ExitCode.USAGE if isinstance(e, cx.UsageError) else e.exit_code
         return rv if isinstance(rv, int) else 0
