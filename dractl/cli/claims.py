@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
 from dractl.cli import completion as _c
 from dractl.cli.context import app_context
+from dractl.cli.listing import WatchOption
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from dractl.allocator.why import Explained
+    from dractl.cli.context import AppContext
+    from dractl.model.cluster import Cluster
     from dractl.model.objects import ResourceClaim
+    from dractl.render.watch import Listing
 
 NONE = "-"
 
@@ -29,15 +33,24 @@ def claims(
             help="Say why each pending claim has no devices, and why allocated claims got theirs.",
         ),
     ] = False,
+    watch: WatchOption = False,
 ) -> None:
     """List ResourceClaims with the devices they got, who uses them and where."""
-    from dractl.errors import NotFoundError
-    from dractl.model.relations import Relations
-    from dractl.render.printers import DRACTL_API, Result, dractl_list
+    from dractl.cli.listing import show
     from dractl.sources.types import LISTING_NEEDS
 
     app_ctx = app_context(ctx)
-    cluster = app_ctx.cluster(None if explain else LISTING_NEEDS)
+    needs = None if explain else LISTING_NEEDS
+    show(app_ctx, needs, lambda cluster: _claims(app_ctx, cluster, name, explain), watch=watch)
+
+
+def _claims(app_ctx: AppContext, cluster: Cluster, name: str | None, explain: bool) -> Listing:
+    """The claim listing of one state of the cluster."""
+    from dractl.errors import NotFoundError
+    from dractl.model.relations import Relations
+    from dractl.render.printers import DRACTL_API, Result, dractl_list
+    from dractl.render.watch import Listing
+
     ns = app_ctx.namespace_filter()
     items = [
         c for c in cluster.claims
@@ -139,22 +152,23 @@ def claims(
             return out[0]
         return dractl_list("ClaimList", out, **({"pendingPods": [o.to_dict() for o in orphans]} if orphans else {}))
 
-    fmt = app_ctx.output
-    app_ctx.print(
+    def epilogue(out: TextIO) -> None:
+        blocks = [explanations[c.key] for c in items] + orphans
+        for b in blocks:
+            out.write("\n" + b.title + ":\n")
+            for line in b.lines:
+                out.write("  " + line + "\n")
+
+    return Listing(
         Result(
             table=table,
             document=document,
             names=lambda: [f"resourceclaim.resource.k8s.io/{c.name}" for c in items],
             empty_message="No resources found." if ns is None else f"No resources found in {ns} namespace.",
-        )
+        ),
+        epilogue=epilogue if explain else None,
+        keys=("NAMESPACE", "CLAIM"),
     )
-    if explain and fmt in ("table", "wide"):
-        blocks = [explanations[c.key] for c in items] + orphans
-        out = app_ctx.stdout
-        for b in blocks:
-            out.write("\n" + b.title + ":\n")
-            for line in b.lines:
-                out.write("  " + line + "\n")
 
 
 def _pod_hint(rel: Any, name: str, ns: str | None, hint: Callable[[str, str], str]) -> str:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from dractl.cli import completion as _c
 from dractl.cli.context import app_context
+from dractl.cli.listing import WatchOption
+
+if TYPE_CHECKING:
+    from dractl.cli.context import AppContext
+    from dractl.model.cluster import Cluster
+    from dractl.render.watch import Listing
 
 # Attributes worth a column of their own in the narrow table, in this order of preference.
 _MAIN_ATTRIBUTES = ("model", "productName", "type", "index", "driverVersion", "partition", "ifName")
@@ -39,16 +45,28 @@ def devices(
     unhealthy: Annotated[
         bool, typer.Option("--unhealthy", help="Only devices the kubelet reports Unhealthy in a pod using them.")
     ] = False,
+    watch: WatchOption = False,
 ) -> None:
     """List every device from the ResourceSlices, with attributes, capacity and who holds it (and its health)."""
-    from dractl.cli.names import check_node_name, require_node
-    from dractl.model.views import device_views, visible_from
-    from dractl.render.printers import Result, dractl_list
+    from dractl.cli.listing import show
+    from dractl.cli.names import check_node_name
     from dractl.sources.base import device_needs
 
     app_ctx = app_context(ctx)
     check_node_name(node)
-    cluster = app_ctx.cluster(device_needs(node=bool(node), classes=bool(device_class), health=True))
+    needs = device_needs(node=bool(node), classes=bool(device_class), health=True)
+    show(app_ctx, needs, lambda cluster: _devices(app_ctx, cluster, node, driver, pool, available, selector,
+                                                  device_class, unhealthy), watch=watch)
+
+
+def _devices(app_ctx: AppContext, cluster: Cluster, node: str | None, driver: str | None, pool: str | None,
+             available: bool, selector: str | None, device_class: str | None, unhealthy: bool) -> Listing:
+    """The device listing of one state of the cluster."""
+    from dractl.cli.names import require_node
+    from dractl.model.views import device_views, visible_from
+    from dractl.render.printers import Result, dractl_list
+    from dractl.render.watch import Listing
+
     require_node(cluster, node)
     views = device_views(cluster)
     if unhealthy:
@@ -68,13 +86,14 @@ def devices(
 
         views = filter_views(app_ctx, cluster, views, selector, device_class)
 
-    app_ctx.print(
+    return Listing(
         Result(
             table=lambda: _devices_table(views),
             document=lambda: dractl_list("DeviceList", [_device_doc(v) for v in views]),
             names=lambda: [f"device/{v.pd.driver}/{v.pd.pool}/{v.device.name}" for v in views],
             empty_message="No devices found.",
-        )
+        ),
+        keys=("DRIVER", "POOL", "DEVICE"),
     )
 
 

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
 from dractl.cli import completion as _c
 from dractl.cli.context import app_context
+from dractl.cli.listing import WatchOption
 
 if TYPE_CHECKING:
     from dractl.allocator.why import Explained
+    from dractl.cli.context import AppContext
+    from dractl.model.cluster import Cluster
     from dractl.model.objects import Pod
     from dractl.model.relations import Relations
+    from dractl.render.watch import Listing
 
 NONE = "-"
 API = "dractl/v1"
@@ -28,15 +32,24 @@ def pods(
             help="Explain every claim of the pod: why it is pending, or why it got its devices.",
         ),
     ] = False,
+    watch: WatchOption = False,
 ) -> None:
     """List pods with their ResourceClaims, the devices they got, and the scheduler's condition."""
-    from dractl.errors import NotFoundError
-    from dractl.model.relations import Relations
-    from dractl.render.printers import Result, dractl_list
+    from dractl.cli.listing import show
     from dractl.sources.types import LISTING_NEEDS
 
     app_ctx = app_context(ctx)
-    cluster = app_ctx.cluster(None if explain else LISTING_NEEDS)
+    needs = None if explain else LISTING_NEEDS
+    show(app_ctx, needs, lambda cluster: _pods(app_ctx, cluster, name, explain), watch=watch)
+
+
+def _pods(app_ctx: AppContext, cluster: Cluster, name: str | None, explain: bool) -> Listing:
+    """The pod listing of one state of the cluster."""
+    from dractl.errors import NotFoundError
+    from dractl.model.relations import Relations
+    from dractl.render.printers import Result, dractl_list
+    from dractl.render.watch import Listing
+
     ns = app_ctx.namespace_filter()
     items = [
         p for p in cluster.pods if (ns is None or (p.namespace or "default") == ns) and (not name or p.name == name)
@@ -94,21 +107,23 @@ def pods(
             return docs[0]
         return dractl_list("PodClaimsList", docs)
 
-    app_ctx.print(
-        Result(
-            table=table,
-            document=document,
-            names=lambda: [f"pod/{p.name}" for p in items],
-            empty_message="No resources found." if ns is None else f"No resources found in {ns} namespace.",
-        )
-    )
-    if explain and app_ctx.output in ("table", "wide"):
-        out = app_ctx.stdout
+    def epilogue(out: TextIO) -> None:
         for p in items:
             for b in explained[_key(p)]:
                 out.write("\n" + b.title + ":\n")
                 for line in b.lines:
                     out.write("  " + line + "\n")
+
+    return Listing(
+        Result(
+            table=table,
+            document=document,
+            names=lambda: [f"pod/{p.name}" for p in items],
+            empty_message="No resources found." if ns is None else f"No resources found in {ns} namespace.",
+        ),
+        epilogue=epilogue if explain else None,
+        keys=("NAMESPACE", "POD"),
+    )
 
 
 def _key(p: Pod) -> tuple[str, str]:

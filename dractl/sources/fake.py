@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from dractl.control.store import Store
@@ -26,6 +28,29 @@ class FakeSource:
         if self._cluster is None:
             self._cluster = cluster_from(self.objects(self.store.read()["items"]))
         return self._cluster
+
+    def watch(self, needs: frozenset[str] | None = None, interval: float = 0.25) -> Iterator[Cluster]:
+        """The state now, then again each time it changes (polled every ``interval`` seconds).
+
+        Every write replaces the state file (a rename), so a new inode, mtime or size is a new state;
+        the stamp is taken before reading, so a write that races the read is seen at the next poll.
+        """
+        stamp = self._stamp()
+        yield self.load(needs)
+        while True:
+            time.sleep(interval)
+            now = self._stamp()
+            if now != stamp:
+                stamp = now
+                self._cluster = None
+                yield self.load(needs)
+
+    def _stamp(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return (st.st_ino, st.st_mtime_ns, st.st_size)
 
     def objects(self, items: list[dict[str, Any]]) -> list[Any]:
         """The state's objects, in storage order, as model objects."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import urllib.parse
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -161,6 +161,30 @@ class LiveSource:
             raise SourceError(self._transport_error(e)) from None
         except OSError as e:
             raise SourceError(self._transport_error(e)) from None
+
+    def stream(self, path: str, query: dict[str, str], read_timeout: float) -> Any:
+        """Open a GET whose body arrives over time (a watch); returns the urllib3 response, unread.
+
+        The connection gets --request-timeout; each read waits up to ``read_timeout`` seconds."""
+        import urllib3
+
+        url = path + "?" + urllib.parse.urlencode(query)
+        try:
+            params = self._client.param_serialize("GET", url, header_params={"Accept": "application/json"},
+                                                  auth_settings=["BearerToken"])
+            resp = self._client.call_api(*params, _request_timeout=(self.timeout or None, read_timeout))
+            return resp.response
+        except urllib3.exceptions.HTTPError as e:
+            raise SourceError(self._transport_error(e)) from None
+        except OSError as e:
+            raise SourceError(self._transport_error(e)) from None
+
+    def watch(self, needs: Needs | None = None) -> Iterator[Cluster]:
+        """The needed kinds now, then again after each change the API server reports (list, then watch)."""
+        from dractl.sources.livewatch import watch
+
+        want = frozenset(KINDS) if needs is None else frozenset(needs) & frozenset(KINDS)
+        return watch(self, want)
 
     def _transport_error(self, e: BaseException) -> str:
         import ssl

@@ -5,7 +5,7 @@ A leaf module: the sources import it, and :mod:`dractl.sources.base` (which open
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -45,6 +45,13 @@ class Source(Protocol):
 
     def load(self, needs: Needs | None = None) -> Cluster:
         """Return the DRA-relevant objects the source holds (at least the kinds in ``needs``)."""
+        ...
+
+    def watch(self, needs: Needs | None = None) -> Iterator[Cluster]:
+        """Yield the objects now, then a new Cluster each time they changed (``-w``); runs until closed.
+
+        A source that cannot change (a snapshot) raises UsageError; a lost connection raises SourceError.
+        """
         ...
 
 

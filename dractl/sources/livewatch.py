@@ -1,0 +1,185 @@
+"""``-w`` on a live cluster: list each needed kind, then follow the API server's watch of it.
+
+One thread per kind reads its watch stream (``?watch=1&resourceVersion=...``, newline-delimited JSON events)
+and hands the events to the caller's thread through a queue; the caller keeps the objects of each kind,
+re-parses only the kinds that changed and yields a new Cluster. A watch the server ends (its timeout) is
+re-opened from the last resourceVersion; 410 Gone (the version is too old) relists the kind; any other
+failure (a refused connection, a stream cut short, a read timeout) ends the watch with one SourceError.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from dractl.errors import SourceError
+
+if TYPE_CHECKING:
+    from dractl.model.cluster import Cluster
+    from dractl.sources.live import LiveSource
+
+#: The server closes each watch after this many seconds (it is then re-opened from where it was).
+WATCH_SECONDS = 300
+#: A read waits this much longer than the server's timeout before the server is deemed gone.
+READ_GRACE = 30
+#: After a change, wait this long for more before yielding (a scheduler's pass changes several objects).
+SETTLE = 0.1
+
+Key = tuple[str, str]
+
+
+def _key(obj: dict[str, Any]) -> Key:
+    md = obj.get("metadata") or {}
+    return (str(md.get("namespace") or ""), str(md.get("name") or ""))
+
+
+def _rv(doc: dict[str, Any]) -> str:
+    return str((doc.get("metadata") or {}).get("resourceVersion") or "")
+
+
+class _Kind:
+    """The objects of one kind as last seen, and their parsed form (None when they changed since)."""
+
+    def __init__(self, kind: str, doc: dict[str, Any]) -> None:
+        self.kind = kind
+        self.api_version = str(doc.get("apiVersion") or "")
+        self.items: dict[Key, dict[str, Any]] = {_key(i): i for i in doc.get("items") or []}
+        self.parsed: list[Any] | None = None
+
+    def relisted(self, doc: dict[str, Any]) -> None:
+        self.items = {_key(i): i for i in doc.get("items") or []}
+        self.parsed = None
+
+    def event(self, kind: str, obj: dict[str, Any]) -> None:
+        if kind == "DELETED":
+            self.items.pop(_key(obj), None)
+        else:
+            self.items[_key(obj)] = obj
+        self.parsed = None
+
+
+def watch(source: LiveSource, kinds: frozenset[str]) -> Iterator[Cluster]:
+    """Yield the kinds' objects now, then after each batch of changes, until the caller stops."""
+    from dractl.model.cluster import cluster_from
+    from dractl.sources.live import EVENT_SELECTOR, KINDS
+    from dractl.sources.loader import objects_from_docs
+
+    order = [k for k in KINDS if k in kinds]
+    docs = source.list_docs(order)
+    state = {k: _Kind(k, d) for k, d in zip(order, docs, strict=True)}
+    events: queue.Queue[tuple[str, str, Any]] = queue.Queue()
+    stop = threading.Event()
+    for kind, doc in zip(order, docs, strict=True):
+        rv = _rv(doc)
+        if not rv:  # an optional kind the server lacks, or Events we may not list: nothing to follow
+            continue
+        selector = EVENT_SELECTOR if kind == "Event" else None
+        t = threading.Thread(target=_follow, args=(source, kind, selector, rv, events, stop),
+                             name=f"dractl-watch-{kind}", daemon=True)
+        t.start()
+
+    def cluster() -> Cluster:
+        for k in state.values():
+            if k.parsed is None:
+                doc = {"apiVersion": k.api_version, "kind": k.kind + "List", "items": list(k.items.values())}
+                k.parsed = objects_from_docs([doc], source.description, warn=source._warn, validate=False,
+                                             allow_empty=True) if k.items else []
+        return cluster_from(o for k in order for o in state[k].parsed or ())
+
+    try:
+        yield cluster()
+        while True:
+            batch = [_next(events)]
+            while True:  # what else arrives while the first change settles
+                try:
+                    batch.append(events.get(timeout=SETTLE))
+                except queue.Empty:
+                    break
+            for kind, what, payload in batch:
+                if what == "FAILED":
+                    raise SourceError(payload)
+                if what == "LIST":
+                    state[kind].relisted(payload)
+                else:
+                    state[kind].event(what, payload)
+            yield cluster()
+    finally:
+        stop.set()
+
+
+def _next(events: queue.Queue[tuple[str, str, Any]]) -> tuple[str, str, Any]:
+    # A short timeout keeps the wait interruptible (Ctrl-C) everywhere.
+    while True:
+        try:
+            return events.get(timeout=0.5)
+        except queue.Empty:
+            continue
+
+
+def _follow(source: LiveSource, kind: str, selector: str | None, rv: str,
+            events: queue.Queue[tuple[str, str, Any]], stop: threading.Event) -> None:
+    """Runs in its own thread: put the watch events of ``kind`` on ``events`` until ``stop``."""
+    try:
+        while not stop.is_set():
+            rv = _watch_once(source, kind, selector, rv, events, stop)
+    except SourceError as e:
+        events.put((kind, "FAILED", str(e)))
+    except Exception as e:  # never a silent thread death: the caller ends with one line
+        events.put((kind, "FAILED", f"watching {kind} on {source.server}: {type(e).__name__}: {e}"))
+
+
+def _watch_once(source: LiveSource, kind: str, selector: str | None, rv: str,
+                events: queue.Queue[tuple[str, str, Any]], stop: threading.Event) -> str:
+    """One watch request, read to its end; returns the resourceVersion to go on from."""
+    import urllib3
+
+    from dractl.sources.live import KINDS
+
+    plural = KINDS[kind][1]
+    query = {"watch": "1", "resourceVersion": rv, "allowWatchBookmarks": "true",
+             "timeoutSeconds": str(WATCH_SECONDS)}
+    if selector:
+        query["fieldSelector"] = selector
+    resp = source.stream(source._collection(kind), query, WATCH_SECONDS + READ_GRACE)
+    try:
+        if resp.status == 410:
+            return _relist(source, kind, selector, events)
+        if resp.status != 200:
+            raise source._http_error(resp.status, resp.data, "watch", kind)
+        for line in resp:
+            if stop.is_set():
+                return rv
+            if not line.strip():
+                continue
+            try:
+                ev = json.loads(line)
+                what, obj = ev["type"], ev["object"]
+            except (ValueError, KeyError, TypeError):
+                raise SourceError(f"{source.server}: watch {plural}: an event is not JSON") from None
+            if what == "ERROR":
+                if isinstance(obj, dict) and obj.get("code") == 410:  # too old a version: start afresh
+                    return _relist(source, kind, selector, events)
+                msg = obj.get("message") if isinstance(obj, dict) else None
+                raise SourceError(f"{source.server}: watch {plural}: {msg or 'error'}")
+            rv = _rv(obj) or rv
+            if what in ("ADDED", "MODIFIED", "DELETED"):
+                events.put((kind, what, obj))
+        return rv  # the server ended this watch (its timeout): go on from where it was
+    except (urllib3.exceptions.HTTPError, OSError) as e:
+        if stop.is_set():
+            return rv
+        reason = "no answer within the read timeout" if isinstance(e, urllib3.exceptions.ReadTimeoutError) else (
+            "the connection was cut")
+        raise SourceError(f"lost the watch of {plural} on {source.server}: {reason}") from None
+    finally:
+        resp.release_conn()
+
+
+def _relist(source: LiveSource, kind: str, selector: str | None,
+            events: queue.Queue[tuple[str, str, Any]]) -> str:
+    doc = source.list_raw(kind, field_selector=selector)
+    events.put((kind, "LIST", doc))
+    return _rv(doc)
