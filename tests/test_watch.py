@@ -223,7 +223,10 @@ class Terminal:
         return self.data.decode(errors="replace")
 
     def ctrl_c(self) -> int:
-        os.write(self.master, b"\x03")
+        return self.end(lambda: os.write(self.master, b"\x03"))
+
+    def end(self, how) -> int:
+        how()
         try:
             while True:
                 chunk = os.read(self.master, 65536)
@@ -256,3 +259,110 @@ def test_on_a_terminal_the_table_is_redrawn_in_place_and_ctrl_c_shows_the_cursor
     assert code == 130
     tail = t.screen.rsplit("^C", 1)[-1]
     assert tail.endswith("\x1b[?25h") and "Traceback" not in t.screen and "Interrupted" not in t.screen
+    # killed (SIGTERM) rather than interrupted: the cursor is shown again all the same
+    t = Terminal("devices", "-w")
+    t.read_until("gpu-7")
+    assert t.end(lambda: t.p.send_signal(signal.SIGTERM)) == 128 + signal.SIGTERM
+    assert t.screen.endswith("\x1b[?25h") and "Traceback" not in t.screen
+
+
+# ---------------------------------------------------------------- live
+
+
+def test_live_claims_watch_sees_a_claim_created_through_the_api(control_plane, tmp_path):
+    api, ns = control_plane.api, "watch-live"
+    api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+    try:
+        w = Watch("claims", "-A", "-w", "--kubeconfig", str(control_plane.kubeconfig))
+        time.sleep(2)  # the first listing is read; what follows comes through the API's watch
+        api.create({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                    "metadata": {"name": "watched", "namespace": ns},
+                    "spec": {"devices": {"requests": [{"name": "gpu",
+                                                       "exactly": {"deviceClassName": "gpu.example.com"}}]}}})
+        out = w.wait_for("watched")
+        row = next(line for line in out.splitlines() if "watched" in line)
+        assert row.split()[:4] == [ns, "watched", "pending", "gpu"]
+        api.delete("ResourceClaim", "watched", ns)
+        w.wait_for("(deleted)")
+        code, err = w.interrupt()
+        assert code == 130 and "Traceback" not in err, err
+    finally:
+        api.delete("Namespace", ns)
+
+
+class _Stream:
+    """A watch response: newline-delimited JSON events, then the end of the stream."""
+
+    def __init__(self, status: int, events: list[dict]) -> None:
+        self.status = status
+        self.data = b""
+        self._lines = [json.dumps(e).encode() + b"\n" for e in events]
+
+    def __iter__(self):
+        return iter(self._lines)
+
+    def release_conn(self) -> None:
+        pass
+
+
+class _API:
+    """Stands in for LiveSource: one ResourceClaim kind whose first watch answers 410 Gone."""
+
+    server = "https://api.test"
+    description = "cluster test"
+
+    def __init__(self) -> None:
+        self.watched: list[str] = []
+        self.listed = 0
+
+    def _warn(self, message: str) -> None:
+        raise AssertionError(message)
+
+    def _collection(self, kind: str) -> str:
+        return "/apis/resource.k8s.io/v1/resourceclaims"
+
+    def _claims(self, rv: str, *names: str) -> dict:
+        items = [{"metadata": {"name": n, "namespace": "default", "resourceVersion": rv},
+                  "spec": {"devices": {"requests": []}}} for n in names]
+        return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimList",
+                "metadata": {"resourceVersion": rv}, "items": items}
+
+    def list_docs(self, kinds):
+        assert list(kinds) == ["ResourceClaim"]
+        return [self._claims("10", "old")]
+
+    def list_raw(self, kind: str, field_selector=None) -> dict:
+        self.listed += 1
+        return self._claims("20", "relisted")
+
+    def stream(self, path: str, query: dict, read_timeout: float):
+        self.watched.append(query["resourceVersion"])
+        if len(self.watched) == 1:  # the version the list gave is too old by now
+            return _Stream(200, [{"type": "ERROR", "object": {"kind": "Status", "code": 410, "reason": "Expired"}}])
+        if len(self.watched) == 2:
+            obj = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                   "metadata": {"name": "new", "namespace": "default", "resourceVersion": "21"},
+                   "spec": {"devices": {"requests": []}}}
+            return _Stream(200, [{"type": "ADDED", "object": obj}])
+        time.sleep(0.5)  # then nothing more happens
+        return _Stream(200, [])
+
+
+def test_a_live_watch_relists_on_410_gone_and_goes_on_from_the_new_version():
+    from dractl.sources.livewatch import watch as live_watch
+
+    api = _API()
+    seen: list[list[str]] = []
+
+    def follow() -> None:
+        for cluster in live_watch(api, frozenset({"ResourceClaim"})):  # type: ignore[arg-type]
+            seen.append(sorted(c.name for c in cluster.claims))
+            if seen[-1] == ["new", "relisted"]:
+                return
+
+    t = threading.Thread(target=follow, daemon=True)
+    t.start()
+    t.join(15)
+    assert seen[0] == ["old"]
+    assert seen[-1] == ["new", "relisted"] and api.listed == 1, seen
+    assert api.watched[:2] == ["10", "20"]  # after the relist, the watch starts at the list's version

@@ -29,15 +29,22 @@ def show(app_ctx: AppContext, needs: Needs | None, build: Callable[[Cluster], Li
         build(app_ctx.cluster(needs)).print(app_ctx.output, no_headers=app_ctx.no_headers, out=app_ctx.stdout,
                                             err=app_ctx.stderr)
         return
+    import signal
+
     from dractl.render.watch import watch as draw
 
+    def terminated(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)  # unwinds like Ctrl-C, so the terminal gets its cursor back
+
     listings = _listings(app_ctx, needs, build)
+    previous = signal.signal(signal.SIGTERM, terminated)
     try:
         draw(listings, app_ctx.output, no_headers=app_ctx.no_headers, out=app_ctx.stdout, err=app_ctx.stderr)
     except KeyboardInterrupt:
         # Ctrl-C is how a watch ends: no message (the terminal shows ^C), the usual exit status.
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
+        signal.signal(signal.SIGTERM, previous)
         listings.close()
 
 
