@@ -304,6 +304,9 @@ class _Stream:
     def release_conn(self) -> None:
         pass
 
+    def close(self) -> None:
+        pass
+
 
 class _API:
     """Stands in for LiveSource: one ResourceClaim kind whose first watch answers 410 Gone."""

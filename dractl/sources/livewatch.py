@@ -144,6 +144,7 @@ def _watch_once(source: LiveSource, kind: str, selector: str | None, rv: str,
     if selector:
         query["fieldSelector"] = selector
     resp = source.stream(source._collection(kind), query, WATCH_SECONDS + READ_GRACE)
+    read_through = False
     try:
         if resp.status == 410:
             return _relist(source, kind, selector, events)
@@ -167,6 +168,7 @@ def _watch_once(source: LiveSource, kind: str, selector: str | None, rv: str,
             rv = _rv(obj) or rv
             if what in ("ADDED", "MODIFIED", "DELETED"):
                 events.put((kind, what, obj))
+        read_through = True
         return rv  # the server ended this watch (its timeout): go on from where it was
     except (urllib3.exceptions.HTTPError, OSError) as e:
         if stop.is_set():
@@ -175,7 +177,10 @@ def _watch_once(source: LiveSource, kind: str, selector: str | None, rv: str,
             "the connection was cut")
         raise SourceError(f"lost the watch of {plural} on {source.server}: {reason}") from None
     finally:
-        resp.release_conn()
+        if read_through:
+            resp.release_conn()
+        else:  # left mid-stream: the connection is not fit for another request
+            resp.close()
 
 
 def _relist(source: LiveSource, kind: str, selector: str | None,
