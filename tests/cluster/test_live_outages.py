@@ -161,3 +161,67 @@ def test_expired_continue_token_falls_back_to_one_full_list(tmp_path, monkeypatc
         assert names == [*(f"class-{i}" for i in range(5)), "class-late"]
     finally:
         stop_control_plane(d)
+
+
+def test_a_watch_whose_version_was_compacted_relists_and_goes_on(tmp_path, monkeypatch):
+    """etcd compacts past the version a watch starts from: the real apiserver answers the watch with 410
+    (resource version too old), and dractl lists the kind again and watches on from the new list. The
+    watch cache is off so that the watch is served from etcd, where compaction expires versions; the hook
+    before the first watch request only makes the compaction happen on cue."""
+    import base64
+    import threading
+    import urllib.request
+
+    import dractl.sources.live as live
+    from dractl.sources.base import SourceOptions, open_source
+
+    d = tmp_path / "cp"
+    cp = start_control_plane(d, "--nodes", "1", "--apiserver-arg=--watch-cache=false")
+    etcd = f"http://127.0.0.1:{json.loads((d / 'env').read_text())['ports']['etcd']}"
+
+    def etcd_post(path: str, body: dict) -> dict:
+        req = urllib.request.Request(etcd + path, data=json.dumps(body).encode(), method="POST")
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def device_class(name: str) -> dict:
+        return {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": name},
+                "spec": {"selectors": [{"cel": {"expression": f"device.driver == '{name}.example.com'"}}]}}
+
+    try:
+        cp.api.create(device_class("first"))
+        source = open_source(SourceOptions(kubeconfig=str(cp.kubeconfig)), lambda m: None)
+        assert isinstance(source, live.LiveSource)
+        opened: list[str] = []
+        stream = source.stream
+
+        def compact_then_stream(path: str, query: dict, read_timeout: float):
+            opened.append(query["resourceVersion"])
+            if len(opened) == 1:  # the list's version is compacted away before its watch starts
+                cp.api.create(device_class("second"))
+                cp.api.create(device_class("second-b"))  # compaction keeps its own revision: write twice
+                rev = etcd_post("/v3/kv/range", {"key": base64.b64encode(b"/").decode()})["header"]["revision"]
+                etcd_post("/v3/kv/compaction", {"revision": rev, "physical": True})
+            return stream(path, query, read_timeout)
+
+        monkeypatch.setattr(source, "stream", compact_then_stream)
+        seen: list[list[str]] = []
+
+        def follow() -> None:
+            for cluster in source.watch(frozenset({"DeviceClass"})):
+                seen.append(sorted(c.name for c in cluster.classes))
+                if len(seen) == 1:
+                    continue
+                if seen[-1] == ["first", "second", "second-b"] and len(opened) >= 2:
+                    cp.api.create(device_class("third"))  # the watch goes on from the relist's version
+                if "third" in seen[-1]:
+                    return
+
+        t = threading.Thread(target=follow, daemon=True)
+        t.start()
+        t.join(60)
+        assert not t.is_alive(), (seen, opened)
+        assert seen[0] == ["first"] and seen[-1] == ["first", "second", "second-b", "third"], seen
+        assert len(opened) >= 2 and int(opened[1]) > int(opened[0]), opened  # watched on from the relist
+    finally:
+        stop_control_plane(d)
