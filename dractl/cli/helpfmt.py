@@ -1,4 +1,5 @@
-"""Help without noise: the command classes every dractl command and group is built with.
+"""Help without noise and values without pydantic: the command classes every dractl command and group
+is built with.
 
 Typer shows each parameter's Python type (``<bool>``, ``<str>``) next to it, which reads
 as if ``--fake`` or ``--help`` took a value. Before help is printed (and only then), a
@@ -6,6 +7,12 @@ flag's metavar is blanked, an option taking a value shows an upper-case name (it
 declared metavar, else its long name: ``--node NODE``), an argument shows its name
 without a type, and a subcommand's help ends with where the global flags are (declared
 in ``cli/flags.py``).
+
+Typer (0.29+) coerces every parameter's value through a pydantic TypeAdapter, built on first use: importing
+pydantic and building the adapters took about 90 ms of every command's start. dractl's parameters are all
+plain ``str``, ``int`` and ``bool`` (a test keeps them so), which need no pydantic: ``parse_args`` gives such
+a parameter a plain coercion first, with pydantic's words for a bad integer. Any other parameter, or a Typer
+whose internals differ, keeps Typer's own coercion.
 """
 
 from __future__ import annotations
@@ -45,7 +52,49 @@ def tidy_params(command: Any, ctx: Any) -> None:
                 p.metavar = long.upper()
 
 
+class _PlainValue:
+    """Typer's RuntimeParam contract (``coerce``) for a str, int or bool parameter, without pydantic."""
+
+    def __init__(self, annotation: type) -> None:
+        self.annotation = annotation
+
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        if value is None or isinstance(value, self.annotation) and not (
+                self.annotation is int and isinstance(value, bool)):
+            return value
+        if self.annotation is int and isinstance(value, str):
+            try:
+                return int(value)
+            except ValueError:
+                pass
+            from typer._click.exceptions import BadParameter
+
+            raise BadParameter("Input should be a valid integer, unable to parse string as an integer",
+                               ctx=ctx, param=param)
+        if self.annotation is str and isinstance(value, str):
+            return value
+        from typer._click.exceptions import BadParameter
+
+        raise BadParameter(f"Value {value!r} is not a valid {self.annotation.__name__}.", ctx=ctx, param=param)
+
+
+PLAIN_TYPES = (str, int, bool)
+
+
+def plain_values(command: Any, ctx: Any) -> None:
+    """Give every plain str/int/bool parameter the coercion above (Typer's is kept for anything else)."""
+    for p in command.get_params(ctx):
+        td = getattr(p, "type_descriptor", None)
+        if (getattr(p, "_runtime_param", False) is None and td is not None and td.annotation in PLAIN_TYPES
+                and getattr(td, "file_annotation", None) is None and not p.multiple and p.nargs == 1):
+            p._runtime_param = _PlainValue(td.annotation)
+
+
 class DractlCommand(TyperCommand):
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        plain_values(self, ctx)
+        return super().parse_args(ctx, args)
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
         tidy_params(self, ctx)
         if ctx.parent is not None and self.epilog is None:
@@ -54,6 +103,10 @@ class DractlCommand(TyperCommand):
 
 
 class DractlGroup(TyperGroup):
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        plain_values(self, ctx)
+        return super().parse_args(ctx, args)
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
         tidy_params(self, ctx)
         if ctx.parent is not None and self.epilog is None:
