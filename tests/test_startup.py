@@ -65,3 +65,26 @@ def test_every_parameter_is_a_plain_str_int_or_bool():
 def test_plain_values_are_still_checked(dractl, args, code, err):
     r = dractl(*args)
     assert r.code == code and err in r.err, r.err
+
+
+LOADED = """
+import sys
+from dractl.cli.main import main
+main({args!r})
+from dractl.cli.app import COMMANDS
+# cli.completion also holds the global flags' completers, which the root needs
+mods = {{m for m, _ in COMMANDS.values() if m in sys.modules}} - {{'dractl.cli.completion'}}
+print('LOADED=' + ','.join(sorted(mods)), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("args,loaded", [
+    (["--help"], ""),  # the root help lists every command from the generated table
+    (["--fake", "devices"], "dractl.cli.inventory"),
+    (["--fake", "claims", "--help"], "dractl.cli.claims"),
+])
+def test_a_command_imports_only_its_own_module(args, loaded, tmp_path):
+    env = {"DRACTL_STATE": str(tmp_path), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "NO_COLOR": "1"}
+    p = subprocess.run([sys.executable, "-c", LOADED.format(args=args)], capture_output=True, text=True, env=env,
+                       cwd=ROOT)
+    assert [line for line in p.stderr.splitlines() if line.startswith("LOADED=")] == [f"LOADED={loaded}"], p.stderr

@@ -6,6 +6,7 @@ import inspect
 from typing import Annotated, Any
 
 import typer
+import typer.core
 
 from dractl.cli import completion as _c
 from dractl.cli.context import AppContext
@@ -18,15 +19,6 @@ HELP = (
     "devices, claims, CEL selectors and allocation.\n\n"
     "Data comes from --from FILE (a snapshot), a kubeconfig (a live cluster), or the "
     "embedded fake cluster (--fake; the default when no kubeconfig exists)."
-)
-
-app = typer.Typer(
-    name="dractl",
-    help=HELP,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    cls=DractlGroup,
-    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
@@ -74,59 +66,114 @@ def _declare_root() -> None:
     app.callback()(root)
 
 
-def _commands() -> tuple[tuple[str, Any], ...]:
-    """Every command, in the order `dractl --help` lists them: ("group sub", function) or a sub-app."""
-    from dractl.cli import (
-        celcmd,
-        check,
-        claims,
-        completion,
-        democmd,
-        fakecmd,
-        inventory,
-        livecmd,
-        pods,
-        taintcmd,
-        usage,
-        version,
-    )
-
-    return (
-        ("devices", inventory.devices),
-        ("slices", inventory.slices),
-        ("classes", inventory.classes),
-        ("claims", claims.claims),
-        ("pods", pods.pods),
-        ("usage", usage.usage),
-        ("taint", taintcmd.taint),
-        ("taints", taintcmd.taints),
-        ("check", check.check),
-        ("cel", celcmd.cel),
-        ("fake", fakecmd.app),
-        ("snapshot", livecmd.snapshot),
-        ("rbac", livecmd.rbac),
-        ("fake publish", livecmd.publish),
-        ("fake unpublish", livecmd.unpublish),
-        ("demo", democmd.app),
-        ("completion", completion.completion),
-        ("version", version.version),
-    )
+#: Every command, in the order `dractl --help` lists them (commands, then groups): name -> (module, attribute).
+#: A module is imported only when its command runs (or a tool walks the whole tree), so that a command's start
+#: and the root help pay for no other command.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "devices": ("dractl.cli.inventory", "devices"),
+    "slices": ("dractl.cli.inventory", "slices"),
+    "classes": ("dractl.cli.inventory", "classes"),
+    "claims": ("dractl.cli.claims", "claims"),
+    "pods": ("dractl.cli.pods", "pods"),
+    "usage": ("dractl.cli.usage", "usage"),
+    "taint": ("dractl.cli.taintcmd", "taint"),
+    "taints": ("dractl.cli.taintcmd", "taints"),
+    "check": ("dractl.cli.check", "check"),
+    "cel": ("dractl.cli.celcmd", "cel"),
+    "snapshot": ("dractl.cli.livecmd", "snapshot"),
+    "rbac": ("dractl.cli.livecmd", "rbac"),
+    "completion": ("dractl.cli.completion", "completion"),
+    "version": ("dractl.cli.version", "version"),
+    "fake": ("dractl.cli.fakecmd", "app"),
+    "demo": ("dractl.cli.democmd", "app"),
+}
+#: Commands of a group declared in another module: group -> ((name, module, attribute), ...).
+GROUP_EXTRAS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "fake": (("publish", "dractl.cli.livecmd", "publish"), ("unpublish", "dractl.cli.livecmd", "unpublish")),
+}
+_extended: set[str] = set()
 
 
-def _register() -> None:
-    """Add every command; all are built with the classes of cli/helpfmt.py (help without noise)."""
-    groups: dict[str, typer.Typer] = {}
-    for name, target in _commands():
-        if isinstance(target, typer.Typer):
-            groups[name] = target
-            app.add_typer(target, name=name, cls=DractlGroup)
-            for info in target.registered_commands:  # declared with @app.command(): a plain TyperCommand
-                if info.cls is None or info.cls is typer.core.TyperCommand:
-                    info.cls = DractlCommand
-            continue
-        group, _, sub = name.rpartition(" ")
-        (groups[group] if group else app).command(sub, cls=DractlCommand)(target)
+def _target(module: str, attribute: str) -> Any:
+    import importlib
+
+    return getattr(importlib.import_module(module), attribute)
+
+
+def build_command(name: str) -> Any:
+    """The click command (or group) ``name``, built as Typer builds it, with the classes of cli/helpfmt.py."""
+    import typer.main
+
+    target = _target(*COMMANDS[name])
+    holder = typer.Typer()
+    if isinstance(target, typer.Typer):
+        if name not in _extended:
+            _extended.add(name)
+            for sub, module, attribute in GROUP_EXTRAS.get(name, ()):
+                target.command(sub)(_target(module, attribute))
+        for info in target.registered_commands:  # declared with @app.command(): a plain TyperCommand
+            if info.cls is None or info.cls is typer.core.TyperCommand:
+                info.cls = DractlCommand
+        holder.add_typer(target, name=name, cls=DractlGroup)
+    else:
+        holder.command(name, cls=DractlCommand)(target)
+        holder.callback()(lambda: None)  # a group of one, so that the command keeps its name
+    return typer.main.get_group(holder).commands[name]
+
+
+class RootGroup(DractlGroup):
+    """dractl's root: a command is built when it is used; the root help lists them all from the generated
+    completion table (its ``doc`` is each command's docstring, kept equal by tests/test_completion.py)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._built: dict[str, Any] = {}
+        self._listing = False
+        super().__init__(*args, **kwargs)
+
+    @property  # type: ignore[override]
+    def commands(self) -> dict[str, Any]:
+        """Every command, built (for tools that walk the tree)."""
+        return {n: self._build(n) for n in COMMANDS}
+
+    @commands.setter
+    def commands(self, value: dict[str, Any]) -> None:
+        self._built.update(value or {})
+
+    def _build(self, name: str) -> Any:
+        if name not in self._built:
+            self._built[name] = build_command(name)
+        return self._built[name]
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        if name not in COMMANDS:
+            return None
+        if self._listing and name not in self._built:
+            from dractl.cli.completion_table import TABLE
+
+            commands: dict[str, dict[str, Any]] = TABLE["commands"]  # type: ignore[assignment]
+            node = commands.get(name) or {}
+            return typer.core.TyperCommand(name, help=node.get("doc") or "")
+        return self._build(name)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
+
+app = typer.Typer(
+    name="dractl",
+    help=HELP,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    cls=RootGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 
 
 _declare_root()
-_register()

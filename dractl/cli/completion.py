@@ -210,7 +210,10 @@ def _node(cmd: Any, ctx: Any, root: bool) -> dict[str, Any]:
             continue
         commands[name] = _node(sub, typer.Context(sub, info_name=name, parent=ctx, **sub.context_settings), False)
     help_ = "" if root else _short(cmd.get_short_help_str(limit=200))
-    return {"help": help_, "options": options, "args": args, "commands": commands}
+    node = {"help": help_, "options": options, "args": args, "commands": commands}
+    if not root and ctx.parent is not None and ctx.parent.parent is None:
+        node["doc"] = cmd.help or ""  # a top-level command's docstring: the root help lists it without importing
+    return node
 
 
 def build_table(app: typer.Typer) -> dict[str, Any]:

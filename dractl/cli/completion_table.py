@@ -159,7 +159,9 @@ TABLE = {'help': '',
                                        'help': 'Show this message and exit',
                                        'kind': None}],
                           'args': [],
-                          'commands': {}},
+                          'commands': {},
+                          'doc': 'List every device from the ResourceSlices, with attributes, capacity and '
+                                 'who holds it (and its health).'},
               'slices': {'help': 'List ResourceSlices with their pool, generation and completeness',
                          'options': [{'names': ['--driver'],
                                       'dest': 'driver',
@@ -172,7 +174,8 @@ TABLE = {'help': '',
                                       'help': 'Show this message and exit',
                                       'kind': None}],
                          'args': [],
-                         'commands': {}},
+                         'commands': {},
+                         'doc': 'List ResourceSlices with their pool, generation and completeness.'},
               'classes': {'help': 'List DeviceClasses, their selectors and how many devices each matches',
                           'options': [{'names': ['-h', '--help'],
                                        'dest': 'help',
@@ -180,7 +183,8 @@ TABLE = {'help': '',
                                        'help': 'Show this message and exit',
                                        'kind': None}],
                           'args': [],
-                          'commands': {}},
+                          'commands': {},
+                          'doc': 'List DeviceClasses, their selectors and how many devices each matches.'},
               'claims': {'help': 'List ResourceClaims with the devices they got, who uses them and where',
                          'options': [{'names': ['--explain'],
                                       'dest': 'explain',
@@ -199,7 +203,8 @@ TABLE = {'help': '',
                                       'help': 'Show this message and exit',
                                       'kind': None}],
                          'args': [{'name': 'name', 'nargs': 1, 'kind': 'claims'}],
-                         'commands': {}},
+                         'commands': {},
+                         'doc': 'List ResourceClaims with the devices they got, who uses them and where.'},
               'pods': {'help': 'List pods with their ResourceClaims, the devices they got, and the '
                                "scheduler'...",
                        'options': [{'names': ['--explain'],
@@ -219,7 +224,9 @@ TABLE = {'help': '',
                                     'help': 'Show this message and exit',
                                     'kind': None}],
                        'args': [{'name': 'name', 'nargs': 1, 'kind': 'pods'}],
-                       'commands': {}},
+                       'commands': {},
+                       'doc': 'List pods with their ResourceClaims, the devices they got, and the '
+                              "scheduler's condition."},
               'usage': {'help': 'Show how full each node, pool, driver, class or model is: devices, '
                                 'allocated,...',
                         'options': [{'names': ['--by'],
@@ -238,7 +245,10 @@ TABLE = {'help': '',
                                      'help': 'Show this message and exit',
                                      'kind': None}],
                         'args': [],
-                        'commands': {}},
+                        'commands': {},
+                        'doc': 'Show how full each node, pool, driver, class or model is: devices, '
+                               'allocated, free, shared, counters,\n'
+                               'unhealthy and tainted.'},
               'taint': {'help': 'Taint devices with a DeviceTaintRule, after a preview of what the scheduler '
                                 'a...',
                         'options': [{'names': ['--driver'],
@@ -293,7 +303,10 @@ TABLE = {'help': '',
                                      'help': 'Show this message and exit',
                                      'kind': None}],
                         'args': [{'name': 'spec', 'nargs': 1, 'kind': None}],
-                        'commands': {}},
+                        'commands': {},
+                        'doc': 'Taint devices with a DeviceTaintRule, after a preview of what the scheduler '
+                               'and the device-taint\n'
+                               'eviction controller would do.'},
               'taints': {'help': 'List DeviceTaintRules with the devices each one matches',
                          'options': [{'names': ['-h', '--help'],
                                       'dest': 'help',
@@ -301,7 +314,8 @@ TABLE = {'help': '',
                                       'help': 'Show this message and exit',
                                       'kind': None}],
                          'args': [],
-                         'commands': {}},
+                         'commands': {},
+                         'doc': 'List DeviceTaintRules with the devices each one matches.'},
               'check': {'help': 'What-if: apply FILE to a copy of the cluster and schedule it pod by pod, '
                                 'with...',
                         'options': [{'names': ['-f', '--filename'],
@@ -322,7 +336,17 @@ TABLE = {'help': '',
                                      'help': 'Show this message and exit',
                                      'kind': None}],
                         'args': [],
-                        'commands': {}},
+                        'commands': {},
+                        'doc': 'What-if: apply FILE to a copy of the cluster and schedule it pod by pod, '
+                               'without writing anything.\n'
+                               '\n'
+                               "Each pod of FILE gets its outcome: the node and devices, or the scheduler's "
+                               'reason.\n'
+                               'Claims made from a template are named <pod>-<claim>. Without pods, the '
+                               "file's\n"
+                               'claims (and one claim per template) are tried together. Exit 0 when every '
+                               'pod is\n'
+                               'scheduled, 1 when one is not, 2 for bad input.'},
               'cel': {'help': 'Evaluate a CEL selector on every device: true, false or the runtime error, '
                               'an...',
                       'options': [{'names': ['--class'],
@@ -346,7 +370,9 @@ TABLE = {'help': '',
                                    'help': 'Show this message and exit',
                                    'kind': None}],
                       'args': [{'name': 'expression', 'nargs': 1, 'kind': None}],
-                      'commands': {}},
+                      'commands': {},
+                      'doc': 'Evaluate a CEL selector on every device: true, false or the runtime error, and '
+                             'why.'},
               'snapshot': {'help': 'Write every object dractl reads as one List (YAML, or JSON with -o json) '
                                    'that...',
                            'options': [{'names': ['-h', '--help'],
@@ -355,7 +381,14 @@ TABLE = {'help': '',
                                         'help': 'Show this message and exit',
                                         'kind': None}],
                            'args': [],
-                           'commands': {}},
+                           'commands': {},
+                           'doc': 'Write every object dractl reads as one List (YAML, or JSON with -o json) '
+                                  'that --from reads back.\n'
+                                  '\n'
+                                  'Secrets and service-account tokens are never read; pods keep only what '
+                                  'scheduling uses (no\n'
+                                  'environment, volumes or last-applied annotations), so a dump can be '
+                                  'attached to a bug report.'},
               'rbac': {'help': 'Print the minimal read-only ClusterRole dractl needs (apply it with kubectl, '
                                '...',
                        'options': [{'names': ['--publish'],
@@ -374,7 +407,9 @@ TABLE = {'help': '',
                                     'help': 'Show this message and exit',
                                     'kind': None}],
                        'args': [],
-                       'commands': {}},
+                       'commands': {},
+                       'doc': 'Print the minimal read-only ClusterRole dractl needs (apply it with kubectl, '
+                              'then bind it).'},
               'completion': {'help': 'Print the shell completion script for SHELL (see completions/README.md '
                                      'to ins...',
                              'options': [{'names': ['-h', '--help'],
@@ -389,7 +424,9 @@ TABLE = {'help': '',
                                                    ['zsh', ''],
                                                    ['fish', ''],
                                                    ['powershell', '']]}],
-                             'commands': {}},
+                             'commands': {},
+                             'doc': 'Print the shell completion script for SHELL (see completions/README.md '
+                                    'to install it).'},
               'version': {'help': "Print dractl's version and the Kubernetes API it follows",
                           'options': [{'names': ['-h', '--help'],
                                        'dest': 'help',
@@ -397,7 +434,8 @@ TABLE = {'help': '',
                                        'help': 'Show this message and exit',
                                        'kind': None}],
                           'args': [],
-                          'commands': {}},
+                          'commands': {},
+                          'doc': "Print dractl's version and the Kubernetes API it follows."},
               'fake': {'help': 'Manage the embedded fake cluster (state in $DRACTL_STATE or the XDG state '
                                'dir)',
                        'options': [{'names': ['-h', '--help'],
@@ -534,7 +572,9 @@ TABLE = {'help': '',
                                                                'help': 'Show this message and exit',
                                                                'kind': None}],
                                                   'args': [],
-                                                  'commands': {}}}},
+                                                  'commands': {}}},
+                       'doc': 'Manage the embedded fake cluster (state in $DRACTL_STATE or the XDG state '
+                              'dir).'},
               'demo': {'help': "The blog post's three DRA demos: run them and check the outcome (on kind by "
                                'd...',
                        'options': [{'names': ['-h', '--help'],
@@ -621,4 +661,7 @@ TABLE = {'help': '',
                                                              'help': 'Show this message and exit',
                                                              'kind': None}],
                                                 'args': [],
-                                                'commands': {}}}}}}
+                                                'commands': {}}},
+                       'doc': "The blog post's three DRA demos: run them and check the outcome (on kind by "
+                              'default, --context NAME for any cluster, --fake for the embedded fake '
+                              'cluster).'}}}
