@@ -640,3 +640,59 @@ def test_every_option_naming_a_cluster_object_completes_it(world):
         words = ["dractl", "cel", "true", opt, ""]
         reply, _ = run_bash(world, script, " ".join(words), words, 4)
         assert reply == want, opt
+
+
+# ---------------------------------------------------------------- names from raw objects = names from the model
+
+KINDS = ("namespaces", "claims", "pods", "nodes", "classes", "drivers", "pools", "devices")
+
+
+def _name_worlds(dractl, tmp_path):
+    """Real drivers' YAML (every fixture file), and fake clusters of every profile after the blog's demos."""
+    import yaml
+    from conftest import ROOT, blog_demo_docs
+
+    fixtures = sorted((ROOT / "tests" / "fixtures").rglob("*.yaml"))
+    assert len(fixtures) > 10
+    for f in fixtures:
+        try:
+            docs = [d for d in yaml.safe_load_all(f.read_text()) if d is not None]
+        except yaml.YAMLError:  # a Helm template, not YAML yet
+            continue
+        yield f.name, docs
+    blog = tmp_path / "blog.yaml"
+    blog.write_text(yaml.safe_dump_all([namespace("dra-demo"), *({**d, "metadata": {**d["metadata"],
+                                        "namespace": "dra-demo"}} for d in blog_demo_docs())]))
+    for profile in ("example-gpu", "example-gpu-shared", "example-gpu-partitions"):
+        assert dractl("fake", "reset", "--profile", profile, "--nodes", "2").code == 0
+        assert dractl("fake", "apply", "-f", str(blog)).code == 0
+        yield profile, engine._fake_docs(None)
+
+
+def _tolerant_cluster(docs: list, origin: str):
+    """The model of every object that parses (anything broken skipped, nothing validated)."""
+    from dractl.model.cluster import cluster_from
+    from dractl.model.parse import parse_object
+    from dractl.sources.loader import iter_objects
+
+    objs = []
+    for obj, _ in iter_objects(docs, origin):
+        try:
+            objs.append(parse_object(obj, validate=False))
+        except Exception:
+            continue
+    return cluster_from(objs)
+
+
+def test_names_from_raw_objects_are_the_models(dractl, tmp_path):
+    """A TAB reads names from the raw objects (the model's import is most of a TAB); they must be the names
+    the model gives, for every kind, namespace and -A."""
+    checked = 0
+    for label, docs in _name_worlds(dractl, tmp_path):
+        cluster = _tolerant_cluster(docs, label)
+        for kind in KINDS:
+            for ns, all_ns in ((None, False), ("dra-demo", False), (None, True)):
+                want = engine.names_in(cluster, kind, ns, all_ns)
+                assert engine.raw_names(docs, kind, ns, all_ns) == want, (label, kind, ns, all_ns)
+                checked += bool(want)
+    assert checked > 40

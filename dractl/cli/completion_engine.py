@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 # cobra's ShellCompDirective bits (kubectl reads them from kubectl_complete-<plugin>)
 ERROR = 1
@@ -248,7 +249,7 @@ def lookup_names(kind: str, src: dict, namespace: str | None, all_namespaces: bo
     if from_file:
         if from_file == "-" or src.get("fake"):
             return []  # stdin cannot be read at a TAB; --from with --fake is an error
-        return names_in(_snapshot_cluster(from_file), kind, namespace, all_namespaces)
+        return raw_names(_snapshot_docs(from_file), kind, namespace, all_namespaces)
     if not src.get("fake"):
         from dractl.sources.kubeconfig import choose_kubeconfig
 
@@ -256,39 +257,122 @@ def lookup_names(kind: str, src: dict, namespace: str | None, all_namespaces: bo
         if choice is not None:
             kubeconfig = choice.paths[0] if choice.paths else "in-cluster"
             return live_names(kind, src, kubeconfig, namespace, all_namespaces)
-    return names_in(_fake_cluster(src.get("state_dir")), kind, namespace, all_namespaces)
+    return raw_names(_fake_docs(src.get("state_dir")), kind, namespace, all_namespaces)
 
 
 def _quiet(_message: str) -> None:
     pass
 
 
-def _tolerant_cluster(docs: list, origin: str):
-    """A Cluster of every object that parses; anything broken is skipped, not validated."""
-    from dractl.model.cluster import cluster_from
-    from dractl.model.parse import parse_object
-    from dractl.sources.loader import iter_objects
-
-    objs = []
-    for obj, _ in iter_objects(docs, origin):
-        try:
-            objs.append(parse_object(obj, validate=False))
-        except Exception:
-            continue
-    return cluster_from(objs)
-
-
-def _fake_cluster(state_dir: str | None):
+def _fake_docs(state_dir: str | None) -> list[Any]:
     from dractl.control.store import Store
 
-    store = Store(state_dir)
-    return _tolerant_cluster(store.read()["items"], store.path)
+    return list(Store(state_dir).read()["items"])
 
 
-def _snapshot_cluster(path: str):
+def _snapshot_docs(path: str) -> list[Any]:
     from dractl.sources.loader import decode, parse_documents, read_bytes
 
-    return _tolerant_cluster(parse_documents(decode(read_bytes(path), path), path), path)
+    return list(parse_documents(decode(read_bytes(path), path), path))
+
+
+def _flat(docs: list[Any]) -> dict[str, list[dict[str, Any]]]:
+    """The raw objects by kind, List wrappers flattened (as sources.loader.iter_objects does)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for d in docs:
+        if not isinstance(d, dict):
+            continue
+        kind = d.get("kind")
+        if isinstance(kind, str) and kind.endswith("List") and isinstance(d.get("items"), list):
+            for item in d["items"]:
+                if not isinstance(item, dict):
+                    continue
+                if "kind" not in item and "apiVersion" not in item:  # a REST list's items: the list's kind
+                    item = {"apiVersion": d.get("apiVersion"), "kind": kind[: -len("List")], **item}
+                if isinstance(item.get("kind"), str) and isinstance(item.get("apiVersion"), str):
+                    out.setdefault(item["kind"], []).append(item)
+        elif isinstance(kind, str) and isinstance(d.get("apiVersion"), str):  # what the model can parse
+            out.setdefault(kind, []).append(d)
+    return out
+
+
+def _meta(o: dict[str, Any]) -> tuple[str, str]:
+    md: dict[str, Any] = o["metadata"] if isinstance(o.get("metadata"), dict) else {}
+    name, ns = md.get("name"), md.get("namespace")
+    return (name if isinstance(name, str) else "", ns if isinstance(ns, str) and ns else "default")
+
+
+def _spec(o: dict[str, Any]) -> dict[str, Any]:
+    spec = o.get("spec")
+    return spec if isinstance(spec, dict) else {}
+
+
+def _slice_devices(s: dict[str, Any]) -> list[dict[str, Any]]:
+    devices = _spec(s).get("devices")
+    return [d for d in devices if isinstance(d, dict)] if isinstance(devices, list) else []
+
+
+def raw_names(docs: list[Any], kind: str, namespace: str | None, all_namespaces: bool) -> list[tuple[str, str]]:
+    """``names_in`` over the raw objects: a TAB on the fake cluster or a snapshot needs names, not the model
+    (whose import alone is most of a TAB's time). tests/test_completion.py keeps the two equal."""
+    objs = _flat(docs)
+    ns = namespace or "default"
+
+    def where(o_ns: str) -> str:
+        return f"namespace {o_ns}" if all_namespaces else ""
+
+    if kind == "namespaces":
+        names = {_meta(n)[0] for n in objs.get("Namespace", [])}
+        names |= {_meta(o)[1] for k in ("ResourceClaim", "Pod", "ResourceClaimTemplate") for o in objs.get(k, [])}
+        return [(n, "") for n in sorted(names) if n]
+    if kind == "claims":
+        out = []
+        for c in objs.get("ResourceClaim", []):
+            name, c_ns = _meta(c)
+            if all_namespaces or c_ns == ns:
+                status: dict[str, Any] = c["status"] if isinstance(c.get("status"), dict) else {}
+                state = "pending" if not status.get("allocation") else (
+                    "reserved" if status.get("reservedFor") else "allocated")
+                out.append((name, state + (f", {where(c_ns)}" if all_namespaces else "")))
+        return _unique(out)
+    if kind == "pods":
+        out = []
+        for p in objs.get("Pod", []):
+            name, p_ns = _meta(p)
+            if all_namespaces or p_ns == ns:
+                node = _spec(p).get("nodeName") or ""
+                phase = p["status"].get("phase") if isinstance(p.get("status"), dict) else None
+                out.append((name, where(p_ns) or (f"on {node}" if node else str(phase or "Pending"))))
+        return _unique(out)
+    slices = objs.get("ResourceSlice", [])
+    if kind == "nodes":
+        if objs.get("Node"):
+            return [(n, "") for n in sorted(_meta(o)[0] for o in objs["Node"])]
+        nodes = {_spec(s).get("nodeName") for s in slices} | {d.get("nodeName") for s in slices for d in
+                                                               _slice_devices(s)}
+        return [(n, "") for n in sorted(n for n in nodes if isinstance(n, str) and n)]
+    if kind == "classes":
+        return _unique((_meta(c)[0], "") for c in objs.get("DeviceClass", []))
+    if kind == "drivers":
+        return [(d, "") for d in sorted({str(_spec(s).get("driver") or "") for s in slices} - {""})]
+    # pools and devices: each pool's newest generation only (Cluster.pools)
+    pools: dict[tuple[str, str], list[tuple[int, str, dict[str, Any]]]] = {}
+    for s in slices:
+        spec = _spec(s)
+        pool: dict[str, Any] = spec["pool"] if isinstance(spec.get("pool"), dict) else {}
+        gen: int = pool["generation"] if isinstance(pool.get("generation"), int) else 0
+        key = (str(spec.get("driver") or ""), str(pool.get("name") or ""))
+        pools.setdefault(key, []).append((gen, _meta(s)[0], s))
+    if kind == "pools":
+        return _unique((name, driver) for driver, name in sorted(pools))
+    if kind == "devices":
+        out = []
+        for (driver, pname), group in sorted(pools.items()):
+            newest = max(g for g, _, _ in group)
+            for _, _, s in sorted((x for x in group if x[0] == newest), key=lambda x: x[1]):
+                out.extend((str(d.get("name") or ""), f"{driver} {pname}") for d in _slice_devices(s))
+        return _unique(out)
+    return []
 
 
 def names_in(cluster, kind: str, namespace: str | None, all_namespaces: bool) -> list[tuple[str, str]]:

@@ -18,7 +18,6 @@ import tempfile
 from collections.abc import Iterator
 from typing import Any
 
-from dractl.control import profiles
 from dractl.errors import InputError, SourceError, StateUnreadableError
 
 STATE_FILE = "cluster.json"
@@ -54,6 +53,8 @@ class Store:
                 data = f.read()
         except FileNotFoundError:
             self._check_directory()
+            from dractl.control import profiles  # only for a fresh cluster (a TAB reads names, fast)
+
             return document(profiles.DEFAULT_PROFILE, profiles.build())
         except (NotADirectoryError, IsADirectoryError):
             self._check_directory()

@@ -12,11 +12,12 @@ import os
 import sys
 import threading
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dractl.errors import InputError, ValidationError
-from dractl.model.cluster import Cluster, cluster_from
-from dractl.model.parse import UnknownKind, object_label, parse_object
+
+if TYPE_CHECKING:  # the model is imported where objects are parsed: reading documents (a TAB) needs none of it
+    from dractl.model.cluster import Cluster
 
 MAX_BYTES = 256 * 1024 * 1024
 MAX_FLOW_DEPTH = 1000  # deeper [ / { nesting is refused before libyaml sees it (it is quadratic there)
@@ -191,6 +192,8 @@ def iter_objects(docs: Iterable[Any], origin: str) -> Iterable[tuple[Any, str]]:
 
 def load_cluster(data: bytes, origin: str, *, warn=None, validate: bool = True) -> Cluster:
     """Parse every supported object in ``data`` into a Cluster; unknown kinds are skipped with a warning."""
+    from dractl.model.cluster import cluster_from
+
     objs = parse_objects(data, origin, warn=warn, validate=validate)
     return cluster_from(objs)
 
@@ -208,6 +211,8 @@ def objects_from_docs(
 
     ``allow_empty``: no objects at all is a valid state (an empty fake cluster), not bad input.
     """
+    from dractl.model.parse import UnknownKind, parse_object
+
     out: list[Any] = []
     skipped: list[tuple[Any, str]] = []
     found_any = False
@@ -234,6 +239,8 @@ def objects_from_docs(
 
 def _skipped_text(origin: str, skipped: list[tuple[Any, str]]) -> str:
     """One warning for every object of a kind dractl does not use."""
+    from dractl.model.parse import object_label
+
     if len(skipped) == 1:
         obj, kind = skipped[0]
         return f"{origin}: skipping {object_label(obj)} ({kind}): not a kind dractl uses"
