@@ -156,6 +156,13 @@ def test_feature_gate_changes_the_environment(dractl):
          "0 of 8 devices match; 8 fail: size(uuid) is 40, needs > 100"),
         ("device.capacity['gpu.example.com'].compute.asInteger() >= 200",
          "0 of 8 devices match; 8 fail: compute.asInteger() is 100, needs >= 200"),
+        # a field the device lacks, with orValue's default standing in: say so, not "is ''"
+        ("device.attributes['gpu.example.com'].?pcieRoot.orValue('') != ''",
+         "0 of 8 devices match; 8 fail: pcieRoot is not set (orValue ''), needs != ''"),
+        ("device.capacity['gpu.example.com'].?nosuch.orValue(quantity('1')).isGreaterThan(quantity('2'))",
+         "0 of 8 devices match; 8 fail: nosuch is not set (orValue 1), needs > 2"),
+        ("device.attributes['gpu.example.com'].?model.orValue('') == 'X'",
+         "0 of 8 devices match; 8 fail: model is 'LATEST-GPU-MODEL', needs 'X'"),
         (
             "device.attributes['gpu.example.com'].index > 6 || device.attributes['gpu.example.com'].model == 'X'",
             "1 of 8 devices match; 7 fail: index is 0, needs > 6; and model is 'LATEST-GPU-MODEL', needs 'X' (1)",

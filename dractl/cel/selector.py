@@ -409,6 +409,20 @@ def _flatten_or(e: Node, out: list[Node]) -> None:
         out.append(e)
 
 
+def _value_is(sel: CompiledSelector, e: Node, value: Any, dev: Any) -> str:
+    """``is X``; ``is not set (orValue X)`` when the device lacks the field and ``orValue`` gave the value."""
+    if e.kind == "call" and e.name == "orValue" and e.operand is not None:
+        opt = e.operand
+        if opt.kind == "call" and opt.name in ("_?._", "_[?_]") and opt.args[1].kind == "lit":
+            try:
+                base = sel.sub_value(opt.args[0], dev)
+            except CELRuntimeError:
+                base = None
+            if isinstance(base, dict) and opt.args[1].value not in base:
+                return f"is not set (orValue {_fmt_value(value)})"
+    return f"is {_fmt_value(value)}"
+
+
 def _explain_false(sel: CompiledSelector, c: Node, dev: Any, src: str) -> str | None:
     _eval_node = sel.sub_value
     if c.kind == "call" and c.name == "_||_":
@@ -444,11 +458,11 @@ def _explain_false(sel: CompiledSelector, c: Node, dev: Any, src: str) -> str | 
                 op = _FLIP[op]
             lv, rv = _eval_node(lhs, dev), _eval_node(rhs, dev)
             need = _fmt_value(rv) if op == "==" else f"{op} {_fmt_value(rv)}"
-            return f"{_describe(lhs, src)} is {_fmt_value(lv)}, needs {need}"
+            return f"{_describe(lhs, src)} {_value_is(sel, lhs, lv, dev)}, needs {need}"
         if c.kind == "call" and c.name in ("isGreaterThan", "isLessThan") and c.operand is not None:
             lv, rv = _eval_node(c.operand, dev), _eval_node(c.args[0], dev)
             op = ">" if c.name == "isGreaterThan" else "<"
-            return f"{_describe(c.operand, src)} is {_fmt_value(lv)}, needs {op} {_fmt_value(rv)}"
+            return f"{_describe(c.operand, src)} {_value_is(sel, c.operand, lv, dev)}, needs {op} {_fmt_value(rv)}"
         if c.kind == "call" and c.name in ("includes", "@in"):
             if c.name == "includes":
                 coll, item = c.operand, c.args[0]
@@ -473,7 +487,8 @@ def _explain_false(sel: CompiledSelector, c: Node, dev: Any, src: str) -> str | 
             return f"{_describe(c, src)} is false, needs true"
         if c.kind == "call" and c.name in ("matches", "startsWith", "endsWith", "contains") and c.operand is not None:
             lv, rv = _eval_node(c.operand, dev), _eval_node(c.args[0], dev)
-            return f"{_describe(c.operand, src)} is {_fmt_value(lv)}, needs to {_VERBS[c.name]} {_fmt_value(rv)}"
+            return (f"{_describe(c.operand, src)} {_value_is(sel, c.operand, lv, dev)}, needs to {_VERBS[c.name]} "
+                    f"{_fmt_value(rv)}")
     except (CELRuntimeError, RecursionError):
         return None
     return None
