@@ -60,7 +60,9 @@ def test_fake_cluster_applies_the_rule_and_evicts(dractl, tmp_path):
     assert not any(c.startswith("pod-no-toleration-") for c in claims)
     listed = dractl("taints", "-o", "json").json()["items"]
     assert [i["metadata"]["name"] for i in listed] == ["maintenance"]
-    assert "status" not in listed[0]  # as the API server has it: the matched devices are in the table
+    # as the API server has it: the matched devices are in the table; the status holds only the controller's
+    # condition (pod-with-300s-toleration still to go)
+    assert [c["reason"] for c in listed[0]["status"]["conditions"]] == ["PodsPendingEviction"]
     assert dractl("taints").out.splitlines()[1].split()[3] == "4"
     devs = dractl("devices", "-o", "json").json()["items"]
     assert all(d["taints"] == [{"key": "gpu.example.com/unhealthy", "value": "true", "effect": "NoExecute",
@@ -135,3 +137,41 @@ def test_a_rule_applied_from_a_file_gets_its_time_added(dractl):
     assert "pod/pod-no-toleration evicted" in r.out and "pod-with-300s-toleration evicted" not in r.out
     (stored,) = dractl("taints", "-o", "json").json()["items"]
     assert stored["spec"]["taint"]["timeAdded"].endswith("Z")  # set once, as the apiserver does on create
+
+
+def _eviction(dractl) -> dict[str, tuple[str, str, str]]:
+    out = {}
+    for rule in dractl("taints", "-o", "json").json()["items"]:
+        (c,) = [c for c in rule["status"]["conditions"] if c["type"] == "EvictionInProgress"]
+        out[rule["metadata"]["name"]] = (c["status"], c["reason"], c["message"])
+    return out
+
+
+def test_rules_get_the_controllers_eviction_in_progress_condition(dractl):
+    """As kube-controller-manager's device-taint eviction controller writes it (maybeUpdateRuleStatus); the
+    NoExecute cases are also compared with the real controller in test_taints_live.py."""
+    _setup(dractl, per_node="6")
+    pods = {p["name"]: p["claims"][0]["results"][0]["device"]
+            for p in dractl("-A", "pods", "-o", "json").json()["items"]}
+    for name, spec, device in (
+        ("doomed", TAINT, pods["pod-no-toleration"]),
+        ("kept", TAINT, pods["pod-with-toleration"]),
+        ("later", TAINT, pods["pod-with-300s-toleration"]),
+        ("noeffect", "example.com/x:None", pods["pod-with-toleration"]),
+        ("nosched", "example.com/y:NoSchedule", "gpu-5"),
+    ):
+        assert dractl("taint", spec, "--device", device, "--name", name, "--yes").code == 0
+    assert _eviction(dractl) == {
+        "doomed": ("False", "Completed", "1 pod evicted since starting the controller."),
+        "kept": ("False", "NotStarted", ""),
+        "later": ("True", "PodsPendingEviction", "1 pod needs to be evicted in 1 namespace."),
+        "noeffect": ("False", "NoEffect", "1 published device selected. 1 allocated device selected. 1 pod would "
+                     "be evicted in 1 namespace if the effect was NoExecute. This information will not "
+                     "be updated again. Recreate the DeviceTaintRule to trigger an update."),
+        "nosched": ("False", "OtherEffect", "Eviction only happens for the NoExecute effect."),
+    }
+    rows = {line.split()[0]: line.split() for line in dractl("taints").out.splitlines()[1:]}
+    assert rows["later"][-1] == "PodsPendingEviction" and rows["doomed"][-1] == "Completed"
+    # the count is the controller's since it started: it survives commands, not a reset
+    assert dractl("taint", "--remove", "nosched", "--yes").code == 0
+    assert _eviction(dractl)["doomed"][1:] == ("Completed", "1 pod evicted since starting the controller.")

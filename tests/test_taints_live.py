@@ -57,7 +57,7 @@ def _taint(dractl, dev, name, *extra):
     return dractl("taint", TAINT, "--driver", driver, "--pool", pool, "--device", device, "--name", name, *extra)
 
 
-def test_preview_matches_the_real_eviction_controller(live, running, dractl):
+def test_preview_matches_the_real_eviction_controller(live, running, dractl, tmp_path):
     api = live.api
     doomed, kept = running["pod-no-toleration"], running["pod-with-toleration"]
     r = _taint(dractl, doomed, "live-doomed", "--dry-run", "-o", "json")
@@ -86,6 +86,34 @@ def test_preview_matches_the_real_eviction_controller(live, running, dractl):
     assert left == {"pod-with-toleration", "pod-with-300s-toleration"}
     listed = {i["metadata"]["name"]: i for i in dractl("taints", "-o", "json").json()["items"]}
     assert "matchingDevices" not in (listed["live-doomed"].get("status") or {})  # as the API server has it
+
+    # The real controller's EvictionInProgress condition (it settles within its 10 s status period) is the
+    # one the fake cluster's controller writes after the same steps, and `taints` shows it.
+    def conditions(doc) -> dict | None:
+        out = {}
+        for rule in doc["items"]:
+            conds = [c for c in (rule.get("status") or {}).get("conditions") or []
+                     if c["type"] == "EvictionInProgress"]
+            if rule["metadata"]["name"] in ("live-doomed", "live-kept") and conds:
+                out[rule["metadata"]["name"]] = (conds[0]["status"], conds[0]["reason"], conds[0]["message"])
+        return out
+
+    want = {"live-doomed": ("False", "Completed", "1 pod evicted since starting the controller."),
+            "live-kept": ("False", "NotStarted", "")}
+    api.wait("the real controller's EvictionInProgress conditions",
+             lambda: conditions(api.get("DeviceTaintRule")) == want or None, timeout=60)
+    assert conditions(dractl("taints", "-o", "json").json()) == want
+    rows = {line.split()[0]: line.split() for line in dractl("taints").out.splitlines()[1:]}
+    assert "Completed" in rows["live-doomed"] and "NotStarted" in rows["live-kept"]
+    fake = ("--fake", "--state-dir", str(tmp_path / "fake"))
+    assert dractl(*fake, "fake", "reset").code == 0
+    assert dractl(*fake, "fake", "apply", "-f", str(DEMO)).code == 0
+    pods = {p["name"]: p["claims"][0]["results"][0] for p in dractl(*fake, "-A", "pods", "-o", "json").json()["items"]}
+    for pod, name in (("pod-no-toleration", "live-doomed"), ("pod-with-toleration", "live-kept")):
+        res = pods[pod]
+        dev = (res["driver"], res["pool"], res["device"])
+        assert _taint(lambda *a: dractl(*fake, *a), dev, name, "--yes").code == 0
+    assert conditions(dractl(*fake, "taints", "-o", "json").json()) == want
     (row,) = [line for line in dractl("taints").out.splitlines() if line.startswith("live-doomed ")]
     assert re.search(rf"\s1\s+{re.escape(doomed[1])}/{re.escape(doomed[2])}\s", row + " ")  # DEVICES, MATCHES
     r = dractl("taint", "--remove", "live-doomed", "--yes")

@@ -139,7 +139,8 @@ def _change(ctx: typer.Context, filename: str, *, delete: bool, ignore_not_found
     objs = _read(filename, app_ctx)
     source = FakeSource(app_ctx.source_options.state_dir, app_ctx.warn)
     with store.transaction() as doc:
-        plane = ControlPlane(source.objects(doc["items"]), features=app_ctx.features)
+        plane = ControlPlane(source.objects(doc["items"]), features=app_ctx.features,
+                             memory=doc.setdefault("controllers", {}))
         if delete:
             events = plane.delete(objs, app_ctx.namespace)
         else:

@@ -224,7 +224,8 @@ def _fake_apply(app_ctx: Any, rules: list[dict[str, Any]], deletes: list[str] | 
     store = Store(app_ctx.source_options.state_dir)
     source = FakeSource(app_ctx.source_options.state_dir, app_ctx.warn)
     with store.transaction() as doc:
-        plane = ControlPlane(source.objects(doc["items"]), features=app_ctx.features)
+        plane = ControlPlane(source.objects(doc["items"]), features=app_ctx.features,
+                             memory=doc.setdefault("controllers", {}))
         if deletes:
             objs = [parse_object({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceTaintRule",
                                   "metadata": {"name": n}, "spec": {}}, validate=False) for n in deletes]
@@ -284,6 +285,14 @@ def _print_changes(app_ctx: Any, changes: list[dict[str, Any]]) -> None:
     ))
 
 
+def _eviction_condition(rule: Any) -> dict[str, Any] | None:
+    status = rule.raw.get("status") if isinstance(rule.raw.get("status"), dict) else {}
+    for c in status.get("conditions") or []:
+        if isinstance(c, dict) and c.get("type") == "EvictionInProgress":
+            return c
+    return None
+
+
 def taints(ctx: typer.Context) -> None:
     """List DeviceTaintRules with the devices each one matches."""
     from dractl.model.views import device_views, rule_matches
@@ -302,10 +311,13 @@ def taints(ctx: typer.Context) -> None:
             sel = " ".join(f"{k}={v}" for k, v in (("driver", r.driver), ("pool", r.pool), ("device", r.device)) if v)
             devs = matched[r.name]
             shown = ", ".join(d.partition("/")[2] for d in devs[:4]) + (", ..." if len(devs) > 4 else "")
+            cond = _eviction_condition(r)
             rows.append([r.name, str(r.taint) if r.taint else "<none>", sel or "<all>", str(len(devs)), shown or "-",
+                         (cond.get("reason") or "-") if cond else "-", (cond.get("message") or "-") if cond else "-",
                          r.meta.labels.get(GROUP_LABEL, "-")])
-        return Table(["NAME", "TAINT", "SELECTOR", "DEVICES", "MATCHES", "GROUP"], rows, wide={"GROUP"},
-                     drop=["MATCHES", "SELECTOR", "DEVICES"])
+        # EVICTION: the reason of the EvictionInProgress condition the device-taint eviction controller writes
+        return Table(["NAME", "TAINT", "SELECTOR", "DEVICES", "MATCHES", "EVICTION", "MESSAGE", "GROUP"], rows,
+                     wide={"MESSAGE", "GROUP"}, drop=["MATCHES", "SELECTOR", "DEVICES", "EVICTION"])
 
     # the DeviceTaintRules as the API server has them: the devices each matches are dractl's, in the table only
     app_ctx.print(Result(table=table, document=lambda: kube_list([dict(r.raw) for r in items]),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dractl.model.cluster import Cluster, PoolDevice
@@ -63,6 +63,8 @@ class Eviction:
     when: _dt.datetime
     #: "driver/pool/device key=value:NoExecute (rule NAME | slice)"
     reasons: list[str] = field(default_factory=list)
+    #: the DeviceTaintRules among the reasons, by name
+    rules: set[str] = field(default_factory=set)
 
     @property
     def pod_key(self) -> str:
@@ -78,12 +80,13 @@ def claim_eviction(
     devices: dict[tuple[str, str, str], PoolDevice],
     rules: Sequence[DeviceTaintRule],
     now: _dt.datetime,
-) -> tuple[_dt.datetime, list[str]] | None:
+) -> tuple[_dt.datetime, list[str], set[str]] | None:
     """``claimEvictionTime``: when the claim's pods must go, and which taints say so; None if never."""
     if claim.allocation is None:
         return None
     when: _dt.datetime | None = None
     reasons: list[str] = []
+    rule_names: set[str] = set()
     for res in claim.allocation.results:
         pd = devices.get(res.device_id)
         taints: list[tuple[DeviceTaint, str]] = []
@@ -110,16 +113,18 @@ def claim_eviction(
             if seconds is not None:
                 t += _dt.timedelta(seconds=seconds)
             reasons.append(f"{res.driver}/{res.pool}/{res.device} {taint} ({source})")
+            if source.startswith("rule "):
+                rule_names.add(source[len("rule "):])
             if when is None or t < when:
                 when = t
-    return (when, reasons) if when is not None else None
+    return (when, reasons, rule_names) if when is not None else None
 
 
 def evictions(cluster: Cluster, now: _dt.datetime, extra_rules: Iterable[DeviceTaintRule] = ()) -> list[Eviction]:
     """Every bound pod the controller would evict, with when (``podEvictionTime``), in pod order."""
     rules = [*cluster.taint_rules, *extra_rules]
     devices = _device_index(cluster)
-    per_claim: dict[tuple[str, str], tuple[_dt.datetime, list[str]] | None] = {}
+    per_claim: dict[tuple[str, str], tuple[_dt.datetime, list[str], set[str]] | None] = {}
     out = []
     for pod in cluster.pods:
         if not pod.node_name or pod.meta.deletion_timestamp:
@@ -142,13 +147,72 @@ def evictions(cluster: Cluster, now: _dt.datetime, extra_rules: Iterable[DeviceT
             if ev is None:
                 continue
             if best is None:
-                best = Eviction(pod, ev[0], list(ev[1]))
+                best = Eviction(pod, ev[0], list(ev[1]), set(ev[2]))
             else:
                 best.when = min(best.when, ev[0])
                 best.reasons += [r for r in ev[1] if r not in best.reasons]
+                best.rules |= ev[2]
         if best is not None:
             out.append(best)
     return out
+
+
+# ------------------------------------------------------------------ the rule's status
+
+EVICTION_IN_PROGRESS = "EvictionInProgress"
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return one if n == 1 else many.format(n=n)
+
+
+def rule_condition(rule: DeviceTaintRule, cluster: Cluster, now: _dt.datetime, evicted: int) -> dict[str, Any]:
+    """The ``EvictionInProgress`` condition the controller writes into a rule's status (``maybeUpdateRuleStatus``
+    in device_taint_eviction.go), without its time fields. ``evicted``: pods the controller evicted for the rule
+    since it started (the fake cluster's controller keeps that count in its state)."""
+    effect = rule.taint.effect if rule.taint is not None else ""
+    generation = int((rule.raw.get("metadata") or {}).get("generation") or 1)
+    cond: dict[str, Any] = {"type": EVICTION_IN_PROGRESS, "status": "False", "reason": f"Effect{effect}",
+                            "message": "", "observedGeneration": generation}
+
+    def pending(c: Cluster) -> tuple[int, int]:
+        # countPendingPods: pods not being deleted whose eviction (due or not) has this rule among its reasons
+        evs = [e for e in evictions(c, now) if rule.name in e.rules and not e.pod.meta.deletion_timestamp]
+        return len(evs), len({e.pod.namespace or "default" for e in evs})
+
+    if effect == NO_EXECUTE:
+        pods, namespaces = pending(cluster)
+        if pods:
+            cond.update(status="True", reason="PodsPendingEviction",
+                        message=_plural(pods, "1 pod needs", "{n} pods need") + " to be evicted in "
+                        + _plural(namespaces, "1 namespace.", "{n} different namespaces."))
+        else:
+            cond["reason"] = "Completed" if evicted else "NotStarted"
+    elif effect == "None" and rule.taint is not None:
+        # what would happen with the effect NoExecute (the controller simulates it the same way)
+        as_no_execute = replace(rule, taint=replace(rule.taint, effect=NO_EXECUTE))
+        simulated = replace(cluster, taint_rules=[as_no_execute if r.name == rule.name else r
+                                                  for r in cluster.taint_rules])
+        pods, namespaces = pending(simulated)
+        published = sum(1 for pd in cluster.iter_devices()
+                        if rule_selects(as_no_execute, pd.driver, pd.pool, pd.device.name, eviction=True))
+        allocated = sum(1 for c in cluster.claims if c.allocation is not None for r in c.allocation.results
+                        if rule_selects(as_no_execute, r.driver, r.pool, r.device, eviction=True))
+        cond["reason"] = "NoEffect"
+        cond["message"] = (
+            _plural(published, "1 published device selected. ", "{n} published devices selected. ")
+            + _plural(allocated, "1 allocated device selected. ", "{n} allocated devices selected. ")
+            + _plural(pods, "1 pod would be evicted in ", "{n} pods would be evicted in ")
+            + _plural(namespaces, "1 namespace ", "{n} different namespaces ")
+            + "if the effect was NoExecute. This information will not be updated again. Recreate the "
+            "DeviceTaintRule to trigger an update.")
+    else:
+        cond["reason"] = "OtherEffect"
+        cond["message"] = "Eviction only happens for the NoExecute effect."
+    if evicted:
+        cond["message"] = (cond["message"] + " " if cond["message"] else "") + _plural(
+            evicted, "1 pod ", "{n} pods ") + "evicted since starting the controller."
+    return cond
 
 
 # ------------------------------------------------------------------ scheduler side

@@ -129,8 +129,12 @@ class ControlPlane:
         rng: random.Random | None = None,
         clock: Callable[[], str] = now,
         random_names: bool = True,
+        memory: dict[str, Any] | None = None,
     ) -> None:
         self.objects: list[Any] = list(objects)
+        #: what the controllers remember between reconciles (kept in the fake cluster's state document): the
+        #: device-taint eviction controller's count of pods evicted per rule since it started
+        self.memory: dict[str, Any] = memory if memory is not None else {}
         self.features = features
         self.rng = rng or random.Random()
         self.clock = clock
@@ -294,23 +298,59 @@ class ControlPlane:
                 spec = dict(o.raw.get("spec") or {})
                 spec["taint"] = {**(spec.get("taint") or {}), "timeAdded": self._at}
                 self.objects[i] = replace(o, taint=replace(o.taint, time_added=self._at), raw={**o.raw, "spec": spec})
+        from dractl.control import devicetaints
+
+        at = devicetaints.parse_time(self._at, _dt.datetime.now(_dt.UTC))
         if not any(
             (isinstance(o, DeviceTaintRule) and o.taint is not None and o.taint.effect == "NoExecute")
             or (isinstance(o, ResourceSlice) and any(t.effect == "NoExecute" for d in o.devices for t in d.taints))
             for o in self.objects
         ):
+            self._rule_statuses([], at)
             return
-        from dractl.control import devicetaints
-
-        at = devicetaints.parse_time(self._at, _dt.datetime.now(_dt.UTC))
         due = [e for e in devicetaints.evictions(self.cluster(), at) if e.when <= at]
-        if not due:
+        if due:
+            gone = {_key(e.pod) for e in due}
+            for e in due:
+                events.append(Change(f"pod/{e.pod.name}", "evicted", message="; ".join(e.reasons)))
+            self.objects = [o for o in self.objects if _key(o) not in gone]
+            self._reindex()
+        self._rule_statuses(due, at)
+
+    def _rule_statuses(self, evicted: list[Any], at: _dt.datetime) -> None:
+        """The controller's ``EvictionInProgress`` condition in each DeviceTaintRule's status
+        (devicetaints.rule_condition); written when it changes, with lastTransitionTime then."""
+        from dractl.control import devicetaints
+        from dractl.model.objects import DeviceTaintRule
+
+        rules = {o.name: i for i, o in enumerate(self.objects) if isinstance(o, DeviceTaintRule)}
+        if not rules:
             return
-        gone = {_key(e.pod) for e in due}
-        for e in due:
-            events.append(Change(f"pod/{e.pod.name}", "evicted", message="; ".join(e.reasons)))
-        self.objects = [o for o in self.objects if _key(o) not in gone]
-        self._reindex()
+        counts: dict[str, int] = self.memory.setdefault("deviceTaintEviction", {})
+        for e in evicted:
+            for name in e.rules:
+                if name in rules:
+                    uid = self.objects[rules[name]].meta.uid or name
+                    counts[uid] = counts.get(uid, 0) + 1
+        cluster = self.cluster()
+        changed = False
+        for name, i in rules.items():
+            rule = self.objects[i]
+            status = dict(rule.raw.get("status") or {})
+            conditions = [c for c in status.get("conditions") or [] if isinstance(c, dict)]
+            old = next((c for c in conditions if c.get("type") == devicetaints.EVICTION_IN_PROGRESS), None)
+            cond = devicetaints.rule_condition(rule, cluster, at, counts.get(rule.meta.uid or name, 0))
+            if old is not None and old.get("reason") == "NoEffect" and \
+                    old.get("observedGeneration") == cond["observedGeneration"]:
+                continue  # "This information will not be updated again"
+            if old is not None and {k: old.get(k) for k in cond} == cond:
+                continue
+            cond["lastTransitionTime"] = self._at
+            status["conditions"] = [c for c in conditions if c is not old] + [cond]
+            self.objects[i] = replace(rule, raw={**rule.raw, "status": status})
+            changed = True
+        if changed:
+            self._reindex()
 
     def _collect_garbage(self, events: list[Change]) -> None:
         pods = [o for o in self.objects if isinstance(o, Pod)]

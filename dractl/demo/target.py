@@ -90,7 +90,8 @@ class FakeTarget:
         from dractl.control.plane import ControlPlane
 
         with self._src.store.transaction() as doc:
-            plane = ControlPlane(self._src.objects(doc["items"]), features=self._features)
+            plane = ControlPlane(self._src.objects(doc["items"]), features=self._features,
+                                 memory=doc.setdefault("controllers", {}))
             change(plane)
             plane.reconcile()
             doc["items"] = plane.raw_items()
