@@ -24,6 +24,11 @@ BOOL, INT, UINT_T, DOUBLE, STRING, BYTES, NULL, TYPE = (
     "bool", "int", "uint", "double", "string", "bytes", "null_type", "type")
 QUANTITY, SEMVER, DEVICE = "kubernetes.Quantity", "kubernetes.Semver", "kubernetes.DRADevice"
 TIMESTAMP, DURATION = "google.protobuf.Timestamp", "google.protobuf.Duration"
+IP, CIDR, URL = "net.IP", "net.CIDR", "kubernetes.URL"
+AUTHZ, AUTHZ_PATH, AUTHZ_GROUP, AUTHZ_RESOURCE, AUTHZ_DECISION = (
+    "kubernetes.authorization.Authorizer", "kubernetes.authorization.PathCheck",
+    "kubernetes.authorization.GroupCheck", "kubernetes.authorization.ResourceCheck",
+    "kubernetes.authorization.Decision")
 
 
 def L(t: Any) -> tuple:
@@ -51,6 +56,8 @@ def fmt_type(t: Any, any_name: str = "any") -> str:
         return f"{t[0]}(" + ", ".join(fmt_type(x, any_name) for x in t[1:]) + ")"
     if t == ANY:
         return any_name
+    if t == ERROR:
+        return "!error!"  # cel-go checker/format.go
     if t == NULL and any_name == "any":
         return "null"
     return t
@@ -331,9 +338,56 @@ def _std() -> dict[str, list[Overload]]:
     add("major", _ov("semver_major", True, [SEMVER], INT))
     add("minor", _ov("semver_minor", True, [SEMVER], INT))
     add("patch", _ov("semver_patch", True, [SEMVER], INT))
+    # Kubernetes IP, CIDR, URL, authz and authz selector libraries: declared (so a call with other argument types
+    # is upstream's "found no matching overload"), not implemented (a call that resolves is not supported)
+    for name, ov in [
+        ("ip", _ov("string_to_ip", False, [STRING], IP)), ("ip", _ov("cidr_ip", True, [CIDR], IP)),
+        ("family", _ov("ip_family", True, [IP], INT)),
+        ("ip.isCanonical", _ov("ip_is_canonical", False, [STRING], BOOL)),
+        ("isUnspecified", _ov("ip_is_unspecified", True, [IP], BOOL)),
+        ("isLoopback", _ov("ip_is_loopback", True, [IP], BOOL)),
+        ("isLinkLocalMulticast", _ov("ip_is_link_local_multicast", True, [IP], BOOL)),
+        ("isLinkLocalUnicast", _ov("ip_is_link_local_unicast", True, [IP], BOOL)),
+        ("isGlobalUnicast", _ov("ip_is_global_unicast", True, [IP], BOOL)),
+        ("isIP", _ov("is_ip", False, [STRING], BOOL)), ("string", _ov("ip_to_string", False, [IP], STRING)),
+        ("cidr", _ov("string_to_cidr", False, [STRING], CIDR)),
+        ("containsIP", _ov("cidr_contains_ip_string", True, [CIDR, STRING], BOOL)),
+        ("containsIP", _ov("cidr_contains_ip_ip", True, [CIDR, IP], BOOL)),
+        ("containsCIDR", _ov("cidr_contains_cidr_string", True, [CIDR, STRING], BOOL)),
+        ("containsCIDR", _ov("cidr_contains_cidr", True, [CIDR, CIDR], BOOL)),
+        ("prefixLength", _ov("cidr_prefix_length", True, [CIDR], INT)),
+        ("masked", _ov("cidr_masked", True, [CIDR], CIDR)),
+        ("isCIDR", _ov("is_cidr", False, [STRING], BOOL)), ("string", _ov("cidr_to_string", False, [CIDR], STRING)),
+        ("url", _ov("string_to_url", False, [STRING], URL)),
+        ("getScheme", _ov("url_get_scheme", True, [URL], STRING)),
+        ("getHost", _ov("url_get_host", True, [URL], STRING)),
+        ("getHostname", _ov("url_get_hostname", True, [URL], STRING)),
+        ("getPort", _ov("url_get_port", True, [URL], STRING)),
+        ("getEscapedPath", _ov("url_get_escaped_path", True, [URL], STRING)),
+        ("getQuery", _ov("url_get_query", True, [URL], M(STRING, L(STRING)))),
+        ("isURL", _ov("is_url_string", False, [STRING], BOOL)),
+        ("path", _ov("authorizer_path", True, [AUTHZ, STRING], AUTHZ_PATH)),
+        ("group", _ov("authorizer_group", True, [AUTHZ, STRING], AUTHZ_GROUP)),
+        ("serviceAccount", _ov("authorizer_serviceaccount", True, [AUTHZ, STRING, STRING], AUTHZ)),
+        ("resource", _ov("groupcheck_resource", True, [AUTHZ_GROUP, STRING], AUTHZ_RESOURCE)),
+        ("subresource", _ov("resourcecheck_subresource", True, [AUTHZ_RESOURCE, STRING], AUTHZ_RESOURCE)),
+        ("namespace", _ov("resourcecheck_namespace", True, [AUTHZ_RESOURCE, STRING], AUTHZ_RESOURCE)),
+        ("name", _ov("resourcecheck_name", True, [AUTHZ_RESOURCE, STRING], AUTHZ_RESOURCE)),
+        ("check", _ov("pathcheck_check", True, [AUTHZ_PATH, STRING], AUTHZ_DECISION)),
+        ("check", _ov("resourcecheck_check", True, [AUTHZ_RESOURCE, STRING], AUTHZ_DECISION)),
+        ("errored", _ov("decision_errored", True, [AUTHZ_DECISION], BOOL)),
+        ("error", _ov("decision_error", True, [AUTHZ_DECISION], STRING)),
+        ("allowed", _ov("decision_allowed", True, [AUTHZ_DECISION], BOOL)),
+        ("reason", _ov("decision_reason", True, [AUTHZ_DECISION], STRING)),
+        ("fieldSelector", _ov("authorizer_fieldselector", True, [AUTHZ_RESOURCE, STRING], AUTHZ_RESOURCE)),
+        ("labelSelector", _ov("authorizer_labelselector", True, [AUTHZ_RESOURCE, STRING], AUTHZ_RESOURCE)),
+    ]:
+        add(name, ov)
+        UNIMPLEMENTED.add(ov.id)
     return d
 
 
+UNIMPLEMENTED: set[str] = set()  # overload ids dractl declares but cannot evaluate
 STD = _std()
 INCLUDES = [_ov("dra_includes_dyn_dyn", True, [DYN, DYN], BOOL)]
 
@@ -342,13 +396,9 @@ INCLUDES = [_ov("dra_includes_dyn_dyn", True, [DYN, DYN], BOOL)]
 UNSUPPORTED = {
     "timestamp", "duration", "getDate", "getDayOfMonth", "getDayOfWeek", "getDayOfYear",
     "getFullYear", "getHours", "getMilliseconds", "getMinutes", "getMonth", "getSeconds",
-    "url", "isURL", "getScheme", "getHost", "getHostname", "getPort", "getEscapedPath", "getQuery",
-    "ip", "isIP", "cidr", "isCIDR", "ip.isCanonical", "containsIP", "containsCIDR", "masked",
-    "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast",
-    "isLinkLocalUnicast", "isGlobalUnicast", "format", "format.named", "validate",
+    "format", "format.named", "validate",
     "optMap", "optFlatMap", "first", "last", "strings.quote_", "math.greatest", "math.least",
-    "authorizer", "fieldSelector", "labelSelector", "base64.encode", "base64.decode",
-    "existsOne",
+    "authorizer", "base64.encode", "base64.decode",
 }
 
 TYPE_IDENTS = {"int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "dyn"}
@@ -433,6 +483,20 @@ class Checker:
         self.mapping: dict = {}
         self.nvars = 0
         self.depth = 0
+        # cel-go's checker reports an error and carries on with the error type (assignable to anything);
+        # common/errors.go ToDisplayString lists the errors sorted by position, first reported first.
+        self.errors: list[tuple[int, str]] = []
+        self.refused: Unsupported | None = None
+
+    def error(self, message: str, pos: int | None) -> Any:
+        self.errors.append((-1 if pos is None else pos, message))
+        return ERROR
+
+    def unsupported(self, message: str, pos: int | None) -> Any:
+        """What dractl cannot evaluate: refused after checking, unless upstream's check fails anyway."""
+        if self.refused is None:
+            self.refused = Unsupported(message, pos)
+        return DYN
 
     def new_var(self) -> Any:
         v = ("param", f"_var{self.nvars}")
@@ -480,6 +544,11 @@ class Checker:
             self.depth -= 1
         self.out.types[e.id] = t
         if self.depth == 0:
+            if self.errors:
+                pos, msg = min(self.errors, key=lambda x: x[0])
+                raise CheckError(msg, None if pos < 0 else pos)
+            if self.refused is not None:
+                raise self.refused
             # cel-go substitutes the final type variable bindings (free ones: dyn).
             for k, v in self.out.types.items():
                 self.out.types[k] = subst(self.mapping, v, True)
@@ -560,8 +629,8 @@ class Checker:
         t = self.lookup_var(some(e.name), root=e.value == ".")
         if t is None:
             if e.name in UNSUPPORTED:
-                raise Unsupported(f"{e.name} is not supported by dractl", e.pos)
-            raise CheckError(f"undeclared reference to '{e.value or ''}{e.name}' (in container '')", e.pos)
+                return self.unsupported(f"{e.name} is not supported by dractl", e.pos)
+            return self.error(f"undeclared reference to '{e.value or ''}{e.name}' (in container '')", e.pos)
         return t
 
     def c_select(self, e: Node) -> Any:
@@ -569,7 +638,7 @@ class Checker:
             q = _qualified_name(e)
             if q is not None and q.split(".")[0] not in ("device",) and self.lookup_var(q.split(".")[0]) is None:
                 if q in UNSUPPORTED:
-                    raise Unsupported(f"{q} is not supported by dractl", e.pos)
+                    return self.unsupported(f"{q} is not supported by dractl", e.pos)
         ot = self.check(some(e.operand))
         rt = self.select_field(e, ot, some(e.name), False)
         return BOOL if e.test_only else rt
@@ -583,16 +652,18 @@ class Checker:
         if isinstance(target, tuple) and target[0] == "map":
             rt = target[2]
         elif target == DEVICE:
-            if field not in self.device_fields:
-                raise CheckError(f"undefined field '{field}'", e.pos)
-            rt = self.device_fields[field]
+            if field in self.device_fields:
+                rt = self.device_fields[field]
+            else:
+                rt = self.error(f"undefined field '{field}'", e.pos)
         elif is_dyn(target) or (isinstance(target, tuple) and target[0] == "param"):
             rt = DYN
         elif target in (QUANTITY, SEMVER):
             # cel-go checker/checker.go lookupFieldType: object types without a declared struct
-            raise CheckError(f"unexpected failed resolution of '{target}'", e.pos)
+            rt = self.error(f"unexpected failed resolution of '{target}'", e.pos)
         else:
-            raise CheckError(f"type '{self.fmt(target)}' does not support field selection", e.pos)
+            self.error(f"type '{self.fmt(target)}' does not support field selection", e.pos)
+            rt = DYN
         if is_opt or optional:
             return OPT(rt)
         return rt
@@ -605,7 +676,7 @@ class Checker:
                 if isinstance(t, tuple) and t[0] == "optional_type":
                     t = t[1]
                 elif not is_dyn(t):
-                    raise CheckError(f"expected type 'optional_type({self.fmt(t)})' but found '{self.fmt(t)}'", a.pos)
+                    self.error(f"expected type 'optional_type({self.fmt(t)})' but found '{self.fmt(t)}'", a.pos)
             et = self._join(a, et, t)
         return L(self.new_var() if et is None else et)
 
@@ -618,7 +689,7 @@ class Checker:
                 if isinstance(tv, tuple) and tv[0] == "optional_type":
                     tv = tv[1]
                 elif not is_dyn(tv):
-                    raise CheckError(f"expected type 'optional_type({self.fmt(tv)})' but found '{self.fmt(tv)}'", v.pos)
+                    self.error(f"expected type 'optional_type({self.fmt(tv)})' but found '{self.fmt(tv)}'", v.pos)
             kt = self._join(k, kt, tk)
             vt = self._join(v, vt, tv)
         if kt is None:
@@ -626,12 +697,13 @@ class Checker:
         return M(kt, vt)
 
     def _join(self, e: Node, prev: Any, cur: Any) -> Any:
-        # cel.HomogeneousAggregateLiterals: all elements must have the same type.
+        # cel-go checker/checker.go joinTypes: mixed element types make dyn (cel.HomogeneousAggregateLiterals
+        # is an AST validator, run after a successful check: validate_homogeneous)
         if prev is None:
             return cur
         if self.is_assignable(cur, prev):
             return most_general(prev, cur)
-        raise CheckError(f"expected type '{self.fmt(prev)}' but found '{self.fmt(cur)}'", e.pos)
+        return DYN
 
     def c_comp(self, e: Node) -> Any:
         rt = self.resolved(self.check(some(e.iter_range)))
@@ -648,17 +720,18 @@ class Checker:
                 self.is_assignable(rt, DYN)
             vt, vt2 = DYN, (DYN if e.iter_var2 else None)
         else:
-            raise CheckError(
+            vt = self.error(
                 f"expression of type '{self.fmt(rt)}' cannot be range of a comprehension (must be list, map, or "
                 "dynamic)",
                 some(e.iter_range).pos)
+            vt2 = ERROR if e.iter_var2 else None
         loop = {some(e.iter_var): vt}
         if e.iter_var2:
             loop[e.iter_var2] = vt2
         self.scopes.append(loop)
         ct = self.check(some(e.loop_cond))
         if not self.is_assignable(ct, BOOL):
-            raise CheckError(f"expected type 'bool' but found '{self.fmt(ct)}'", some(e.loop_cond).pos)
+            self.error(f"expected type 'bool' but found '{self.fmt(ct)}'", some(e.loop_cond).pos)
         st = self.check(some(e.loop_step))
         if e.macro == "map":
             body_t = self.out.types[some(e.loop_step).args[-1].id] if some(e.loop_step).name == "_+_" else None
@@ -672,7 +745,7 @@ class Checker:
         elif not self.is_assignable(st, at) and not (
             isinstance(at, tuple) and at[0] == "list" and isinstance(st, tuple)
         ):
-            raise CheckError(f"expected type '{self.fmt(at)}' but found '{self.fmt(st)}'", some(e.loop_step).pos)
+            self.error(f"expected type '{self.fmt(at)}' but found '{self.fmt(st)}'", some(e.loop_step).pos)
         self.scopes.pop()
         res = self.check(some(e.result))
         self.scopes.pop()
@@ -688,7 +761,9 @@ class Checker:
                 full = q + "." + some(fn)
                 if full in STD or full in UNSUPPORTED:
                     if full in UNSUPPORTED:
-                        raise Unsupported(f"{full}() is not supported by dractl", e.pos)
+                        for a in e.args:
+                            self.check(a)
+                        return self.unsupported(f"{full}() is not supported by dractl", e.pos)
                     e.name = full
                     e.operand = None
                     fn, target = full, None
@@ -696,21 +771,26 @@ class Checker:
             ot = self.check(e.args[0])
             f = e.args[1]
             return self.select_field(e, ot, f.value, True)
+        # cel-go checker/checker.go checkCall: the arguments are checked first, then the receiver, then
+        # the function is looked up; every error is recorded and checking goes on
         ovs = self.functions(some(fn))
-        if ovs is None:
-            if fn in UNSUPPORTED:
-                raise Unsupported(f"{fn}() is not supported by dractl", e.pos)
-            if target is not None:
-                # cel-go checker/checker.go checkCall checks the receiver before looking the function up, and
-                # errors are reported in source order: the receiver's error comes first
-                self.check(target)
-            dot = e.value if target is None and e.value == "." else ""
-            raise CheckError(f"undeclared reference to '{dot}{fn}' (in container '')", e.pos)
-        arg_types = []
+        arg_types = [self.check(a) for a in e.args]
         if target is not None:
-            arg_types.append(self.check(target))
-        for a in e.args:
-            arg_types.append(self.check(a))
+            arg_types.insert(0, self.check(target))
+        if ovs is None and fn in UNSUPPORTED:
+            return self.unsupported(f"{fn}() is not supported by dractl", e.pos)
+        if ovs is None:
+            dot = e.value if target is None and e.value == "." else ""
+            return self.error(f"undeclared reference to '{dot}{fn}' (in container '')", e.pos)
+        if fn in ("_&&_", "_||_"):
+            # resolveOverload: each operand that is not a bool is a type mismatch at the operand
+            bad = [a for a, t in zip(e.args, arg_types, strict=True) if not self.is_assignable(BOOL, t)]
+            for a in bad:
+                self.error(f"expected type 'bool' but found '{self.fmt(self.out.types[a.id])}'", a.pos)
+            if bad:
+                return ERROR
+            self.out.overloads[e.id] = list(ovs)
+            return BOOL
         member = target is not None
         matched: list[Overload] = []
         result = None
@@ -737,7 +817,9 @@ class Checker:
                 sig = self.fmt(arg_types[0]) + ".(" + ", ".join(self.fmt(t) for t in arg_types[1:]) + ")"
             else:
                 sig = "(" + ", ".join(self.fmt(t) for t in arg_types) + ")"
-            raise CheckError(f"found no matching overload for '{fn}' applied to '{sig}'", e.pos)
+            return self.error(f"found no matching overload for '{fn}' applied to '{sig}'", e.pos)
+        if all(ov.id in UNIMPLEMENTED for ov in matched):
+            self.unsupported(f"{fn}() is not supported by dractl", e.pos)
         self.out.overloads[e.id] = matched
         return result
 

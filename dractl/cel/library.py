@@ -96,6 +96,12 @@ def mk_bool(b: bool) -> BoolType:
     return TRUE if b else FALSE
 
 
+class ConcatList(ListType):  # type: ignore[misc]
+    """A list made by ``+`` (cel-go common/types/list.go concatList): its == is an error, rather than true,
+    when no element comparison is false and one is an error. The comprehension macros build their results
+    another way (a mutable list, then a plain one)."""
+
+
 def mk_list(items: Any) -> ListType:
     return ListType(items)
 
@@ -282,13 +288,26 @@ def cel_equal(a: Any, b: Any) -> bool:
     if isinstance(a, list):
         if not isinstance(b, list) or len(a) != len(b):
             return False
-        return all(cel_equal(x, y) for x, y in zip(a, b, strict=True))
+        # cel-go common/types/list.go baseList.Equal: only an element comparison that is false makes the
+        # lists unequal; one that is an error (Semver against int) is skipped; concatList.Equal returns it
+        if ta is ConcatList:
+            err = None
+            for x, y in zip(a, b, strict=True):
+                try:
+                    if not cel_equal(x, y):
+                        return False
+                except EvalError as ex:
+                    err = err or ex
+            if err is not None:
+                raise err
+            return True
+        return all(_eq_or_error(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict):
         if not isinstance(b, dict) or len(a) != len(b):
             return False
         for k, v in dict.items(a):
             found, w = map_find(b, k)
-            if not found or not cel_equal(v, w):
+            if not found or not _eq_or_error(v, w):  # common/types/map.go baseMap.Equal, likewise
                 return False
         return True
     if ta is CelQuantity:
@@ -459,7 +478,11 @@ def arith(op: str, a: Any, b: Any) -> Any:
         if ta is BytesType and tb is BytesType:
             return mk_bytes(bytes(a) + bytes(b))
         if isinstance(a, list) and isinstance(b, list):
-            return ListType(list.__add__(a, b))
+            if not a:
+                return b
+            if not b:
+                return a
+            return ConcatList(list.__add__(a, b))
     raise no_overload()
 
 
@@ -646,6 +669,14 @@ def _is_list(v: Any) -> bool:
     return isinstance(v, list)
 
 
+def _eq_or_error(a: Any, b: Any) -> bool:
+    """Whether ``a == b`` is not false (true or an error)."""
+    try:
+        return cel_equal(a, b)
+    except EvalError:
+        return True
+
+
 def _eq_noerr(a: Any, b: Any) -> bool:
     try:
         return cel_equal(a, b)
@@ -661,7 +692,12 @@ def op_eq(a: Any, b: Any) -> Any:
 
 
 def op_ne(a: Any, b: Any) -> Any:
-    return mk_bool(not cel_equal(a, b))
+    # cel-go interpreter/interpretable.go evalNe: Bool(types.Equal(l, r) != types.True), so where == is
+    # an error (Semver or Quantity against another type, a Quantity against add()'s result) != is true
+    try:
+        return mk_bool(not cel_equal(a, b))
+    except EvalError:
+        return TRUE
 
 
 def op_lt(a: Any, b: Any) -> Any:
@@ -764,6 +800,15 @@ def op_in(x: Any, c: Any) -> Any:
     raise no_overload()
 
 
+def _dra_in_set(x: Any, c: Any) -> Any:
+    """``x in [constants]``: cel-go (OptOptimize, interpreter/decorators.go maybeOptimizeSetMembership) looks
+    x up in a Go map built from a constant list of primitive values; a Semver (apiserver pkg/cel/semver.go
+    holds slices) cannot be hashed, and the recovered panic is the evaluation's error."""
+    if is_semver(x):
+        raise EvalError("internal error: runtime error: hash of unhashable type cel.Semver")
+    return op_in(x, c)
+
+
 def op_index(v: Any, k: Any) -> Any:
     if isinstance(v, CELEvalError):
         return v
@@ -798,9 +843,9 @@ def index(v: Any, k: Any) -> Any:
             raise EvalError(f"index out of bounds: {i}")  # cel-go 0.29 list Get
         return v[i]
     if type(v) is Opt:
-        if not v.has:
-            return NONE
-        return Opt(True, index(v.v, k))
+        # cel-go interpreter/attributes.go applyQualifiers: on an optional value a missing key or index is
+        # optional.none(), and the result is optional
+        return opt_index(v, k)
     raise no_overload()
 
 
@@ -814,9 +859,9 @@ def select(v: Any, field: Any) -> Any:
         except KeyError:
             raise EvalError(f"no such key: {field}") from None
     if type(v) is Opt:
-        if not v.has:
-            return NONE
-        return Opt(True, select(v.v, field))
+        # cel-go interpreter/attributes.go applyQualifiers: on an optional value every qualifier is applied
+        # as if present (a missing key is optional.none()), and the result is optional
+        return opt_select(v, field)
     raise EvalError(f"no such key: {field}")
 
 
@@ -828,17 +873,15 @@ def has_field(v: Any, field: Any) -> Any:
     if isinstance(v, dict):
         return mk_bool(dict.__contains__(v, field))
     if type(v) is Opt:
-        if not v.has:
-            return NONE
-        return Opt(True, has_field(v.v, field))
-    raise no_overload()
+        # cel-go interpreter/attributes.go applyQualifiers: presence on optional.none() is false
+        return has_field(v.v, field) if v.has else FALSE
+    return mk_bool(_qualify_if_present(v, field).has)  # false on a scalar, an error on a list
 
 
-def opt_index(v: Any, k: Any) -> Opt:
-    if type(v) is Opt:
-        if not v.has:
-            return NONE
-        v = v.v
+def _qualify_if_present(v: Any, k: Any) -> Opt:
+    """cel-go interpreter/attributes.go refQualify with presenceTest: ``v[k]`` as an optional. A missing map
+    key or list index is optional.none(), and so is any key of a value that is neither map nor list; a list
+    index of the wrong type is an error."""
     if type(v) is DefaultMap:
         return Opt(True, v[k]) if type(k) is StringType else NONE
     if isinstance(v, dict):
@@ -849,8 +892,16 @@ def opt_index(v: Any, k: Any) -> Opt:
         if t is IntType or t is UintType or (t is DoubleType and float(k).is_integer()):
             i = int(k)
             return Opt(True, v[i]) if 0 <= i < len(v) else NONE
-        raise no_overload()
-    raise no_overload()
+        return Opt(True, index(v, k))  # raises cel-go's error for the index
+    return NONE
+
+
+def opt_index(v: Any, k: Any) -> Opt:
+    if type(v) is Opt:
+        if not v.has:
+            return NONE
+        v = v.v
+    return _qualify_if_present(v, k)
 
 
 def opt_select(v: Any, field: Any) -> Opt:
@@ -858,13 +909,7 @@ def opt_select(v: Any, field: Any) -> Opt:
         if not v.has:
             return NONE
         v = v.v
-    if type(v) is DefaultMap:
-        return Opt(True, v[field])
-    if isinstance(v, dict):
-        if dict.__contains__(v, field):
-            return Opt(True, dict.__getitem__(v, field))
-        return NONE
-    raise no_overload()
+    return _qualify_if_present(v, field)
 
 
 # ----------------------------------------------------------------------------- library
@@ -1407,6 +1452,16 @@ def _dra_get(box: Any) -> Any:
     return dict.__getitem__(box, True)
 
 
+def _dra_box_plain(box: Any) -> Any:
+    """A map()/filter() result: a plain list (cel-go's mutableList.ToImmutableList), not a ConcatList."""
+    v = dict.__getitem__(box, True)
+    if type(v) is not ConcatList:
+        return box
+    out = MapType(box)
+    out[TRUE] = ListType(v)
+    return out
+
+
 def _dra_done(acc: Any) -> Any:
     return TRUE if dict.get(acc, False) is TRUE else FALSE
 
@@ -1640,7 +1695,8 @@ HELPERS: dict[str, Callable[..., Any]] = {
     "dra_map": _dra_map, "dra_optlist": _dra_optlist, "dra_type": _dra_type, "dra_dyn": _dra_dyn,
     "dra_double": _dra_double, "dra_and_sc": _dra_and_sc, "dra_or_sc": _dra_or_sc,
     "dra_and_rest": _dra_and_rest, "dra_or_rest": _dra_or_rest, "dra_cond_ok": _dra_cond_ok,
-    "dra_cond_err": _dra_cond_err,
+    "dra_cond_err": _dra_cond_err, "dra_in_set": _dra_in_set,
+    "dra_box_plain": _dra_box_plain,
 }
 
 
@@ -1855,4 +1911,5 @@ def function_tables() -> tuple[dict[str, Callable[..., Any]], dict[str, Callable
     costed["dra_memo_put"] = _dra_memo_put
     costed["dra_mark"] = _dra_mark
     costed["dra_dyn"] = costed_function("dyn", _dra_dyn)
+    costed["dra_in_set"] = costed_function("_in_", _dra_in_set, True)
     return plain, costed

@@ -146,6 +146,15 @@ class Lowerer:
     def call(self, e: Node, scope: dict[str, str]) -> tuple[str, int]:
         fn = e.name
         args = e.args
+        if fn == "@in":
+            kinds = [_const_kind(a) for a in args[1].args] if args[1].kind == "list" and not args[1].optional else []
+            if args[1].kind == "list" and not args[1].optional and None not in kinds:
+                # cel-go interpreter/decorators.go (OptOptimize): `x in` a constant list is a constant false
+                # when the list is empty (x is not evaluated), a set lookup when its values are primitive
+                if not kinds:
+                    return "false", P_MEMBER
+                if all(kinds):
+                    return f"dra_in_set({self.r(args[0], scope)[0]}, {self.r(args[1], scope)[0]})", P_MEMBER
         if fn in _INFIX:
             op, p = _INFIX[fn]
             return f"{self.sub(args[0], scope, p)} {op} {self.sub(args[1], scope, p + 1)}", p
@@ -279,6 +288,8 @@ class Lowerer:
                 cond = f"dra_nsf({{true: {self.r(c, inner)[0]}}})"
                 body = f"dra_done({a}) ? {a} : ({cond} ? {box} : dra_stop({a}))"
             fold = f"dra_iter({rng}, {two}).reduce({a}, {x}, {{true: {init}}}, {body})"
+        if e.macro in ("map", "filter"):
+            fold = f"dra_box_plain({fold})"
         # The result sees the final accumulator; the macros use it once (accu / accu == 1).
         uses = count_ident(some(e.result), some(e.accu_var))
         if uses <= 1:
@@ -289,6 +300,28 @@ class Lowerer:
         rs = dict(scope)
         rs[some(e.accu_var)] = f"dra_get(dra_get({b}))"
         return f"dra_unlet([{{true: {fold}}}].map({b}, {{true: {self.r(some(e.result), rs)[0]}}}))"
+
+
+_CONVERSIONS = frozenset({"bool", "bytes", "double", "dyn", "int", "string", "type", "uint"})
+
+
+def _const_kind(e: Node) -> bool | None:
+    """None unless cel-go plans ``e`` as a constant (interpreter/decorators.go decOptimize: literals, list and
+    map literals of constants, type conversions of a constant); else whether the constant is a primitive
+    value other than bytes (the elements maybeOptimizeSetMembership accepts)."""
+    k = e.kind
+    if k == "lit":
+        return e.value is not None and not isinstance(e.value, bytes)
+    if k == "list":
+        return None if e.optional or any(_const_kind(a) is None for a in e.args) else False
+    if k == "map":
+        return None if any(o or _const_kind(a) is None or _const_kind(b) is None for a, b, o in e.entries) else False
+    if k == "call" and e.operand is None and e.name in _CONVERSIONS and len(e.args) == 1:
+        inner = _const_kind(e.args[0])
+        if inner is None:
+            return None
+        return inner if e.name == "dyn" else e.name not in ("bytes", "type")
+    return None
 
 
 _ITER_VAR_RE = re.compile(r"^(_x\d+|dra_(key|val)\(_x\d+\))$")

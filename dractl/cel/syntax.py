@@ -437,8 +437,8 @@ class Parser:
                         raise ParseError(f"Syntax error: mismatched input '{idt.text}' expecting IDENTIFIER", idt.pos)
                     self.fail("expecting IDENTIFIER")
                 self.advance()
-                if idt.text in RESERVED:
-                    raise ParseError(f"reserved identifier: {idt.text}", idt.pos)
+                # cel-go parser/parser.go checks reserved identifiers only for names (visitIdentOrGlobalCall),
+                # not after a dot (VisitSelect, VisitMemberCall): `x.if` and `x.as()` parse
                 if not opt and self.at("("):
                     lp = self.advance()
                     args = self.expr_list(")")
@@ -602,8 +602,10 @@ class Parser:
         if fn in ("all", "exists", "exists_one", "existsOne", "map", "filter") and n in (2, 3):
             if fn in ("filter",) and n == 3:
                 return call(fn, args, pos, target)
-            if fn in ("exists_one",) and n == 3:
+            if fn == "existsOne" and n == 2:
+                # not a macro in Kubernetes' environment (upstream: undeclared reference to 'existsOne')
                 return call(fn, args, pos, target)
+            # ext/comprehensions.go (TwoVarComprehensions): all, exists, existsOne and exists_one with 3 arguments
             return self.comprehension(fn, target, args, pos)
         if fn in ("transformList", "transformMap", "transformMapEntry") and n in (3, 4):
             raise ParseError(f"{fn}() is not supported by dractl", pos)
@@ -630,7 +632,7 @@ class Parser:
             raise ParseError("argument must be a simple name", v.pos)
         v2 = None
         if two:
-            if fn not in ("all", "exists", "existsOne"):
+            if fn not in ("all", "exists", "existsOne", "exists_one"):
                 raise ParseError(f"{fn}() with two variables is not supported", pos)
             w = args[1]
             if w.kind != "ident":
@@ -638,8 +640,11 @@ class Parser:
             v2 = w.name
             if v.name == v2:
                 raise ParseError(f"duplicate variable name: {v2}", w.pos)
-        if v.name == ACCU or v2 == ACCU:
-            raise ParseError("iteration variable overwrites accumulator variable", v.pos)
+        # parser/macro.go and ext/comprehensions.go extractIterVars: neither the hidden accumulator nor the
+        # traditional one (parser.AccumulatorName)
+        if v.name in (ACCU, "__result__") or v2 in (ACCU, "__result__"):
+            raise ParseError("iteration variable overwrites accumulator variable",
+                             v.pos if v.name in (ACCU, "__result__") else args[1].pos)
         a = lambda: ident(ACCU, pos)  # noqa: E731
         body = args[-1]
         if fn == "all":
@@ -650,8 +655,6 @@ class Parser:
             cond = call("@not_strictly_false", [call("!_", [a()], pos)], pos)
             step, result = call("_||_", [a(), body], pos), a()
         elif fn in ("exists_one", "existsOne"):
-            if fn == "existsOne" and not two:
-                return call(fn, args, pos, target)
             init, cond = lit(0, pos), lit(True, pos)
             step = call("_?_:_", [body, call("_+_", [a(), lit(1, pos)], pos), a()], pos)
             result = call("_==_", [a(), lit(1, pos)], pos)
