@@ -159,6 +159,20 @@ def _short_circuit_runner() -> Any:
                 return func(lhs, rhs)
             return super().primary(tree)
 
+        def expr(self, tree: Any) -> Any:
+            # c ? a : b evaluates neither branch when c is not a bool (cel-go evalTernary returns c's error);
+            # celpy would pick one by Python truthiness, which matters when a branch aborts the evaluation
+            ch = tree.children
+            if len(ch) != 3:
+                return super().expr(tree)
+            func = self.activation.resolve_function("_?_:_")
+            cond = self.visit(ch[0]) if type(ch[0]) is Tree else ch[0]
+            if type(cond) is not BoolType:
+                return func(cond, cond, cond)
+            branch = ch[1] if cond else ch[2]
+            value = self.visit(branch) if type(branch) is Tree else branch
+            return func(cond, value, value)
+
         def conditionaland(self, tree: Any) -> Any:
             if len(tree.children) != 2:
                 return super().conditionaland(tree)
@@ -262,7 +276,7 @@ class Program:
             return self.runner.evaluate(variables)
         except CELEvalError as ex:
             raise CELRuntimeError(error_text(ex)) from None
-        except library.CostExceeded as ex:
+        except (library.CostExceeded, library.Aborted) as ex:
             raise CELRuntimeError(str(ex)) from None
         except RecursionError:
             raise CELRuntimeError("expression recursion limit exceeded during evaluation") from None

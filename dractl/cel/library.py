@@ -58,6 +58,11 @@ class CostExceeded(Exception):
     """Aborts a celpy evaluation (propagates through celpy: not a ValueError/TypeError)."""
 
 
+class Aborted(Exception):
+    """A Go panic upstream: cel-go recovers it as the evaluation's error ("internal error: ..."), whatever
+    the operators around it would do with an error value; it aborts a celpy evaluation likewise."""
+
+
 def no_overload() -> EvalError:
     return EvalError("no such overload")
 
@@ -196,6 +201,33 @@ class DefaultMap(MapType):
             raise
         except TypeError:
             raise KeyError(key) from None
+
+
+def bool_conversion_error(v: Any) -> str:
+    """Why a selector's result is not a bool: ``ConvertToNative(bool)`` of cel-go's value types
+    (common/types/*.go) and apiserver's Quantity and Semver; an optional converts its value."""
+    t = type(v)
+    if t is Opt:
+        if not v.has:
+            return "optional.none() dereference"
+        return "" if type(v.v) is BoolType else bool_conversion_error(v.v)
+    if t is IntType or t is UintType:
+        return f"unsupported type conversion from '{type_name(v)}' to bool"
+    if t is DoubleType:
+        return "type conversion error from Double to 'bool'"
+    if t is StringType:
+        return "unsupported native conversion from string to 'bool'"
+    if t is BytesType:
+        return "type conversion error from Bytes to 'bool'"
+    if isinstance(v, (list, dict)):
+        return f"type conversion error from {type_name(v)} to 'bool'"
+    if t is CelQuantity:
+        return "type conversion error from 'Quantity' to 'bool'"
+    if is_semver(v):
+        return "type conversion error from 'Semver' to 'bool'"
+    if t is CelType:
+        return "type conversion not supported for 'type'"
+    return f"type conversion error from '{type_name(v)}' to 'bool'"
 
 
 def type_name(v: Any) -> str:
@@ -805,7 +837,7 @@ def _dra_in_set(x: Any, c: Any) -> Any:
     x up in a Go map built from a constant list of primitive values; a Semver (apiserver pkg/cel/semver.go
     holds slices) cannot be hashed, and the recovered panic is the evaluation's error."""
     if is_semver(x):
-        raise EvalError("internal error: runtime error: hash of unhashable type cel.Semver")
+        raise Aborted("internal error: runtime error: hash of unhashable type cel.Semver")
     return op_in(x, c)
 
 
@@ -858,6 +890,8 @@ def select(v: Any, field: Any) -> Any:
             return dict.__getitem__(v, field)
         except KeyError:
             raise EvalError(f"no such key: {field}") from None
+    if isinstance(v, list):
+        return index(v, field)  # cel-go refQualify on a list: "unsupported index type 'string' in list"
     if type(v) is Opt:
         # cel-go interpreter/attributes.go applyQualifiers: on an optional value every qualifier is applied
         # as if present (a missing key is optional.none()), and the result is optional

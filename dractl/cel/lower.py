@@ -165,6 +165,7 @@ class Lowerer:
             op = "&&" if fn == "_&&_" else "||"
             return f"{self.sub(args[0], scope, p)} {op} {self.sub(args[1], scope, p + 1)}", p
         if fn == "_?_:_":
+            args = (args[0], self._ternary_branch(args[1]), self._ternary_branch(args[2]))
             if self.costed:
                 return self.costed_conditional(args, scope), P_MEMBER
             return (f"{self.sub(args[0], scope, P_OR)} ? {self.sub(args[1], scope, P_OR)} : "
@@ -190,6 +191,16 @@ class Lowerer:
             parts.append(self.r(e.operand, scope)[0])
         parts.extend(self.r(a, scope)[0] for a in args)
         return f"{celpy_name(some(fn))}({', '.join(parts)})", P_MEMBER
+
+    def _ternary_branch(self, e: Node) -> Node:
+        """cel-go plans ``c ? a : b`` with attribute branches as one conditional attribute, and there
+        ``has(x.f)`` on an optional ``x`` loses its presence test: the branch is ``x.f`` itself, an optional
+        (interpreter/planner.go planSelect, attributes.go conditionalAttribute)."""
+        if e.kind == "select" and e.test_only:
+            t = self.types.get(some(e.operand).id)
+            if isinstance(t, tuple) and t[0] == "optional_type":
+                return Node("call", e.pos, name="_?._", args=(some(e.operand), Node("lit", e.pos, value=e.name)))
+        return e
 
     # -- costed-mode short-circuit forms (celpy's && / || evaluate both operands)
     def short_circuit(self, fn: str, lhs: Node, rhs: Node, scope: dict[str, str]) -> str:

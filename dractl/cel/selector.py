@@ -234,11 +234,15 @@ class CompiledSelector:
         v = self.program.evaluate({"device": dev})
         if type(v) is BoolType:
             return bool(v)
-        from dractl.cel.library import type_name
+        from dractl.cel.library import Opt, bool_conversion_error, type_name
 
-        tn = type_name(v)
-        raise CELRuntimeError(
-            f"CEL result of type {tn} could not be converted to bool: type conversion error from '{tn}' to 'bool'")
+        # dynamic-resource-allocation cel/compile.go DeviceMatches: result.ConvertToNative(bool)
+        why = bool_conversion_error(v)
+        if not why:  # an optional bool converts to its value
+            while type(v) is Opt:
+                v = v.v
+            return bool(v)
+        raise CELRuntimeError(f"CEL result of type {type_name(v)} could not be converted to bool: {why}")
 
     def matches(self, driver: str, device: Any) -> bool:
         dev = device_input(driver, device)
@@ -642,6 +646,9 @@ def _compile(expr: str, cfg: EnvConfig) -> CompiledSelector:
             f"must evaluate to bool or the unknown type, not {fmt_type(t, 'google.protobuf.Any')}", expr, None)
     _validate_regex_literals(expr, root)
     est = estimate_cost(root, checker.out)
+    # CompileCELExpression creates the program (an error there is a compile error); the apiserver's validation
+    # compares the estimated cost with the limit afterwards
+    _program_instantiation(expr, root, checker.out, est.hi > MAX_COST)
     cost = None
     if not cfg.stored:
         cost = est.hi
@@ -649,7 +656,6 @@ def _compile(expr: str, cfg: EnvConfig) -> CompiledSelector:
             raise CELCompileError(
                 f"Forbidden: too complex, exceeds cost limit (estimated worst-case cost {est.hi}, limit {MAX_COST})",
                 expr, None)
-    _program_instantiation(expr, root, checker.out, est.hi > MAX_COST)
     # Within the static worst case the runtime limit cannot be reached: no counting.
     try:
         return CompiledSelector(expr, root, checker.out, cfg, cost, costed=est.hi > MAX_COST)
