@@ -83,7 +83,7 @@ def _cmp(rng: random.Random) -> str:
 
 
 def _atom(rng: random.Random) -> str:
-    r = rng.randrange(22)
+    r = rng.randrange(26)
     if r == 0:
         return f'device.driver {rng.choice(["==", "!="])} "{rng.choice(DOMAINS)}"'
     if r == 1:
@@ -156,6 +156,32 @@ def _atom(rng: random.Random) -> str:
                            f"semver({rng.choice(_VERSIONS)}).major() == 1",
                            f'[1, 2, 3].map(x, x * 2).exists(y, y == {rng.choice(_INTS)})', "1 / 0 == 1",
                            f"{rng.choice(_INTS)} + {rng.choice(_INTS)} > 0", '"abc".charAt(1) == "b"'])
+    if r == 21:  # equality across types, constant lists (a set lookup upstream)
+        ref, kind = _attr(rng)
+        return rng.choice([f"{ref} != {rng.choice(_INTS)}", f"[{ref}] == [{rng.choice(_INTS)}]", f"{ref} in []",
+                           f"{ref} in [{rng.choice(_STRINGS)}, {rng.choice(_STRINGS)}]",
+                           f'device.attributes["dra.example.com"].{rng.choice(["ids", "vers", "names"])} != [1]'])
+    if r == 22:  # optional chaining: qualifiers after an optional value
+        domain, name, kind = rng.choice(ATTRS)
+        cdomain, cname = rng.choice(CAPS)
+        return rng.choice([
+            f'device.attributes[?"{domain}"].{name}.orValue({_default(kind)}) == {_default(kind)}',
+            f'device.attributes["{domain}"][?"{name}"].x.orValue({_default(kind)}) == {_default(kind)}',
+            f'has(device.attributes[?"{domain}"].{name})',
+            f'device.capacity[?"{cdomain}"].{cname}.orValue(quantity("0")).isGreaterThan(quantity("1"))',
+            f'device.capacity["{cdomain}"].?{cname}.hasValue()',
+        ])
+    if r == 23:  # two-variable comprehensions
+        macro = rng.choice(["all", "exists", "exists_one", "existsOne"])
+        return rng.choice([f'device.attributes.{macro}(k, v, k.endsWith("com") && v.size() > 1)',
+                           f'device.capacity.{macro}(k, v, "memory" in v)',
+                           f'[1, 2, 3].{macro}(i, x, i < x)'])
+    if r == 24:  # string extensions and regex
+        ref, _ = _attr(rng, "string")
+        return rng.choice([f"{ref}.find({rng.choice(_REGEXES)}) != \"\"", f"{ref}.findAll(\"[0-9]\").size() > 0",
+                           f'{ref}.lastIndexOf("-") > 0', f'{ref}.split("-", 2).join(".") != ""',
+                           f'{ref}.charAt(0) == "a"', f'{ref}.matches("^" + {ref})',
+                           f'strings.quote({ref}).size() > 2'])
     ref, kind = _attr(rng)
     return f"{ref} == {ref}"
 
@@ -200,7 +226,7 @@ def cel_cases(rng: random.Random, n: int) -> list[dict[str, str]]:
 DRIVERS = ["gpu.example.com", "nic.example.com"]
 MODELS = ["a100", "h100", "t4"]
 FEATURES = ["AdminAccess", "PrioritizedList", "PartitionableDevices", "DeviceTaints", "DeviceBindingAndStatus",
-            "ConsumableCapacity"]
+            "ConsumableCapacity", "FractionalCapacityRange"]
 
 
 def _classes() -> list[dict]:
@@ -214,42 +240,73 @@ def _classes() -> list[dict]:
                        'device.capacity[d].memory.compareTo(quantity("16Gi")) >= 0)')]
 
 
-def _device(rng: random.Random, i: int, driver: str, shared: bool, counters: bool) -> dict:
+def _device(rng: random.Random, i: int, driver: str, shared: bool, counters: dict | None, lists: bool) -> dict:
     dev: dict[str, Any] = {"name": f"dev-{i}"}
     attrs: dict[str, Any] = {"model": {"string": rng.choice(MODELS)}, "index": {"int": rng.randrange(4)}}
     if rng.random() < 0.5:
         attrs["ver"] = {"version": f"1.{rng.randrange(3)}.{rng.randrange(3)}"}
     if rng.random() < 0.3:
         attrs["common.example.com/zone"] = {"string": rng.choice(["z1", "z2"])}
+    if rng.random() < 0.3:
+        attrs["healthy"] = {"bool": rng.random() < 0.7}
+    if lists and rng.random() < 0.6:  # list types only reach the scheduler with DRAListTypeAttributes on
+        attrs["lanes"] = {"ints": sorted(rng.sample(range(4), rng.randrange(1, 3)))}
+        if rng.random() < 0.5:
+            attrs["tags"] = {"strings": sorted(rng.sample(["a", "b", "c"], rng.randrange(1, 3)))}
     dev["attributes"] = attrs
     cap: dict[str, Any] = {}
     if rng.random() < 0.8:
         cap["memory"] = {"value": rng.choice(["8Gi", "16Gi", "24Gi", "80Gi"])}
-        if shared and rng.random() < 0.6:
-            cap["memory"]["requestPolicy"] = {"default": "4Gi", "validRange": {"min": "2Gi", "step": "2Gi"}}
+        if shared and rng.random() < 0.7:
+            cap["memory"]["requestPolicy"] = rng.choice([
+                {"default": "4Gi", "validRange": {"min": "2Gi", "step": "2Gi"}},
+                {"default": "4Gi", "validRange": {"min": "1Gi", "max": "8Gi"}},
+                {"default": "2Gi", "validValues": ["1Gi", "2Gi", "4Gi"]},
+            ])
     if rng.random() < 0.4:
         cap["cores"] = {"value": rng.choice(["2", "4", "8"])}
+        if shared and rng.random() < 0.4:
+            cap["cores"]["requestPolicy"] = rng.choice([
+                {"default": "1", "validRange": {"min": "500m", "step": "500m"}},
+                {"default": "1", "validValues": ["1", "2"]},
+            ])
     if cap:
         dev["capacity"] = cap
     if shared:
         dev["allowMultipleAllocations"] = True
     if counters and rng.random() < 0.7:
-        dev["consumesCounters"] = [{"counterSet": "cs-0", "counters": {"slots": {"value": str(rng.randrange(1, 3))}}}]
-    if rng.random() < 0.1:
-        dev["taints"] = [{"key": "maint", "effect": rng.choice(["NoSchedule", "NoExecute"])}]
+        consumed = {"slots": {"value": str(rng.randrange(1, 3))}}
+        if "mem" in counters and rng.random() < 0.6:
+            consumed["mem"] = {"value": rng.choice(["4Gi", "8Gi"])}
+        dev["consumesCounters"] = [{"counterSet": "cs-0", "counters": consumed}]
+    if rng.random() < 0.12:
+        taints = []
+        for _ in range(rng.randrange(1, 3)):
+            taint: dict[str, Any] = {"key": rng.choice(["maint", "degraded"]),
+                                     "effect": rng.choice(["NoSchedule", "NoExecute", "None"])}
+            if rng.random() < 0.5:
+                taint["value"] = rng.choice(["yes", "no"])
+            if not any(t["key"] == taint["key"] and t["effect"] == taint["effect"] for t in taints):
+                taints.append(taint)
+        dev["taints"] = taints
     if rng.random() < 0.05:
         dev["bindingConditions"] = ["ready"]
         dev["bindingFailureConditions"] = ["failed"]
     return dev
 
 
-def _slices(rng: random.Random) -> list[dict]:
+def _slices(rng: random.Random, lists: bool) -> list[dict]:
     slices = []
     for p in range(rng.randrange(1, 4)):
         driver = rng.choice(DRIVERS)
-        counters = rng.random() < 0.3
+        counters: dict[str, Any] | None = None
+        if rng.random() < 0.3:
+            counters = {"slots": {"value": str(rng.randrange(2, 5))}}
+            if rng.random() < 0.5:
+                counters["mem"] = {"value": rng.choice(["8Gi", "16Gi"])}
         shared = rng.random() < 0.3
-        count = rng.randrange(1, 3) + counters  # counters sit in a slice of their own
+        has_counters = int(counters is not None)
+        count = rng.randrange(1, 3) + has_counters  # counters sit in a slice of their own
         gen = rng.randrange(1, 3)
         node = "node-1" if rng.random() < 0.9 else "node-2"
         base = 0
@@ -258,67 +315,122 @@ def _slices(rng: random.Random) -> list[dict]:
                            "metadata": {"name": f"{driver.split('.')[0]}-pool-{p}-counters"},
                            "spec": {"driver": driver, "nodeName": node,
                                     "pool": {"name": f"pool-{p}", "generation": gen, "resourceSliceCount": count},
-                                    "sharedCounters": [{"name": "cs-0", "counters": {
-                                        "slots": {"value": str(rng.randrange(2, 5))}}}]}})
-        for s in range(count - counters):
-            if count - counters > 1 and s == count - counters - 1 and rng.random() < 0.1:
+                                    "sharedCounters": [{"name": "cs-0", "counters": counters}]}})
+        for s in range(count - has_counters):
+            if count - has_counters > 1 and s == count - has_counters - 1 and rng.random() < 0.1:
                 continue  # an incomplete pool
-            devices = [_device(rng, base + i, driver, shared, counters) for i in range(rng.randrange(1, 5))]
+            devices = [_device(rng, base + i, driver, shared, counters, lists) for i in range(rng.randrange(1, 5))]
             base += len(devices)
             spec: dict[str, Any] = {"driver": driver, "pool": {"name": f"pool-{p}", "generation": gen,
                                                                "resourceSliceCount": count}}
-            if rng.random() < 0.8:
+            r = rng.random()
+            if r < 0.7:
                 spec["nodeName"] = node
-            else:
+            elif r < 0.85:
                 spec["allNodes"] = True
+            elif r < 0.93 or counters:
+                spec["nodeSelector"] = {"nodeSelectorTerms": [{"matchExpressions": [
+                    {"key": "region", "operator": "In", "values": [rng.choice(["r1", "r2"])]}]}]}
+            else:
+                spec["perDeviceNodeSelection"] = True
+                for d in devices:
+                    w = rng.random()
+                    if w < 0.5:
+                        d["nodeName"] = rng.choice(["node-1", "node-2"])
+                    elif w < 0.8:
+                        d["allNodes"] = True
+                    else:
+                        d["nodeSelector"] = {"nodeSelectorTerms": [{"matchExpressions": [
+                            {"key": "region", "operator": "In", "values": [rng.choice(["r1", "r2"])]}]}]}
             spec["devices"] = devices
             slices.append({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
                            "metadata": {"name": f"{driver.split('.')[0]}-pool-{p}-{s}"}, "spec": spec})
     return slices
 
 
-def _request(rng: random.Random, name: str, sub: bool = False) -> dict:
+def _selector(rng: random.Random, lists: bool) -> str:
+    d = rng.choice(DRIVERS)
+    exprs = [
+        f'device.attributes["{d}"].model == "{rng.choice(MODELS)}"',
+        f'device.attributes["{d}"].index > {rng.randrange(3)}',
+        f'"ver" in device.attributes["{d}"] && device.attributes["{d}"].ver.isGreaterThan(semver("1.0.0"))',
+        f'device.capacity["{d}"].memory.compareTo(quantity("16Gi")) >= 0',
+        f'device.attributes["{d}"][?"missing"].orValue(1) == 1',
+        f'device.attributes["{d}"].model.matches("^[ah]")',
+        f'device.attributes["{d}"].model.upperAscii().startsWith("A")',
+        f'device.capacity["{d}"][?"cores"].orValue(quantity("0")).isGreaterThan(quantity("2"))',
+        f'device.attributes["{d}"][?"healthy"].orValue(true)',
+        f'device.attributes["{d}"][?"ver"].orValue(semver("0.0.0")).compareTo(semver("1.1.0")) <= 0',
+        f'device.attributes["{d}"].model in ["a100", "t4"]',
+    ]
+    if lists:
+        exprs += [f'device.attributes["{d}"][?"lanes"].orValue([]).exists(l, l == {rng.randrange(4)})',
+                  f'device.attributes["{d}"].lanes.includes({rng.randrange(4)})',
+                  f'"b" in device.attributes["{d}"][?"tags"].orValue([])']
+    expr = rng.choice(exprs)
+    if rng.random() < 0.85:  # unguarded, the selector fails on other drivers' devices (a runtime error)
+        expr = f'device.driver == "{d}" && {expr}'
+    return expr
+
+
+def _request(rng: random.Random, name: str, lists: bool, sub: bool = False) -> dict:
     exact: dict[str, Any] = {"deviceClassName": rng.choice(["gpu", "nic", "any", "big"])}
     if rng.random() < 0.15:
         exact["allocationMode"] = "All"
     else:
         exact["allocationMode"] = "ExactCount"
-        exact["count"] = rng.randrange(1, 4)
+        exact["count"] = rng.choice([1, 1, 2, 3])
     if rng.random() < 0.5:
-        d = rng.choice(DRIVERS)
-        expr = rng.choice([
-            f'device.attributes["{d}"].model == "{rng.choice(MODELS)}"',
-            f'device.attributes["{d}"].index > {rng.randrange(3)}',
-            f'"ver" in device.attributes["{d}"] && device.attributes["{d}"].ver.isGreaterThan(semver("1.0.0"))',
-            f'device.capacity["{d}"].memory.compareTo(quantity("16Gi")) >= 0',
-            f'device.attributes["{d}"][?"missing"].orValue(1) == 1',
+        exact["selectors"] = [{"cel": {"expression": _selector(rng, lists)}}]
+        if rng.random() < 0.1:
+            exact["selectors"].append({"cel": {"expression": _selector(rng, lists)}})
+    if rng.random() < 0.2:
+        tol: dict[str, Any] = rng.choice([
+            {"key": "maint", "operator": "Exists"},
+            {"key": "maint", "operator": "Equal", "value": rng.choice(["yes", "no"])},
+            {"key": "degraded", "operator": "Exists"},
+            {"operator": "Exists"},
         ])
-        if rng.random() < 0.85:  # unguarded, the selector fails on other drivers' devices (a runtime error)
-            expr = f'device.driver == "{d}" && {expr}'
-        exact["selectors"] = [{"cel": {"expression": expr}}]
-    if rng.random() < 0.15:
-        effect = rng.choice(["NoSchedule", "NoExecute"])
-        exact["tolerations"] = [{"key": "maint", "operator": "Exists", "effect": effect}]
+        if rng.random() < 0.6:
+            tol["effect"] = rng.choice(["NoSchedule", "NoExecute"])
+        exact["tolerations"] = [tol]
     if rng.random() < 0.1:
         exact["adminAccess"] = True
-    if rng.random() < 0.15:
-        exact["capacity"] = {"requests": {"memory": rng.choice(["1Gi", "4Gi", "16Gi"])}}
+    if rng.random() < 0.2:
+        requests = {"memory": rng.choice(["1Gi", "3Gi", "4Gi", "5Gi", "16Gi", "1536Mi"])}
+        if rng.random() < 0.3:
+            requests["cores"] = rng.choice(["1", "2", "1500m"])
+        exact["capacity"] = {"requests": requests}
     if not sub and rng.random() < 0.15:
         subs = []
         for j in range(rng.randrange(1, 3)):
-            sub = {k: v for k, v in _request(rng, f"s{j}", sub=True)["exactly"].items() if k != "adminAccess"}
+            sub = {k: v for k, v in _request(rng, f"s{j}", lists, sub=True)["exactly"].items() if k != "adminAccess"}
             subs.append({"name": f"s{j}", **sub})
         return {"name": name, "firstAvailable": subs}
     return {"name": name, "exactly": exact}
 
 
-def _claim(rng: random.Random, i: int) -> dict:
-    requests = [_request(rng, f"r{j}") for j in range(rng.randrange(1, 3))]
+_CONSTRAINT_ATTRS = ["gpu.example.com/model", "common.example.com/zone", "nic.example.com/index",
+                     "gpu.example.com/ver", "gpu.example.com/healthy", "nic.example.com/model"]
+
+
+def _claim(rng: random.Random, i: int, lists: bool) -> dict:
+    requests = [_request(rng, f"r{j}", lists) for j in range(rng.randrange(1, 3))]
     devices: dict[str, Any] = {"requests": requests}
-    if rng.random() < 0.3:
-        key = rng.choice(["matchAttribute", "distinctAttribute"])
-        devices["constraints"] = [{key: rng.choice(["gpu.example.com/model", "common.example.com/zone",
-                                                    "nic.example.com/index"])}]
+    if rng.random() < 0.35:
+        constraints = []
+        for _ in range(rng.randrange(1, 3)):
+            key = rng.choice(["matchAttribute", "distinctAttribute"])
+            attrs = _CONSTRAINT_ATTRS + (["gpu.example.com/lanes", "nic.example.com/tags"] if lists else [])
+            c: dict[str, Any] = {key: rng.choice(attrs)}
+            if rng.random() < 0.3:
+                names = []
+                for r in requests:
+                    names.append(r["name"])
+                    names += [f"{r['name']}/{s['name']}" for s in r.get("firstAvailable", [])]
+                c["requests"] = sorted(rng.sample(names, rng.randrange(1, len(names) + 1)))
+            constraints.append(c)
+        devices["constraints"] = constraints
     if rng.random() < 0.2:
         devices["config"] = [{"requests": [requests[0]["name"]],
                               "opaque": {"driver": "gpu.example.com", "parameters": {"claim": f"claim-{i}"}}}]
@@ -336,7 +448,9 @@ def _allocated(rng: random.Random, slices: list[dict]) -> list[dict]:
         if dev.get("allowMultipleAllocations"):
             result["shareID"] = f"{k}1234567-89ab-cdef-0123-456789abcdef"
             if "memory" in dev.get("capacity", {}):
-                result["consumedCapacity"] = {"memory": "4Gi"}
+                result["consumedCapacity"] = {"memory": rng.choice(["2Gi", "4Gi", "8Gi"])}
+        elif rng.random() < 0.1:
+            result["adminAccess"] = True
         out.append({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
                     "metadata": {"name": f"old-{k}", "namespace": "other", "uid": f"uid-old-{k}"},
                     "spec": {"devices": {"requests": [{"name": "x", "exactly": {"deviceClassName": "any"}}]}},
@@ -347,17 +461,21 @@ def _allocated(rng: random.Random, slices: list[dict]) -> list[dict]:
 def allocator_scenarios(rng: random.Random, n: int) -> list[dict]:
     scenarios = []
     for k in range(n):
-        slices = _slices(rng)
         features = {f: False for f in rng.sample(FEATURES, rng.choice([0, 0, 0, 1, 2]))}
-        if rng.random() < 0.05:
+        lists = rng.random() < 0.1
+        if lists:
             features["ListTypeAttributes"] = True
+        slices = _slices(rng, lists)
+        node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-1", "labels": {"region": "r1"}}}
+        if rng.random() < 0.1:
+            node["metadata"] = {"name": "node-2", "labels": {"region": rng.choice(["r1", "r2"])}}
         scenarios.append({
             "name": f"random-{k}",
             "features": features or None,
-            "node": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-1", "labels": {"region": "r1"}}},
+            "node": node,
             "classes": _classes(),
             "slices": slices,
             "allocated": _allocated(rng, slices),
-            "claims": [_claim(rng, i) for i in range(rng.randrange(1, 3))],
+            "claims": [_claim(rng, i, lists) for i in range(rng.choice([1, 1, 2, 2, 3]))],
         })
     return scenarios

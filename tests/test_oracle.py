@@ -5,7 +5,8 @@ v0.37.2) with two programs: ``cel`` evaluates selectors through its cel package 
 ``allocator`` runs structured.NewAllocator with the v1.37 default features. They are
 built once per go.sum and sources into a cache outside the repo (modules come from
 the Go module proxy), then fed random cases from oracle_cases.py; dractl must give the
-same answers. The seed is fixed; DRACTL_ORACLE_SEED=N picks another one by hand.
+same answers. The seed is fixed; DRACTL_ORACLE_SEED=N picks another one by hand, and
+DRACTL_ORACLE_CEL_CASES / DRACTL_ORACLE_ALLOCATOR_SCENARIOS raise the case counts.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from dractl.features import FeatureGates
 
 ORACLE = Path(__file__).parent / "oracle"
 SEED = int(os.environ.get("DRACTL_ORACLE_SEED") or 20261201)
-CEL_CASES = 2000
-ALLOCATOR_SCENARIOS = 1000
+CEL_CASES = int(os.environ.get("DRACTL_ORACLE_CEL_CASES") or 2500)
+ALLOCATOR_SCENARIOS = int(os.environ.get("DRACTL_ORACLE_ALLOCATOR_SCENARIOS") or 1500)
 # Captured before any test swaps HOME: Go's module and build caches live there.
 GO_ENV = dict(os.environ)
 CACHE = Path(os.environ.get("DRACTL_ORACLE_CACHE") or Path(
