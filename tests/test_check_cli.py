@@ -258,6 +258,7 @@ def test_check_blog_demo3_reports_each_pod(dractl, write):
     device = "gpu.example.com/dra-demo-worker/gpu-0"
     assert lines[1].split() == ["big-gpu", "big-gpu-gpu", "gpu", device, "exclusive", "dra-demo-worker"]
     assert lines[2] == "unschedulable: pod dra-demo/huge-gpu cannot be scheduled on any node"
+    assert lines[3] == "0/1 nodes are available: 1 cannot allocate all claims."  # the scheduler's words, then why
     assert "big-gpu" not in "\n".join(lines[2:])
     assert "memory is 80Gi, needs >= 100Gi" in text.out
     # and apply does the same

@@ -121,8 +121,12 @@ def _lines(report: Any) -> str:
                 if p.name is None
                 else f"pod {p.namespace}/{p.name} cannot be scheduled"
             )
+            # the scheduler's own summary first, as kube-scheduler's FailedScheduling event says it
+            lines = p.explanation.lines() if p.explanation is not None else [p.message or ""]
             out.append(f"unschedulable: {who} {where}")
-            out.extend(p.explanation.lines() if p.explanation is not None else [p.message or ""])
+            if p.message and p.message not in lines:  # the scheduler's own summary, then why
+                out.append(p.message)
+            out.extend(lines)
     return "".join(line + "\n" for line in out)
 
 
