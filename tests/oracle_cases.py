@@ -25,6 +25,20 @@ _STRINGS = ['"a100"', '"LATEST-GPU-MODEL"', '""', '"gpu"', '"Ampere"', '"x"', '"
 _VERSIONS = ['"1.0.0"', '"0.9.9"', '"2.1.3-rc.1"', '"550.54.15"', '"v1.0.0"', '"1.0"', '"12.4.0"']
 _QUANTITIES = ['"0"', '"1"', '"16Gi"', '"40Gi"', '"80Gi"', '"1500m"', '"100M"', '"1G"', '"1e3"', '"8Ei"', '"1.5"']
 _REGEXES = ['"^[A-Z]+"', '"a1.*"', '"^gpu-[0-9a-f]+"', '"(?i)ampere"', '"["']
+# valid and invalid addresses: IPv4, IPv6 (compressed or not, upper case, embedded IPv4), IPv4-mapped,
+# zones, leading zeros, out-of-range fields, garbage
+_IPS = ['"10.0.1.5"', '"127.0.0.1"', '"0.0.0.0"', '"255.255.255.255"', '"169.254.1.1"', '"224.0.0.251"',
+        '"192.168.0.1"', '"::"', '"::1"', '"fe80::1"', '"FE80::1"', '"ff02::1"', '"2001:db8::1"',
+        '"2001:0db8:0:0:0:0:0:1"', '"2001:db8:0:0:1:0:0:1"', '"::ffff:10.0.1.5"', '"::10.0.1.5"',
+        '"fe80::1%eth0"', '"%eth0"', '"fe80::1%"', '"010.0.1.5"', '"10.0.1.256"', '"10.0.1"', '"10.0.1.5.6"',
+        '"1..2.3"', '"10.0.1.5 "', '"::ffff:1.2.3"', '"1:2:3:4:5:6:7:8:9"', '"1::2::3"', '"12345::"',
+        '"1:2:3:4:5:6:7::"', '"::1.2.3.4:5"', '"gpu"', '""', '"1.2.3.4/8"']
+_GOOD_IPS = _IPS[:15]
+_CIDRS = ['"10.0.0.0/8"', '"10.0.1.5/24"', '"10.0.1.0/24"', '"0.0.0.0/0"', '"10.0.1.5/32"', '"::/0"',
+          '"2001:db8::/32"', '"2001:db8::1/128"', '"fe80::1/10"', '"::ffff:10.0.0.0/104"', '"10.0.0.0/33"',
+          '"10.0.0.0/08"', '"10.0.0.0/"', '"10.0.0.0"', '"10.0.0.0/-1"', '"10.0.0.0/+8"', '"fe80::%eth0/64"',
+          '"2001:db8::/129"', '"1.2.3/8"', '"10.0.0.0/8/8"', '"10.0.0.0/99999999999999999999"']
+_GOOD_CIDRS = _CIDRS[:9]
 
 
 def _attr_refs() -> list[tuple[str, str, str]]:
@@ -83,7 +97,7 @@ def _cmp(rng: random.Random) -> str:
 
 
 def _atom(rng: random.Random) -> str:
-    r = rng.randrange(26)
+    r = rng.randrange(28)
     if r == 0:
         return f'device.driver {rng.choice(["==", "!="])} "{rng.choice(DOMAINS)}"'
     if r == 1:
@@ -182,6 +196,26 @@ def _atom(rng: random.Random) -> str:
                            f'{ref}.lastIndexOf("-") > 0', f'{ref}.split("-", 2).join(".") != ""',
                            f'{ref}.charAt(0) == "a"', f'{ref}.matches("^" + {ref})',
                            f'strings.quote({ref}).size() > 2'])
+    if r in (25, 26):  # the IP and CIDR libraries
+        ipv4 = rng.choice(['device.attributes["dra.net"].ipv4', 'device.attributes["dra.net"][?"ipv4"].orValue("")'])
+        a, b = (rng.choice(_IPS + [ipv4] if rng.random() < 0.3 else _GOOD_IPS) for _ in "ab")
+        c, d = (rng.choice(_CIDRS if rng.random() < 0.3 else _GOOD_CIDRS) for _ in "cd")
+        pred = rng.choice(["isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast",
+                           "isGlobalUnicast"])
+        return rng.choice([
+            f"isIP({a})", f"isCIDR({c})", f"ip({a}).family() == {rng.choice(['4', '6'])}", f"ip({a}).{pred}()",
+            f"ip.isCanonical({a})", f"string(ip({a})) == {b}", f"ip({a}) == ip({b})", f"ip({a}) != ip({b})",
+            f"cidr({c}).containsIP({a})", f"cidr({c}).containsIP(ip({a}))", f"cidr({c}).containsCIDR({d})",
+            f"cidr({c}).containsCIDR(cidr({d}))", f"cidr({c}).ip() == ip({a})", f"cidr({c}).masked() == cidr({d})",
+            f"cidr({c}).prefixLength() {_cmp(rng)} {rng.choice(['0', '8', '24', '64'])}",
+            f"string(cidr({c}).masked()) == {d}", f"string(cidr({c})) == {d}", f"cidr({c}) == cidr({d})",
+            f"cidr({c}).ip().{pred}()", f"string(cidr({c}).ip()) == {a}", f"[ip({a})] == [ip({b})]",
+            f"dyn(ip({a})) == {b}", f"dyn(ip({a})) in [{b}]", f"dyn(cidr({c})) in [{d}, \"x\"]",
+            f"dyn(cidr({c})) == dyn(ip({a}))",
+            f"type(ip({a})) == type(cidr({c}))", f"dyn(ip({a}))", f"dyn(cidr({c})).containsIP({a})",
+            f"{ipv4}.matches('^10[.]') && cidr({c}).containsIP({ipv4})",
+            f"isIP({ipv4}) && ip({ipv4}).isGlobalUnicast()",
+        ])
     ref, kind = _attr(rng)
     return f"{ref} == {ref}"
 

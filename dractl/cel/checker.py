@@ -338,10 +338,9 @@ def _std() -> dict[str, list[Overload]]:
     add("major", _ov("semver_major", True, [SEMVER], INT))
     add("minor", _ov("semver_minor", True, [SEMVER], INT))
     add("patch", _ov("semver_patch", True, [SEMVER], INT))
-    # Kubernetes IP, CIDR, URL, authz and authz selector libraries: declared (so a call with other argument types
-    # is upstream's "found no matching overload"), not implemented (a call that resolves is not supported)
+    # Kubernetes IP and CIDR libraries
+    add("ip", _ov("string_to_ip", False, [STRING], IP), _ov("cidr_ip", True, [CIDR], IP))
     for name, ov in [
-        ("ip", _ov("string_to_ip", False, [STRING], IP)), ("ip", _ov("cidr_ip", True, [CIDR], IP)),
         ("family", _ov("ip_family", True, [IP], INT)),
         ("ip.isCanonical", _ov("ip_is_canonical", False, [STRING], BOOL)),
         ("isUnspecified", _ov("ip_is_unspecified", True, [IP], BOOL)),
@@ -358,6 +357,11 @@ def _std() -> dict[str, list[Overload]]:
         ("prefixLength", _ov("cidr_prefix_length", True, [CIDR], INT)),
         ("masked", _ov("cidr_masked", True, [CIDR], CIDR)),
         ("isCIDR", _ov("is_cidr", False, [STRING], BOOL)), ("string", _ov("cidr_to_string", False, [CIDR], STRING)),
+    ]:
+        add(name, ov)
+    # Kubernetes URL, authz and authz selector libraries: declared (so a call with other argument types
+    # is upstream's "found no matching overload"), not implemented (a call that resolves is not supported)
+    for name, ov in [
         ("url", _ov("string_to_url", False, [STRING], URL)),
         ("getScheme", _ov("url_get_scheme", True, [URL], STRING)),
         ("getHost", _ov("url_get_host", True, [URL], STRING)),
@@ -1342,9 +1346,30 @@ class Coster:
         if fn in ("sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan", "isLessThan",
                   "compareTo", "add", "sub", "major", "minor", "patch"):
             return Est(1, 1), None
+        if fn in ("cidr", "isIP", "isCIDR") and args:
+            return self.size_or_unknown(args[0]).factor(STRING_TRAVERSAL), None
+        if fn == "ip":
+            if oid == "cidr_ip":  # the prefix's address field: nominal
+                return Est(1, 1), None
+            if args:
+                return self.size_or_unknown(args[0]).factor(STRING_TRAVERSAL), None
+        if fn == "ip.isCanonical" and args:
+            return self.size_or_unknown(args[0]).factor(2 * STRING_TRAVERSAL), None
+        if fn in ("masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast",
+                  "isLinkLocalUnicast", "isGlobalUnicast"):
+            return Est(1, 1), None
+        if fn in ("containsIP", "containsCIDR") and args:
+            # comparing two 4- or 16-byte lists; containsCIDR masks and compares the bits too
+            sz = Est(4, 16)
+            c = sz.add(sz).factor(STRING_TRAVERSAL)
+            if fn == "containsCIDR":
+                c = c.add(sz.factor(STRING_TRAVERSAL)).add(Est(1, 1))
+            if oid in ("cidr_contains_ip_string", "cidr_contains_cidr_string"):
+                c = c.add(self.size_or_unknown(args[0]).factor(STRING_TRAVERSAL))
+            return c, None
         if fn == "_==_" and len(args) == 2:
             lt, rt = self.type(args[0]), self.type(args[1])
-            if lt == rt and lt in (QUANTITY, SEMVER):
+            if lt == rt and lt in (QUANTITY, SEMVER, IP, CIDR):
                 return Est(1, 1), None
         return None
 

@@ -36,6 +36,8 @@ from celpy.celtypes import (
 )
 from celpy.evaluation import CELEvalError
 
+from dractl.cel.netaddr import CelCIDR, CelIP
+
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 UINT64_MAX = (1 << 64) - 1
 COST_LIMIT = 1_000_000  # resourceapi.CELSelectorExpressionMaxCost
@@ -225,6 +227,10 @@ def bool_conversion_error(v: Any) -> str:
         return "type conversion error from 'Quantity' to 'bool'"
     if is_semver(v):
         return "type conversion error from 'Semver' to 'bool'"
+    if t is CelIP:
+        return "type conversion error from 'IP' to 'bool'"
+    if t is CelCIDR:
+        return "type conversion error from 'CIDR' to 'bool'"
     if t is CelType:
         return "type conversion not supported for 'type'"
     return f"type conversion error from '{type_name(v)}' to 'bool'"
@@ -255,6 +261,10 @@ def type_name(v: Any) -> str:
         return "kubernetes.Quantity"
     if is_semver(v):
         return "kubernetes.Semver"
+    if t is CelIP:
+        return "net.IP"
+    if t is CelCIDR:
+        return "net.CIDR"
     if t is Opt:
         return "optional_type"
     if t is CelType:
@@ -283,6 +293,10 @@ def go_type_name(v: Any) -> str:
         return "*cel.Quantity" if v.ptr else "cel.Quantity"
     if is_semver(v):
         return "cel.Semver"
+    if t is CelIP:
+        return "cel.IP"
+    if t is CelCIDR:
+        return "cel.CIDR"
     if t is Opt:
         return "*types.Optional"
     if t is CelType:
@@ -350,6 +364,10 @@ def cel_equal(a: Any, b: Any) -> bool:
         if not is_semver(b):
             raise no_overload()
         return a.compare(b) == 0
+    if ta is CelIP or ta is CelCIDR:  # apiserver pkg/cel ip.go / cidr.go Equal: only with its own type
+        if tb is not ta:
+            raise no_overload()
+        return bool(a == b)
     if ta is Opt:
         if tb is not Opt or a.has != b.has:
             return False
@@ -569,7 +587,7 @@ def to_string(v: Any) -> str:
             raise EvalError("invalid UTF-8 in bytes, cannot convert to string") from None
     if t is CelQuantity:
         return str(v.q)
-    if is_semver(v):
+    if is_semver(v) or t is CelIP or t is CelCIDR:
         return str(v)
     raise EvalError(f"type conversion error from '{type_name(v)}' to 'string'")
 
@@ -838,6 +856,8 @@ def _dra_in_set(x: Any, c: Any) -> Any:
     holds slices) cannot be hashed, and the recovered panic is the evaluation's error."""
     if is_semver(x):
         raise Aborted("internal error: runtime error: hash of unhashable type cel.Semver")
+    if type(x) is CelIP or type(x) is CelCIDR:  # hashable, and no constant equals it
+        return FALSE
     return op_in(x, c)
 
 
@@ -1013,6 +1033,115 @@ def _is_semver_fn(s: Any, normalize: Any = FALSE) -> Any:
         return TRUE
     except Exception:
         return FALSE
+
+
+# apiserver pkg/cel/library ip.go and cidr.go
+
+
+def _ip_of(v: Any) -> CelIP:
+    _want(type(v) is CelIP)
+    return v  # type: ignore[no-any-return]
+
+
+def _cidr_of(v: Any) -> CelCIDR:
+    _want(type(v) is CelCIDR)
+    return v  # type: ignore[no-any-return]
+
+
+def _string_to_ip(s: Any) -> CelIP:
+    from dractl.cel.netaddr import NetParseError, parse_ip
+
+    try:
+        return parse_ip(str(s))
+    except NetParseError as ex:
+        raise EvalError(str(ex)) from None
+
+
+def _ip_fn(v: Any) -> CelIP:
+    """ip(string) (string_to_ip) and cidr.ip() (cidr_ip: the prefix's address, not masked)."""
+    if type(v) is CelCIDR:
+        return CelIP(v.a)
+    _want(_is_str(v))
+    return _string_to_ip(v)
+
+
+def _string_to_cidr(s: Any) -> CelCIDR:
+    from dractl.cel.netaddr import NetParseError, parse_cidr
+
+    _want(_is_str(s))
+    try:
+        return parse_cidr(str(s))
+    except NetParseError as ex:
+        raise EvalError(f"network address parse error during conversion from string: {ex}") from None
+
+
+def _is_ip(s: Any) -> Any:
+    from dractl.cel.netaddr import NetParseError, parse_ip
+
+    _want(_is_str(s))
+    try:
+        parse_ip(str(s))
+        return TRUE
+    except NetParseError:
+        return FALSE
+
+
+def _is_cidr(s: Any) -> Any:
+    from dractl.cel.netaddr import NetParseError, parse_cidr
+
+    _want(_is_str(s))
+    try:
+        parse_cidr(str(s))
+        return TRUE
+    except NetParseError:
+        return FALSE
+
+
+def _ip_is_canonical(s: Any) -> Any:
+    _want(_is_str(s))
+    return mk_bool(str(_string_to_ip(s)) == str(s))
+
+
+def _ip_family(v: Any) -> Any:
+    return mk_int(_ip_of(v).a.version)
+
+
+def _ip_pred(pred: str) -> Callable[[Any], Any]:
+    def f(v: Any) -> Any:
+        from dractl.cel import netaddr
+
+        return mk_bool(getattr(netaddr, pred)(_ip_of(v).a))
+
+    return f
+
+
+def _contains_ip(c: Any, other: Any) -> Any:
+    """cidrContainsIP / cidrContainsIPString: a string that is no IP gives "no such overload" (the
+    parse error goes to MaybeNoSuchOverloadErr(arg), arg being the CIDR)."""
+    from dractl.cel.netaddr import NetParseError, contains_ip, parse_ip
+
+    p = _cidr_of(c)
+    if _is_str(other):
+        try:
+            other = parse_ip(str(other))
+        except NetParseError:
+            raise no_overload() from None
+    return mk_bool(contains_ip(p, _ip_of(other)))
+
+
+def _contains_cidr(c: Any, other: Any) -> Any:
+    from dractl.cel.netaddr import contains_cidr
+
+    p = _cidr_of(c)
+    if _is_str(other):
+        other = _string_to_cidr(other)
+    return mk_bool(contains_cidr(p, _cidr_of(other)))
+
+
+def _cidr_masked(v: Any) -> CelCIDR:
+    from dractl.cel.netaddr import masked
+
+    return masked(_cidr_of(v))
 
 
 def _as_int64(q: Any) -> int | None:
@@ -1272,7 +1401,7 @@ def _to_bytes(v: Any) -> Any:
     raise no_overload()
 
 
-def _to_string_fn(v: Any) -> Any:
+def _to_string_fn(v: Any) -> Any:  # also ip_to_string and cidr_to_string
     if type(v) is CelQuantity or is_semver(v):
         raise no_overload()
     return mk_str(to_string(v))
@@ -1710,6 +1839,21 @@ LIBRARY: dict[str, Callable[..., Any]] = {
     "major": lambda v: mk_int(_wrap_int64(_semver_of(v).major)),
     "minor": lambda v: mk_int(_wrap_int64(_semver_of(v).minor)),
     "patch": lambda v: mk_int(_wrap_int64(_semver_of(v).patch)),
+    "ip": _ip_fn,
+    "cidr": _string_to_cidr,
+    "isIP": _is_ip,
+    "isCIDR": _is_cidr,
+    "ip.isCanonical": _ip_is_canonical,
+    "family": _ip_family,
+    "isUnspecified": _ip_pred("is_unspecified"),
+    "isLoopback": _ip_pred("is_loopback"),
+    "isLinkLocalMulticast": _ip_pred("is_link_local_multicast"),
+    "isLinkLocalUnicast": _ip_pred("is_link_local_unicast"),
+    "isGlobalUnicast": _ip_pred("is_global_unicast"),
+    "containsIP": _contains_ip,
+    "containsCIDR": _contains_cidr,
+    "prefixLength": lambda v: mk_int(_cidr_of(v).bits),
+    "masked": _cidr_masked,
     "includes": _includes,
 }
 
@@ -1817,6 +1961,12 @@ def call_cost(fn: str) -> Callable[[tuple, Any], int]:
         return lambda args, r: math.ceil(_sz(args[0]) * 0.1)
     if fn in ("replace", "split"):
         return lambda args, r: math.ceil(_sz(args[0]) * 0.2)
+    if fn in ("cidr", "isIP", "isCIDR", "ip"):  # cidr.ip() is nominal
+        return lambda args, r: 1 if type(args[0]) is CelCIDR else math.ceil(_sz(args[0]) * 0.1)
+    if fn == "ip.isCanonical":
+        return lambda args, r: math.ceil(_sz(args[0]) * 2 * 0.1)
+    if fn in ("containsIP", "containsCIDR"):
+        return functools.partial(_contains_cost, fn == "containsCIDR")
     if fn == "join":
         return lambda args, r: math.ceil(_sz(r) * 0.2)
     if fn in ("find", "findAll", "matches"):
@@ -1831,6 +1981,19 @@ def call_cost(fn: str) -> Callable[[tuple, Any], int]:
         return lambda args, r: (1 + len(r) // 10 if isinstance(r, list) else math.ceil(len(r) * 0.1)
                                 if isinstance(r, (str, bytes)) else 1)
     return lambda args, r: 1
+
+
+def _contains_cost(cidr: bool, args: tuple, r: Any) -> int:
+    """library.CostEstimator.CallCost for containsIP/containsCIDR: CIDR.Size() is ceil(prefix length / 8)."""
+    from dractl.cel.netaddr import byte_size
+
+    c = byte_size(args[0].bits) if type(args[0]) is CelCIDR else 1
+    cost = math.ceil((c + c) * 0.1)
+    if cidr:
+        cost += math.ceil(c * 0.1) + 1
+    if _is_str(args[1]):
+        cost += math.ceil(_sz(args[1]) * 0.1)
+    return cost
 
 
 def _first_error(args: tuple) -> Any:
