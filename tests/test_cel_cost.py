@@ -24,6 +24,7 @@ ENVS = {
 }
 
 A = 'device.attributes["dra.example.com"]'
+N = 'device.attributes["dra.net"].ipv4'
 
 # (env, expression, upstream MaxCost)
 CASES = [
@@ -59,6 +60,17 @@ CASES = [
     ("default", "type(1) == int", 1844674407370955266),
     ("default", 'device.attributes["gpu.nvidia.com"][?"productName"].orValue("").contains("A100")',
      1844674407370955269),
+    # library.CostEstimator for the IP and CIDR libraries: parsing is a string traversal, cidr.ip() and
+    # the accessors are nominal, containsIP/containsCIDR compare 4- or 16-byte lists (plus a parse for a string)
+    ("default", f'cidr("10.0.0.0/8").containsIP({N})', 16),
+    ("default", f'cidr("10.0.1.0/24").containsIP(ip({N}))', 17),
+    ("default", f'isIP({N}) && ip({N}).isGlobalUnicast()', 23),
+    ("default", f"ip.isCanonical({N})", 17),
+    ("default", 'cidr("10.0.0.0/8").containsCIDR("10.1.0.0/16")', 10),
+    ("default", 'cidr("2001:db8::/32").containsCIDR(cidr("2001:db8:1::/48"))', 11),
+    ("default", 'cidr("10.0.1.5/24").masked() == cidr("10.0.1.0/24")', 6),
+    ("default", 'cidr("10.0.0.0/8").masked().prefixLength() == 8 && cidr("10.0.0.0/8").ip().family() == 4', 8),
+    ("default", 'string(ip("2001:0db8:0:0:1:0:0:1")) == "2001:db8::1:0:0:1"', 6),
 ]
 
 
