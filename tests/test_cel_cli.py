@@ -199,3 +199,31 @@ def test_semver_methods_of_a_version_attribute_in_a_fresh_process(dractl_proc):
     assert r.code == 0, r.err
     results = r.json()["items"]
     assert len(results) == 8 and all(x["matches"] is True and x["error"] is None for x in results), results[0]
+
+
+NICS = fixture_path("other-drivers", "dractl__dranet-style-nics__resourceslice.yaml")
+
+
+def test_ip_and_cidr_selectors_on_network_devices(dractl):
+    expr = "cidr('10.0.0.0/8').containsIP(device.attributes['dra.net'].ipv4)"
+    r = dractl("--from", NICS, "cel", expr, "-o", "json")
+    assert r.code == 1  # eth3 (no address) raises a runtime error
+    got = {x["device"]: (x["matches"], x["error"]) for x in r.json()["items"]}
+    assert got["eth1"] == (True, None) and got["eth2"] == (False, None)
+    assert got["eth3"][0] is None and got["eth3"][1].startswith("no such key: ipv4")
+    guarded = ("has(device.attributes['dra.net'].ipv4) && ip(device.attributes['dra.net'].ipv4).family() == 4 && "
+               "!cidr('10.0.0.0/8').containsCIDR(cidr(device.attributes['dra.net'].ipv4 + '/24').masked())")
+    r = dractl("--from", NICS, "cel", guarded, "-o", "json")
+    assert r.code == 0, r.err
+    assert {x["device"]: x["matches"] for x in r.json()["items"]} == {"eth1": False, "eth2": True, "eth3": False}
+
+
+def test_ip_parse_errors_are_upstreams(dractl):
+    r = dractl("--from", NICS, "cel", "cidr('10.0.0.0/8').containsIP(ip('::ffff:10.0.1.5'))", "-o", "json")
+    assert r.code == 1
+    errors = {x["error"] for x in r.json()["items"]}
+    assert errors == {'IPv4-mapped IPv6 address "::ffff:10.0.1.5" is not allowed'}
+    r = dractl("--from", NICS, "cel", "cidr('10.0.0.0/08').prefixLength() == 8", "-o", "json")
+    assert {x["error"] for x in r.json()["items"]} == {
+        "network address parse error during conversion from string: network address parse error during "
+        'conversion from string: netip.ParsePrefix("10.0.0.0/08"): bad bits after slash: "08"'}

@@ -3,7 +3,7 @@
 Every function here is registered in celpy's flat function table (see
 ``backend.py``); celpy calls ``x.f(a)`` as ``f(x, a)`` and passes celpy values
 (``celpy.celtypes.IntType``, ``StringType``, ...). Besides the libraries
-(apiserver pkg/cel/library quantity/semver/lists/regex, cel-go ext.Strings v2,
+(apiserver pkg/cel/library quantity/semver/ip/cidr/lists/regex, cel-go ext.Strings v2,
 ext.Sets, ext.Lists, optional types, the DRA ``includes()``), this module holds
 dractl's versions of the standard operators (``_==_``, ``_<_``, ``_+_``, ...),
 which replace celpy's base functions in the same table so that evaluation
