@@ -169,7 +169,9 @@ def _atom(rng: random.Random) -> str:
                            f"quantity({rng.choice(_QUANTITIES)}).isInteger()",
                            f"semver({rng.choice(_VERSIONS)}).major() == 1",
                            f'[1, 2, 3].map(x, x * 2).exists(y, y == {rng.choice(_INTS)})', "1 / 0 == 1",
-                           f"{rng.choice(_INTS)} + {rng.choice(_INTS)} > 0", '"abc".charAt(1) == "b"'])
+                           f"{rng.choice(_INTS)} + {rng.choice(_INTS)} > 0", '"abc".charAt(1) == "b"',
+                           f"quantity({rng.choice(_QUANTITIES)}).isGreaterThan(dyn({rng.choice(_INTS)}))",
+                           f"semver(dyn({rng.choice(_INTS + _VERSIONS)})).major() >= 0"])
     if r == 21:  # equality across types, constant lists (a set lookup upstream)
         ref, kind = _attr(rng)
         return rng.choice([f"{ref} != {rng.choice(_INTS)}", f"[{ref}] == [{rng.choice(_INTS)}]", f"{ref} in []",
@@ -215,6 +217,10 @@ def _atom(rng: random.Random) -> str:
             f"type(ip({a})) == type(cidr({c}))", f"dyn(ip({a}))", f"dyn(cidr({c})).containsIP({a})",
             f"{ipv4}.matches('^10[.]') && cidr({c}).containsIP({ipv4})",
             f"isIP({ipv4}) && ip({ipv4}).isGlobalUnicast()",
+            # a dyn argument of the wrong type at run time: the declared signatures guard the call
+            f"dyn({a}).ip().family() == 4", f"ip(dyn(cidr({c}))).isLoopback()", f"dyn({c}).prefixLength() > 0",
+            f"cidr({c}).containsIP(dyn({rng.choice(['1', f'cidr({d})', f'ip({a})'])}))",
+            f"dyn({rng.choice(['1', f'quantity({a})', f'semver({a})'])}).{pred}()",
         ])
     ref, kind = _attr(rng)
     return f"{ref} == {ref}"

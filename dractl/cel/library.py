@@ -1058,11 +1058,14 @@ def _string_to_ip(s: Any) -> CelIP:
 
 
 def _ip_fn(v: Any) -> CelIP:
-    """ip(string) (string_to_ip) and cidr.ip() (cidr_ip: the prefix's address, not masked)."""
-    if type(v) is CelCIDR:
-        return CelIP(v.a)
+    """ip(string) (string_to_ip)."""
     _want(_is_str(v))
     return _string_to_ip(v)
+
+
+def _cidr_ip(v: Any) -> CelIP:
+    """cidr.ip() (cidr_ip: the prefix's address, not masked); the lowering calls it dra_cidr_ip."""
+    return CelIP(_cidr_of(v).a)
 
 
 def _string_to_cidr(s: Any) -> CelCIDR:
@@ -2086,11 +2089,44 @@ def _dra_mark() -> Any:
     return int.__new__(IntType, COST.cost)
 
 
+# The Kubernetes libraries' functions (apiserver pkg/cel/library quantity.go, semverlib.go, ip.go, cidr.go):
+# cel.Function overloads, which cel-go guards with their declared signature (common/decls/decls.go).
+_GUARDED = frozenset({
+    "quantity", "isQuantity", "sign", "isGreaterThan", "isLessThan", "compareTo", "asApproximateFloat",
+    "asInteger", "isInteger", "add", "sub", "semver", "isSemver", "major", "minor", "patch",
+    "ip", "family", "ip.isCanonical", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast",
+    "isGlobalUnicast", "isIP", "cidr", "containsIP", "containsCIDR", "prefixLength", "masked", "isCIDR",
+})
+
+
+def _guarded(name: str, fn: Callable[..., Any], member: bool | None = None) -> Callable[..., Any]:
+    """An argument (dyn at compile time) whose runtime type fits none of the function's declared signatures
+    (of the member or global form the call resolved to, if given) is MaybeNoSuchOverload's
+    ``no such overload: name(types)``."""
+    sigs: list[tuple] = []
+
+    def f(*args: Any) -> Any:
+        if not sigs:
+            from dractl.cel.checker import STD
+
+            sigs.extend(ov.params for ov in STD[name] if member is None or ov.member == member)
+        names = [type_name(a) for a in args]
+        if not any(len(p) == len(args) and all(x == y for x, y in zip(p, names, strict=True)) for p in sigs):
+            if not any(isinstance(a, CELEvalError) for a in args):
+                raise EvalError(f"no such overload: {name}({', '.join(names)})")
+        return fn(*args)
+
+    f.__name__ = getattr(fn, "__name__", name)
+    return f
+
+
 def function_tables() -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[..., Any]]]:
     """(plain, costed): celpy function tables; the costed one also counts runtime cost."""
     plain: dict[str, Callable[..., Any]] = {}
     costed: dict[str, Callable[..., Any]] = {}
     for name, fn in LIBRARY.items():
+        if name in _GUARDED:
+            fn = _guarded(name, fn, False if name == "ip" else None)
         plain[celpy_name(name)] = cel_function(fn)
         costed[celpy_name(name)] = costed_function(name, fn)
     for name, fn in OPERATORS.items():
@@ -2100,6 +2136,9 @@ def function_tables() -> tuple[dict[str, Callable[..., Any]], dict[str, Callable
     for name, fn in HELPERS.items():
         plain[name] = cel_function(fn)
         costed[name] = cel_function(fn)
+    cidr_ip = _guarded("ip", _cidr_ip, True)
+    plain["dra_cidr_ip"] = cel_function(cidr_ip)
+    costed["dra_cidr_ip"] = costed_function("ip", cidr_ip)
     costed["dra_all_c"] = _dra_all_c
     costed["dra_exists_c"] = _dra_exists_c
     costed["dra_charged"] = _dra_charged

@@ -190,7 +190,8 @@ class Lowerer:
         if e.operand is not None:
             parts.append(self.r(e.operand, scope)[0])
         parts.extend(self.r(a, scope)[0] for a in args)
-        return f"{celpy_name(some(fn))}({', '.join(parts)})", P_MEMBER
+        name = "dra_cidr_ip" if fn == "ip" and e.operand is not None else celpy_name(some(fn))  # cidr.ip()
+        return f"{name}({', '.join(parts)})", P_MEMBER
 
     def _ternary_branch(self, e: Node) -> Node:
         """cel-go plans ``c ? a : b`` with attribute branches as one conditional attribute, and there
