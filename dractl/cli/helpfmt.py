@@ -90,25 +90,25 @@ def plain_values(command: Any, ctx: Any) -> None:
             p._runtime_param = _PlainValue(td.annotation)
 
 
-class DractlCommand(TyperCommand):
+class _Dractl:
+    """What every dractl command and group does: plain values when parsing, tidy help when printing it."""
+
+    epilog: str | None
+
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         plain_values(self, ctx)
-        return super().parse_args(ctx, args)
+        return super().parse_args(ctx, args)  # type: ignore[misc]
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         tidy_params(self, ctx)
         if ctx.parent is not None and self.epilog is None:
             self.epilog = global_flags_epilog(ctx.find_root().info_name or "dractl")
-        super().format_help(ctx, formatter)
+        super().format_help(ctx, formatter)  # type: ignore[misc]
 
 
-class DractlGroup(TyperGroup):
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        plain_values(self, ctx)
-        return super().parse_args(ctx, args)
+class DractlCommand(_Dractl, TyperCommand):
+    pass
 
-    def format_help(self, ctx: Any, formatter: Any) -> None:
-        tidy_params(self, ctx)
-        if ctx.parent is not None and self.epilog is None:
-            self.epilog = global_flags_epilog(ctx.find_root().info_name or "dractl")
-        super().format_help(ctx, formatter)
+
+class DractlGroup(_Dractl, TyperGroup):
+    pass

@@ -110,30 +110,37 @@ def test_cluster_serving_only_v1beta2_is_read_and_converted(tmp_path):
         stop_control_plane(d)
 
 
+def compact_etcd(d) -> None:
+    """Compact the control plane's etcd up to its newest revision (its client port is plain HTTP)."""
+    import base64
+    import urllib.request
+
+    etcd = f"http://127.0.0.1:{json.loads((d / 'env').read_text())['ports']['etcd']}"
+
+    def post(path: str, body: dict) -> dict:
+        req = urllib.request.Request(etcd + path, data=json.dumps(body).encode(), method="POST")
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    rev = post("/v3/kv/range", {"key": base64.b64encode(b"/").decode()})["header"]["revision"]
+    post("/v3/kv/compaction", {"revision": rev, "physical": True})
+
+
+def device_class(name: str) -> dict:
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": name},
+            "spec": {"selectors": [{"cel": {"expression": f"device.driver == '{name}.example.com'"}}]}}
+
+
 def test_expired_continue_token_falls_back_to_one_full_list(tmp_path, monkeypatch):
     """etcd compacts past a paged list's revision between two pages: the server answers the next page with
     410 Expired, and dractl reads the whole list in one request, as client-go's pager does. The watch cache
     is off so that pages come from etcd, where compaction expires them; the hook between pages is the only
     thing not real here (a paged read of 500 objects does not otherwise meet a compaction on cue)."""
-    import base64
-    import urllib.request
-
     import dractl.sources.live as live
     from dractl.sources.base import SourceOptions, open_source
 
     d = tmp_path / "cp"
     cp = start_control_plane(d, "--nodes", "1", "--apiserver-arg=--watch-cache=false")
-    etcd = f"http://127.0.0.1:{json.loads((d / 'env').read_text())['ports']['etcd']}"
-
-    def etcd_post(path: str, body: dict) -> dict:
-        req = urllib.request.Request(etcd + path, data=json.dumps(body).encode(), method="POST")
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.loads(r.read())
-
-    def device_class(name: str) -> dict:
-        return {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": name},
-                "spec": {"selectors": [{"cel": {"expression": f"device.driver == '{name}.example.com'"}}]}}
-
     try:
         for i in range(5):
             cp.api.create(device_class(f"class-{i}"))
@@ -151,8 +158,7 @@ def test_expired_continue_token_falls_back_to_one_full_list(tmp_path, monkeypatc
                 if len(statuses) == 1:
                     # after the first page: one more class, then compact etcd up to its newest revision
                     cp.api.create(device_class("class-late"))
-                    rev = etcd_post("/v3/kv/range", {"key": base64.b64encode(b"/").decode()})["header"]["revision"]
-                    etcd_post("/v3/kv/compaction", {"revision": rev, "physical": True})
+                    compact_etcd(d)
             return status, data
 
         monkeypatch.setattr(source, "request", request_then_compact)
@@ -168,26 +174,13 @@ def test_a_watch_whose_version_was_compacted_relists_and_goes_on(tmp_path, monke
     (resource version too old), and dractl lists the kind again and watches on from the new list. The
     watch cache is off so that the watch is served from etcd, where compaction expires versions; the hook
     before the first watch request only makes the compaction happen on cue."""
-    import base64
     import threading
-    import urllib.request
 
     import dractl.sources.live as live
     from dractl.sources.base import SourceOptions, open_source
 
     d = tmp_path / "cp"
     cp = start_control_plane(d, "--nodes", "1", "--apiserver-arg=--watch-cache=false")
-    etcd = f"http://127.0.0.1:{json.loads((d / 'env').read_text())['ports']['etcd']}"
-
-    def etcd_post(path: str, body: dict) -> dict:
-        req = urllib.request.Request(etcd + path, data=json.dumps(body).encode(), method="POST")
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.loads(r.read())
-
-    def device_class(name: str) -> dict:
-        return {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": name},
-                "spec": {"selectors": [{"cel": {"expression": f"device.driver == '{name}.example.com'"}}]}}
-
     try:
         cp.api.create(device_class("first"))
         source = open_source(SourceOptions(kubeconfig=str(cp.kubeconfig)), lambda m: None)
@@ -200,8 +193,7 @@ def test_a_watch_whose_version_was_compacted_relists_and_goes_on(tmp_path, monke
             if len(opened) == 1:  # the list's version is compacted away before its watch starts
                 cp.api.create(device_class("second"))
                 cp.api.create(device_class("second-b"))  # compaction keeps its own revision: write twice
-                rev = etcd_post("/v3/kv/range", {"key": base64.b64encode(b"/").decode()})["header"]["revision"]
-                etcd_post("/v3/kv/compaction", {"revision": rev, "physical": True})
+                compact_etcd(d)
             return stream(path, query, read_timeout)
 
         monkeypatch.setattr(source, "stream", compact_then_stream)
