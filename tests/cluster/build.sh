@@ -29,6 +29,10 @@ stages() {
   mv "$out.tmp" "$out"
 }
 mkdir -p "$CACHE/src"
+# One build at a time: suites run side by side (or several control planes starting at once) wait for the
+# first build instead of compiling Kubernetes twice on the same cache.
+exec 9>"$CACHE/.build.lock"
+flock 9
 # 1. consumer module for k8s.io/kubernetes
 kdir="$CACHE/src/k8s-$K8S_VERSION"
 if [ ! -f "$kdir/go.sum" ]; then
