@@ -44,7 +44,7 @@ sys.exit(main())
 # `claim NAME` command added to the table (the names come from cluster.claims like any other).
 DRACTL_WITH_CLAIM = """
 import sys
-from dractl.cli.completion_table import TABLE
+from dractl.complete.table import TABLE
 TABLE["commands"]["claim"] = {
     "help": "", "options": [], "args": [{"name": "name", "nargs": 1, "kind": "claims"}], "commands": {}
 }
@@ -82,7 +82,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=20)
     a = ap.parse_args()
     py = sys.executable
-    from dractl.cli.completion_table import TABLE
+    from dractl.complete.table import TABLE
 
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, DRACTL_STATE=os.path.join(tmp, "state"), HOME=tmp)

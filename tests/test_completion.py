@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from builders import GPU, claim, device_class, docs_to_yaml, from_claim, namespace, pod
 
-from dractl.cli import completion
-from dractl.cli import completion_engine as engine
-from dractl.cli.completion_table import TABLE
+from dractl.cli import completers as completion
+from dractl.complete import engine
+from dractl.complete.table import TABLE
 
 ROOT = Path(__file__).parent.parent
 GATES = ("DynamicResourceAllocation", "DRAAdminAccess", "DRAPrioritizedList")
@@ -59,7 +59,7 @@ def world(tmp_path_factory):
     for name, module, func in (
         ("dractl", "dractl.cli.main", "main"),
         ("kubectl-dra", "dractl.cli.main", "main"),
-        ("kubectl_complete-dra", "dractl.cli.completion_engine", "kubectl_complete"),
+        ("kubectl_complete-dra", "dractl.complete.engine", "kubectl_complete"),
     ):
         p = bin_dir / name
         p.write_text(WRAPPER.format(python=sys.executable, root=str(ROOT), module=module, func=func))
@@ -104,8 +104,8 @@ def test_table_matches_the_typer_app():
     from dractl.cli.app import app
 
     assert TABLE == completion.build_table(app), (
-        "dractl/cli/completion_table.py is out of date with the Typer app: "
-        "run `python -m dractl.cli.completion --regenerate`"
+        "dractl/complete/table.py is out of date with the Typer app: "
+        "run `python -m dractl.cli.completers --regenerate`"
     )
 
 
@@ -121,7 +121,7 @@ def test_committed_scripts_are_what_the_command_prints(dractl):
         committed = (ROOT / "completions" / name).read_text()
         r = dractl("completion", shell)
         assert r.code == 0, r.err
-        assert r.out == committed, f"completions/{name} is stale: run `python -m dractl.cli.completion --regenerate`"
+        assert r.out == committed, f"completions/{name} is stale: run `python -m dractl.cli.completers --regenerate`"
     assert (ROOT / "completions" / "README.md").exists()
     r = dractl("completion", "tcsh")
     assert r.code == 2 and "bash, zsh, fish, powershell" in r.err

@@ -444,7 +444,7 @@ def test_in_cluster_config(live, dractl, tmp_path, monkeypatch):
 
 
 def test_completion_names_come_from_the_cluster(live, demos, monkeypatch):
-    from dractl.cli import completion_engine as engine
+    from dractl.complete import engine
 
     monkeypatch.setattr(engine, "LIVE_TIMEOUT", 60)  # a loaded machine must not turn this into no names
     assert engine.complete(["devices", "--node"], "").values() == sorted(live.nodes)

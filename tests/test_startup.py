@@ -73,15 +73,15 @@ from dractl.cli.main import main
 main({args!r})
 from dractl.cli.app import COMMANDS
 # cli.completion also holds the global flags' completers, which the root needs
-mods = {{m for m, _ in COMMANDS.values() if m in sys.modules}} - {{'dractl.cli.completion'}}
+mods = {{m for m, _ in COMMANDS.values() if m in sys.modules}} - {{'dractl.cli.completers'}}
 print('LOADED=' + ','.join(sorted(mods)), file=sys.stderr)
 """
 
 
 @pytest.mark.parametrize("args,loaded", [
     (["--help"], ""),  # the root help lists every command from the generated table
-    (["--fake", "devices"], "dractl.cli.inventory"),
-    (["--fake", "claims", "--help"], "dractl.cli.claims"),
+    (["--fake", "devices"], "dractl.cli.commands.devices"),
+    (["--fake", "claims", "--help"], "dractl.cli.commands.claims"),
 ])
 def test_a_command_imports_only_its_own_module(args, loaded, tmp_path):
     env = {"DRACTL_STATE": str(tmp_path), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "NO_COLOR": "1"}

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 import typer.core
 
-from dractl.cli import completion as _c
+from dractl.cli import completers as _c
 from dractl.cli.context import AppContext
 from dractl.cli.flags import GLOBAL_FLAGS, SOURCE_FLAGS, Flag
 from dractl.cli.helpfmt import DractlCommand, DractlGroup
@@ -70,26 +70,29 @@ def _declare_root() -> None:
 #: A module is imported only when its command runs (or a tool walks the whole tree), so that a command's start
 #: and the root help pay for no other command.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "devices": ("dractl.cli.inventory", "devices"),
-    "slices": ("dractl.cli.inventory", "slices"),
-    "classes": ("dractl.cli.inventory", "classes"),
-    "claims": ("dractl.cli.claims", "claims"),
-    "pods": ("dractl.cli.pods", "pods"),
-    "usage": ("dractl.cli.usage", "usage"),
-    "taint": ("dractl.cli.taintcmd", "taint"),
-    "taints": ("dractl.cli.taintcmd", "taints"),
-    "check": ("dractl.cli.check", "check"),
-    "cel": ("dractl.cli.celcmd", "cel"),
-    "snapshot": ("dractl.cli.livecmd", "snapshot"),
-    "rbac": ("dractl.cli.livecmd", "rbac"),
-    "completion": ("dractl.cli.completion", "completion"),
-    "version": ("dractl.cli.version", "version"),
-    "fake": ("dractl.cli.fakecmd", "app"),
-    "demo": ("dractl.cli.democmd", "app"),
+    "devices": ("dractl.cli.commands.devices", "devices"),
+    "slices": ("dractl.cli.commands.devices", "slices"),
+    "classes": ("dractl.cli.commands.devices", "classes"),
+    "claims": ("dractl.cli.commands.claims", "claims"),
+    "pods": ("dractl.cli.commands.pods", "pods"),
+    "usage": ("dractl.cli.commands.usage", "usage"),
+    "taint": ("dractl.cli.commands.taint", "taint"),
+    "taints": ("dractl.cli.commands.taint", "taints"),
+    "check": ("dractl.cli.commands.check", "check"),
+    "cel": ("dractl.cli.commands.cel", "cel"),
+    "snapshot": ("dractl.cli.commands.snapshot", "snapshot"),
+    "rbac": ("dractl.cli.commands.snapshot", "rbac"),
+    "completion": ("dractl.cli.completers", "completion"),
+    "version": ("dractl.cli.commands.version", "version"),
+    "fake": ("dractl.cli.fake.state", "app"),
+    "demo": ("dractl.cli.demo.app", "app"),
 }
 #: Commands of a group declared in another module: group -> ((name, module, attribute), ...).
 GROUP_EXTRAS: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "fake": (("publish", "dractl.cli.livecmd", "publish"), ("unpublish", "dractl.cli.livecmd", "unpublish")),
+    "fake": (
+        ("publish", "dractl.cli.commands.snapshot", "publish"),
+        ("unpublish", "dractl.cli.commands.snapshot", "unpublish"),
+    ),
 }
 _extended: set[str] = set()
 
@@ -151,7 +154,7 @@ class RootGroup(DractlGroup):
         if name not in COMMANDS:
             return None
         if self._listing and name not in self._built:
-            from dractl.cli.completion_table import TABLE
+            from dractl.complete.table import TABLE
 
             commands: dict[str, dict[str, Any]] = TABLE["commands"]  # type: ignore[assignment]
             node = commands.get(name) or {}

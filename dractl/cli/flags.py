@@ -19,7 +19,7 @@ class Flag:
     help: str
     takes_value: bool = True
     metavar: str | None = None
-    complete: str | None = None  # a completer of dractl.cli.completion: files, dirs, contexts, ...
+    complete: str | None = None  # a completer of dractl.cli.completers: files, dirs, contexts, ...
     source: bool = False  # chooses or configures the source (a SourceOptions field)
     path: bool = False  # a file or folder: ~ is expanded before use
 

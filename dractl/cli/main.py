@@ -10,7 +10,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run dractl; never lets a traceback reach the user unless --debug is given."""
     if "_DRACTL_COMPLETE" in os.environ or "_KUBECTL_DRA_COMPLETE" in os.environ:
         # A TAB: answer from the completion table without importing typer/click/rich.
-        from dractl.cli.completion_engine import fast_complete
+        from dractl.complete.engine import fast_complete
 
         rc = fast_complete(argv)
         if rc is not None:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from dractl.cli import completion as _c
+from dractl.cli import completers as _c
 
 MANAGED_BY = "app.kubernetes.io/managed-by"
 GROUP_LABEL = "dractl.io/taint-group"

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
-from dractl.cli import completion as _c
+from dractl.cli import completers as _c
 from dractl.cli.context import app_context
 from dractl.cli.listing import WatchOption
 
@@ -183,7 +183,7 @@ def _claim_health(hidx: Any, claim: Any) -> str:
 
 def _claim_driver_status(claim: Any) -> str:
     """The driver's status.devices[] of a claim, one device after the other."""
-    from dractl.cli.claims import _driver_status_cell
+    from dractl.cli.commands.claims import _driver_status_cell
 
     if claim is None or claim.allocation is None:
         return NONE

@@ -2,7 +2,7 @@ r"""The scripts `dractl completion SHELL` prints (committed under completions/).
 
 Each script completes both ``dractl`` and ``kubectl-dra`` by running the program being
 completed with ``_DRACTL_COMPLETE=<shell>`` (``_KUBECTL_DRA_COMPLETE`` for kubectl-dra),
-which ``dractl.cli.completion_engine`` answers: candidate lines (``value\tdescription``
+which ``dractl.complete.engine`` answers: candidate lines (``value\tdescription``
 for zsh, fish and PowerShell), then a ``:<directive>`` line with cobra's bits
 (2 no space after the candidate, 4 no file names, 16 directory names only).
 """

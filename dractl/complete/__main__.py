@@ -1,7 +1,7 @@
 """Regenerate the completion table and scripts from the Typer app.
 
-``python -m dractl.cli.regenerate --regenerate`` (``python -m dractl.cli.completion --regenerate``
-runs this): rewrites dractl/cli/completion_table.py and completions/* when the app changed.
+``python -m dractl.complete --regenerate`` (``python -m dractl.cli.completers --regenerate``
+runs this): rewrites dractl/complete/table.py and completions/* when the app changed.
 """
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from __future__ import annotations
 import sys
 
 from dractl.cli.app import app
-from dractl.cli.completion import regenerate
+from dractl.cli.completers import regenerate
 
 
 def main(argv: list[str]) -> int:
     if argv != ["--regenerate"]:
-        print("usage: python -m dractl.cli.completion --regenerate", file=sys.stderr)
+        print("usage: python -m dractl.cli.completers --regenerate", file=sys.stderr)
         return 2
     for p in regenerate(app):
         print(f"wrote {p}")

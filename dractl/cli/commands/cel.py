@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from dractl.cli import completion as _c
+from dractl.cli import completers as _c
 from dractl.cli.context import app_context
 from dractl.errors import ExitCode
 

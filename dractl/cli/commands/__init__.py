@@ -1,0 +1,1 @@
+"""The commands of dractl, one module per command (or per family of listings)."""

@@ -1,0 +1,1 @@
+"""`dractl demo`: the blog post's demos, on the fake cluster, kind or a cluster you name."""

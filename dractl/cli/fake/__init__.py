@@ -1,0 +1,1 @@
+"""`dractl fake`: the embedded fake cluster's commands."""
