@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 from builders import GPU, claim, device_class, docs_to_yaml, from_claim, namespace, pod
 
-from dractl.cli import completers as completion
 from dractl.complete import engine
+from dractl.complete.generate import build_table
+from dractl.complete.scripts import SCRIPT_FILES
 from dractl.complete.table import TABLE
 
 ROOT = Path(__file__).parent.parent
@@ -103,9 +104,9 @@ def values(lines: list[str]) -> list[str]:
 def test_table_matches_the_typer_app():
     from dractl.cli.app import app
 
-    assert TABLE == completion.build_table(app), (
+    assert TABLE == build_table(app), (
         "dractl/complete/table.py is out of date with the Typer app: "
-        "run `python -m dractl.cli.completers --regenerate`"
+        "run `python -m dractl.complete --regenerate`"
     )
 
 
@@ -117,11 +118,11 @@ def test_global_flags_are_the_hoisted_ones():
 
 
 def test_committed_scripts_are_what_the_command_prints(dractl):
-    for shell, name in completion.SCRIPT_FILES.items():
+    for shell, name in SCRIPT_FILES.items():
         committed = (ROOT / "completions" / name).read_text()
         r = dractl("completion", shell)
         assert r.code == 0, r.err
-        assert r.out == committed, f"completions/{name} is stale: run `python -m dractl.cli.completers --regenerate`"
+        assert r.out == committed, f"completions/{name} is stale: run `python -m dractl.complete --regenerate`"
     assert (ROOT / "completions" / "README.md").exists()
     r = dractl("completion", "tcsh")
     assert r.code == 2 and "bash, zsh, fish, powershell" in r.err

@@ -72,7 +72,7 @@ import sys
 from dractl.cli.main import main
 main({args!r})
 from dractl.cli.app import COMMANDS
-# cli.completion also holds the global flags' completers, which the root needs
+# cli.completers holds the global flags' completers, which the root needs
 mods = {{m for m, _ in COMMANDS.values() if m in sys.modules}} - {{'dractl.cli.completers'}}
 print('LOADED=' + ','.join(sorted(mods)), file=sys.stderr)
 """

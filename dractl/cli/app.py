@@ -81,20 +81,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("dractl.cli.commands.check", "check"),
     "cel": ("dractl.cli.commands.cel", "cel"),
     "snapshot": ("dractl.cli.commands.snapshot", "snapshot"),
-    "rbac": ("dractl.cli.commands.snapshot", "rbac"),
-    "completion": ("dractl.cli.completers", "completion"),
+    "rbac": ("dractl.cli.commands.rbac", "rbac"),
+    "completion": ("dractl.cli.commands.completion", "completion"),
     "version": ("dractl.cli.commands.version", "version"),
-    "fake": ("dractl.cli.fake.state", "app"),
+    "fake": ("dractl.cli.fake.app", "app"),
     "demo": ("dractl.cli.demo.app", "app"),
 }
-#: Commands of a group declared in another module: group -> ((name, module, attribute), ...).
-GROUP_EXTRAS: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "fake": (
-        ("publish", "dractl.cli.commands.snapshot", "publish"),
-        ("unpublish", "dractl.cli.commands.snapshot", "unpublish"),
-    ),
-}
-_extended: set[str] = set()
 
 
 def _target(module: str, attribute: str) -> Any:
@@ -110,10 +102,6 @@ def build_command(name: str) -> Any:
     target = _target(*COMMANDS[name])
     holder = typer.Typer()
     if isinstance(target, typer.Typer):
-        if name not in _extended:
-            _extended.add(name)
-            for sub, module, attribute in GROUP_EXTRAS.get(name, ()):
-                target.command(sub)(_target(module, attribute))
         for info in target.registered_commands:  # declared with @app.command(): a plain TyperCommand
             if info.cls is None or info.cls is typer.core.TyperCommand:
                 info.cls = DractlCommand

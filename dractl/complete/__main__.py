@@ -1,20 +1,17 @@
-"""Regenerate the completion table and scripts from the Typer app.
-
-``python -m dractl.complete --regenerate`` (``python -m dractl.cli.completers --regenerate``
-runs this): rewrites dractl/complete/table.py and completions/* when the app changed.
-"""
+"""``python -m dractl.complete --regenerate``: rewrite dractl/complete/table.py and completions/* from the app."""
 
 from __future__ import annotations
 
 import sys
 
 from dractl.cli.app import app
-from dractl.cli.completers import regenerate
+from dractl.complete.generate import regenerate
 
 
 def main(argv: list[str]) -> int:
+    """Regenerate the completion table and scripts; print each file written."""
     if argv != ["--regenerate"]:
-        print("usage: python -m dractl.cli.completers --regenerate", file=sys.stderr)
+        print("usage: python -m dractl.complete --regenerate", file=sys.stderr)
         return 2
     for p in regenerate(app):
         print(f"wrote {p}")

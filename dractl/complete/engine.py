@@ -3,7 +3,7 @@
 A TAB starts a whole ``dractl`` process, so ``dractl.cli.main.main`` hands completion
 requests (``_DRACTL_COMPLETE`` / ``_KUBECTL_DRA_COMPLETE`` set) to :func:`fast_complete`
 before anything imports typer, click or rich. Commands, options and static option values
-come from ``completion_table.TABLE``, which ``python -m dractl.cli.completers --regenerate``
+come from ``dractl.complete.table.TABLE``, which ``python -m dractl.complete --regenerate``
 builds from the real Typer app (a test keeps the two identical). Names (nodes, claims,
 classes, ...) come from the source the typed words choose, exactly as the command would
 pick it: ``--from FILE``, ``--fake``, ``--state-dir``, ``--kubeconfig``, wherever typed.

@@ -1,4 +1,4 @@
-"""`dractl fake ...`: manage the embedded fake cluster's state."""
+"""`dractl fake reset|load|apply|delete|env|health`: the embedded fake cluster's state."""
 
 from __future__ import annotations
 
@@ -10,9 +10,6 @@ from dractl.cli import completers as _c
 from dractl.cli.context import AppContext, app_context
 from dractl.errors import UsageError
 
-app = typer.Typer(help="Manage the embedded fake cluster (state in $DRACTL_STATE or the XDG state dir).",
-                  no_args_is_help=True)
-
 
 def fake_store(ctx: typer.Context) -> tuple[Any, Any]:
     from dractl.control.store import Store
@@ -23,7 +20,6 @@ def fake_store(ctx: typer.Context) -> tuple[Any, Any]:
     return Store(app_ctx.source_options.state_dir), app_ctx
 
 
-@app.command("reset")
 def reset(
     ctx: typer.Context,
     nodes: Annotated[int, typer.Option("--nodes", metavar="N", min=1, max=100000, help="Number of worker nodes.")] = 1,
@@ -53,7 +49,6 @@ def reset(
          {"profile": profile, "nodes": nodes, "devices": total})
 
 
-@app.command("load")
 def load(
     ctx: typer.Context,
     file: Annotated[
@@ -94,7 +89,6 @@ def _read(file: str, app_ctx: AppContext) -> list[Any]:
     return parse_objects(read_bytes(file), origin, warn=app_ctx.warn)
 
 
-@app.command("apply")
 def apply(
     ctx: typer.Context,
     filename: Annotated[
@@ -108,7 +102,6 @@ def apply(
     _change(ctx, filename, delete=False)
 
 
-@app.command("delete")
 def delete(
     ctx: typer.Context,
     filename: Annotated[
@@ -180,7 +173,6 @@ def print_changes(app_ctx: AppContext, changes: list[Any]) -> None:
     )
 
 
-@app.command("env")
 def env(
     ctx: typer.Context,
     pod: Annotated[str, typer.Argument(help="Pod name (namespace from -n).", autocompletion=_c.complete_pods)],
@@ -222,7 +214,6 @@ def env(
         raise typer.Exit(1)
 
 
-@app.command("health")
 def health(
     ctx: typer.Context,
     device: Annotated[
