@@ -35,8 +35,8 @@ What the model cannot express, and how the port deals with it:
 ``CASES`` is a list of ``UpstreamCase``: the objects (v1 dicts: DeviceClasses,
 ResourceSlices, one Node, the claims to allocate, the already allocated devices) and
 upstream's expected answer (allocation results or an error substring).
-tests/test_allocator_upstream.py runs every case through dractl's allocator;
-tests/test_check_upstream_cases.py runs the cases a user could write as files through
+tests/unit/allocator/test_allocator_upstream.py runs every case through dractl's allocator;
+tests/cli/test_check_upstream_cases.py runs the cases a user could write as files through
 ``dractl check -f``. ``normalize_allocation`` compares results as upstream's ``ConsistOf``.
 """
 

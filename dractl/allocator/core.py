@@ -4,7 +4,7 @@ Follows k8s.io/dynamic-resource-allocation ``structured/internal/experimental/
 allocator_experimental.go`` step by step, including its order of checks, its error
 texts and its quirks (they decide which device gets picked). Checked against
 k8s.io/dynamic-resource-allocation v0.37.2 (Kubernetes 1.37): upstream's own test
-table and ~9,000 random scenarios give the same results (tests/test_allocator_upstream*.py).
+table and ~9,000 random scenarios give the same results (tests/unit/allocator/test_allocator_upstream*.py).
 Long-lived inputs live in
 :class:`Allocator`; each :meth:`Allocator.allocate` call works in a private
 :class:`_Attempt`, like upstream's ``allocator`` struct.

@@ -114,7 +114,7 @@ def build_command(name: str) -> Any:
 
 class RootGroup(DractlGroup):
     """dractl's root: a command is built when it is used; the root help lists them all from the generated
-    completion table (its ``doc`` is each command's docstring, kept equal by tests/test_completion.py)."""
+    completion table (its ``doc`` is each command's docstring, kept equal by tests/cli/test_completion.py)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._built: dict[str, Any] = {}

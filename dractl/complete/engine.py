@@ -314,7 +314,7 @@ def _slice_devices(s: dict[str, Any]) -> list[dict[str, Any]]:
 
 def raw_names(docs: list[Any], kind: str, namespace: str | None, all_namespaces: bool) -> list[tuple[str, str]]:
     """``names_in`` over the raw objects: a TAB on the fake cluster or a snapshot needs names, not the model
-    (whose import alone is most of a TAB's time). tests/test_completion.py keeps the two equal."""
+    (whose import alone is most of a TAB's time). tests/cli/test_completion.py keeps the two equal."""
     objs = _flat(docs)
     ns = namespace or "default"
 

@@ -28,7 +28,7 @@ from test_cel_upstream_corpus import _device
 from dractl.cel import CELCompileError, CELRuntimeError, compile_selector
 from dractl.features import FeatureGates
 
-ORACLE = Path(__file__).parent / "oracle"
+ORACLE = Path(__file__).parents[2] / "oracle"
 SEED = int(os.environ.get("DRACTL_ORACLE_SEED") or 20261201)
 CEL_CASES = int(os.environ.get("DRACTL_ORACLE_CEL_CASES") or 2500)
 ALLOCATOR_SCENARIOS = int(os.environ.get("DRACTL_ORACLE_ALLOCATOR_SCENARIOS") or 1500)

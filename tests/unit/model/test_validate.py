@@ -13,7 +13,7 @@ import yaml
 from dractl.errors import ValidationError
 from dractl.model.validate import validate_object
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[2] / "fixtures"
 DERIVED = FIXTURES / "dra-example-driver" / "derived"
 DEMOS = FIXTURES / "dra-example-driver" / "demo-examples"
 

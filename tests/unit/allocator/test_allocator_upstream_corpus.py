@@ -35,7 +35,7 @@ from dractl.model.parse import parse_object
 from dractl.model.serialize import allocation_to_dict
 from dractl.quantity import Quantity
 
-FIXTURE = Path(__file__).parent / "fixtures" / "allocator-upstream-corpus.json"
+FIXTURE = Path(__file__).parents[2] / "fixtures" / "allocator-upstream-corpus.json"
 
 # upstream allocator feature -> dractl feature gates
 GATES = {

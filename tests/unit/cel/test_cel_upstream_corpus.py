@@ -22,7 +22,7 @@ from dractl.features import FeatureGates
 from dractl.model.objects import AttributeValue, Device, DeviceCapacity
 from dractl.quantity import Quantity
 
-CORPUS = json.loads((Path(__file__).parent / "fixtures" / "cel-upstream-corpus.json").read_text("utf-8"))
+CORPUS = json.loads((Path(__file__).parents[2] / "fixtures" / "cel-upstream-corpus.json").read_text("utf-8"))
 
 
 def _device(spec: dict) -> tuple[str, Device]:

@@ -32,7 +32,7 @@ def test_default_fake_cluster_has_the_example_drivers_eight_gpus(dractl):
 
 
 def test_piped_table_without_the_fake_cluster_notice(dractl):
-    # the notice is for an interactive table (tests/test_first_use.py checks it on a real terminal)
+    # the notice is for an interactive table (tests/cli/test_first_use.py checks it on a real terminal)
     r = dractl("devices")
     assert (r.code, r.err) == (0, "")
     # the table itself is plain text when piped, kubectl style

@@ -236,7 +236,7 @@ def test_applying_an_unchanged_object_says_unchanged(dractl, tmp_path):
 
 def _blog_demos_applied(dractl, tmp_path) -> dict[str, str]:
     """The fake cluster after the blog's three demos; the environment for run_in_pty."""
-    manifests = Path(__file__).parent.parent / "dractl" / "demo" / "manifests"
+    manifests = Path(__file__).parents[2] / "dractl" / "demo" / "manifests"
     assert dractl("fake", "reset").code == 0
     ns = write(tmp_path, "ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: dra-demo}\n")
     for f in [ns, *sorted(str(m) for m in manifests.glob("demo*.yaml"))]:

@@ -10,7 +10,7 @@ import pytest
 from builders import claim, docs_to_yaml, memory_at_least
 from test_demos_fake import DEMO1, DEMO2, DEMO3, NAMESPACE
 
-README = Path(__file__).parent.parent / "README.md"
+README = Path(__file__).parents[2] / "README.md"
 ROW = re.compile(r"^\| ([a-z ]+) \| ([012]) \| `(dractl [^`]+)`")
 
 

@@ -22,7 +22,7 @@ from dractl.complete.generate import build_table
 from dractl.complete.scripts import SCRIPT_FILES
 from dractl.complete.table import TABLE
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 GATES = ("DynamicResourceAllocation", "DRAAdminAccess", "DRAPrioritizedList")
 
 SNAPSHOT = docs_to_yaml(
