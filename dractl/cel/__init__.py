@@ -14,7 +14,7 @@ A small compiler pipeline:
    values, has(), map literals, short-circuiting for cost counting).
 3. Back-end (``backend.py``): celpy compiles that source once per selector
    (``celpy.Environment().compile`` + ``program(ast, functions=...)``) and
-   evaluates it per device. ``library.py`` is the function table celpy calls:
+   evaluates it per device. ``library/`` is the function table celpy calls (``library/registry.py``):
    the Kubernetes libraries (quantity, semver, IP and CIDR (netaddr.py), lists, regex, ext.Strings, sets,
    optionals, includes) and dractl's versions of the operators, so results and
    error texts follow cel-go. celpy is the only evaluator.

@@ -5,7 +5,7 @@ singleton; building it costs ~100 ms, so it is built once, with a Lark cache
 file under the user's cache directory when that is writable). Each selector is
 lowered to celpy source (``lower.py``), compiled once with
 ``Environment.compile`` and bound with ``Environment.program(ast,
-functions=...)`` to dractl's function table (``library.py``); evaluation is
+functions=...)`` to dractl's function table (``library/registry.py``); evaluation is
 ``Runner.evaluate({"device": ...})``.
 
 Runtime cost: upstream stops an evaluation whose actual cost exceeds
@@ -111,14 +111,14 @@ def _short_circuit_runner() -> Any:
     (interpreter/interpretable.go, evalAnd / evalOr: terms left to right, "short-circuit
     on false" / "on true"). The value is the same either way; what the other operand
     would have done is not: a Quantity that compareTo turns into an inf.Dec
-    (library.EvalState), a runtime cost. An error on the left still evaluates the right:
+    (library/runtime.py EvalState), a runtime cost. An error on the left still evaluates the right:
     ``error && false`` is false, as in cel-go."""
     import celpy
     from celpy.celtypes import BoolType
     from celpy.evaluation import CELEvalError, Evaluator
     from lark import Tree
 
-    from dractl.cel.library import NONE, Opt
+    from dractl.cel.library.values import NONE, Opt
 
     class ShortCircuit(Evaluator):  # type: ignore[misc]
         def _logic(self, tree: Any, op: str, stop: bool) -> Any:
@@ -201,7 +201,7 @@ def environment() -> Any:
 
             import celpy
 
-            from dractl.cel import library
+            from dractl.cel.library.registry import function_tables
 
             # lark logs a cache file it cannot read or write (e.g. two processes racing to
             # create it) at ERROR level and carries on; that is not the user's business.
@@ -211,7 +211,7 @@ def environment() -> Any:
             _build_parser()
             env = celpy.Environment(runner_class=_short_circuit_runner())  # reuses the parser built above
             sys.setrecursionlimit(max(old, RECURSION_LIMIT))  # celpy lowers it to 2500
-            _TABLES = library.function_tables()
+            _TABLES = function_tables()
             _ENV = env
     return _ENV
 
@@ -267,16 +267,17 @@ class Program:
         """The CEL value, or CELRuntimeError with cel-go's text."""
         from celpy.evaluation import CELEvalError
 
-        from dractl.cel import library
+        from dractl.cel.library.runtime import COST, EVAL
+        from dractl.cel.library.values import Aborted, CostExceeded
 
         if self.costed:
-            library.COST.reset()
-        library.EVAL.reset()
+            COST.reset()
+        EVAL.reset()
         try:
             return self.runner.evaluate(variables)
         except CELEvalError as ex:
             raise CELRuntimeError(error_text(ex)) from None
-        except (library.CostExceeded, library.Aborted) as ex:
+        except (CostExceeded, Aborted) as ex:
             raise CELRuntimeError(str(ex)) from None
         except RecursionError:
             raise CELRuntimeError("expression recursion limit exceeded during evaluation") from None

@@ -31,7 +31,7 @@ def _parse_version(v: str) -> Any:
     Raises the parse error as upstream's device conversion does."""
     hit = _VERSIONS.get(v)
     if hit is None:
-        from dractl.cel.library import semver_cls  # not dractl.semver: the library's is_semver needs it loaded
+        from dractl.cel.library.values import semver_cls  # not dractl.semver: the library's is_semver needs it loaded
 
         try:
             hit = semver_cls().parse(v)
@@ -131,7 +131,7 @@ def device_input(driver: str, device: Any) -> Any:
 def _convert(driver: str, device: Any) -> Any:
     from celpy.celtypes import BoolType, MapType, StringType
 
-    from dractl.cel.library import CelQuantity, DefaultMap
+    from dractl.cel.library.values import CelQuantity, DefaultMap
 
     attributes: dict[Any, Any] = DefaultMap()
     for name, av in device.attributes.items():

@@ -30,7 +30,7 @@ import re
 from typing import Any
 
 from dractl.cel.checker import DEVICE, TYPE_IDENTS
-from dractl.cel.library import celpy_name
+from dractl.cel.library.registry import celpy_name
 from dractl.cel.syntax import Node, UInt, some
 
 # celpy grammar precedence (higher binds tighter)

@@ -43,7 +43,7 @@ def to_python(v: Any) -> Any:
     Quantity, Semver, optional and type values stay dractl objects."""
     from celpy.celtypes import BoolType, BytesType, DoubleType, IntType, StringType, UintType
 
-    from dractl.cel.library import Opt
+    from dractl.cel.library.values import Opt
 
     t = type(v)
     if t is BoolType:
@@ -234,7 +234,7 @@ class CompiledSelector:
         v = self.program.evaluate({"device": dev})
         if type(v) is BoolType:
             return bool(v)
-        from dractl.cel.library import Opt, bool_conversion_error, type_name
+        from dractl.cel.library.values import Opt, bool_conversion_error, type_name
 
         # dynamic-resource-allocation cel/compile.go DeviceMatches: result.ConvertToNative(bool)
         why = bool_conversion_error(v)
@@ -315,7 +315,7 @@ def _flatten_and(e: Node, out: list[Node]) -> None:
 
 
 def _fmt_value(v: Any) -> str:
-    from dractl.cel.library import CelQuantity, Opt, format_double, is_semver
+    from dractl.cel.library.values import CelQuantity, Opt, format_double, is_semver
 
     if isinstance(v, str):
         return repr(v) if "'" not in v else '"' + v + '"'
@@ -524,7 +524,8 @@ def _validate_regex_literals(expr: str, root: Node) -> None:
     """cel.ValidateRegexLiterals (Kubernetes 1.29+): the first argument of a
     ``matches`` call (the pattern of ``s.matches(p)``; the subject of the global
     ``matches(s, p)``) must compile when it is a string literal."""
-    from dractl.cel.library import EvalError, _compile_regex
+    from dractl.cel.library.gostrings import _compile_regex
+    from dractl.cel.library.values import EvalError
 
     for e in _walk(root):
         if e.kind == "call" and e.name == "matches" and e.args:
@@ -542,7 +543,8 @@ def _program_instantiation(expr: str, root: Node, checked: Any, costed: bool) ->
     literals of constants, and compiles constant patterns of matches/find/findAll:
     an error there fails program instantiation (a compile error upstream)."""
     from dractl.cel.backend import Program
-    from dractl.cel.library import EvalError, _compile_regex
+    from dractl.cel.library.gostrings import _compile_regex
+    from dractl.cel.library.values import EvalError
     from dractl.cel.lower import Lowerer
 
     const: dict[int, bool] = {}

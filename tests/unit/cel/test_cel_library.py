@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from dractl.cel import CELCompileError, CELRuntimeError, compile_selector, evaluate_expression, evaluate_many
-from dractl.cel.library import CelQuantity
+from dractl.cel.library.values import CelQuantity
 from dractl.model.objects import AttributeValue, Device, DeviceCapacity
 from dractl.quantity import Quantity
 
