@@ -52,8 +52,6 @@ from dractl.cel.library.values import (
     type_name,
 )
 
-# ----------------------------------------------------------------------------- library
-
 
 def _lists_cmp(v: Any, op: str, prefer: int) -> Any:
     _want(_is_list(v))

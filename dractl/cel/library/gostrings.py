@@ -6,8 +6,6 @@ from typing import Any
 
 from dractl.cel.library.values import EvalError
 
-# ----------------------------------------------------------------------------- helpers
-
 _REGEX_CACHE: dict[str, Any] = {}
 
 

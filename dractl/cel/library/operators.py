@@ -42,8 +42,6 @@ from dractl.cel.library.values import (
 )
 from dractl.cel.netaddr import CelCIDR, CelIP
 
-# ----------------------------------------------------------------------------- operators
-
 
 def op_eq(a: Any, b: Any) -> Any:
     return mk_bool(cel_equal(a, b))

@@ -144,8 +144,6 @@ from dractl.cel.library.runtime import (
 )
 from dractl.cel.library.values import NONE, EvalError, Opt, mk_bool, mk_double, mk_int, type_name
 
-# ----------------------------------------------------------------------------- the table
-
 # CEL name -> implementation. Qualified CEL names (optional.of) are spelled with "_"
 # in the generated source (celpy identifiers cannot contain dots); see CELPY_NAME.
 LIBRARY: dict[str, Callable[..., Any]] = {

@@ -21,8 +21,6 @@ from celpy.evaluation import CELEvalError
 from dractl.cel.library.values import COST_EXCEEDED, COST_LIMIT, CelQuantity, CostExceeded, EvalError, _is_str, mk_bool
 from dractl.cel.netaddr import CelCIDR
 
-# ----------------------------------------------------------------------------- one evaluation
-
 
 class EvalState(threading.local):
     """What one evaluation changes in its values upstream (per thread, reset by Program.evaluate).
@@ -51,7 +49,6 @@ def demote(v: CelQuantity) -> None:
     EVAL.demoted[id(v)] = v  # the value keeps its id alive until the reset
 
 
-# ----------------------------------------------------------------------------- runtime cost
 
 class CostState(threading.local):
     """Per-thread cost counter for the evaluation in progress (only for selectors whose

@@ -56,7 +56,6 @@ def err_value(message: str) -> CELEvalError:
     return CELEvalError(message)
 
 
-# ----------------------------------------------------------------------------- constructors
 
 def mk_int(v: int) -> IntType:
     if v < INT64_MIN or v > INT64_MAX:
@@ -96,7 +95,6 @@ def mk_list(items: Any) -> ListType:
     return ListType(items)
 
 
-# ----------------------------------------------------------------------------- values
 
 
 class CelQuantity:
@@ -519,7 +517,6 @@ def arith(op: str, a: Any, b: Any) -> Any:
     raise no_overload()
 
 
-# ----------------------------------------------------------------------------- formatting
 
 
 def format_double(f: float) -> str:

@@ -1,0 +1,89 @@
+"""The core/v1 rules DRA relies on: Pod (resource claims and container claims), Node, Namespace."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dractl.model.validate.field_errors import _duplicate, _invalid, _not_found, _required
+from dractl.model.validate.fields import _dns_label, _list, _obj, _str
+from dractl.model.validate.formats import _dns_label_err, _dns_subdomain_err
+from dractl.model.validate.metadata import _metadata
+
+
+def _pod(obj: dict) -> None:
+    _metadata(obj, "metadata", _dns_subdomain_err, namespaced=True)
+    spec = _obj(obj.get("spec"), "spec")
+    pod_claims: set[str] = set()
+    for i, claim in enumerate(_list(spec.get("resourceClaims"), "spec.resourceClaims")):
+        cp = f"spec.resourceClaims[{i}]"
+        claim = _obj(claim, cp)
+        name = _str(claim.get("name"), f"{cp}.name")
+        if not name:
+            raise _required(f"{cp}.name")
+        if name in pod_claims:
+            raise _duplicate(f"{cp}.name", name)
+        _dns_label(name, f"{cp}.name")
+        pod_claims.add(name)
+        rcn, rctn = claim.get("resourceClaimName"), claim.get("resourceClaimTemplateName")
+        if rcn is not None and rctn is not None:
+            raise _invalid(cp, claim,
+                           "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified")
+        if rcn is None and rctn is None:
+            raise _invalid(cp, claim, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`")
+        if rcn is not None:
+            _named(rcn, f"{cp}.resourceClaimName")
+        if rctn is not None:
+            _named(rctn, f"{cp}.resourceClaimTemplateName")
+    for group in ("initContainers", "containers"):
+        for i, ctr in enumerate(_list(spec.get(group), f"spec.{group}")):
+            ctp = f"spec.{group}[{i}]"
+            ctr = _obj(ctr, ctp)
+            resources = _obj(ctr.get("resources"), f"{ctp}.resources")
+            _container_claims(resources.get("claims"), f"{ctp}.resources.claims", pod_claims)
+    node_name = spec.get("nodeName")
+    if node_name is not None and node_name != "":
+        node_name = _str(node_name, "spec.nodeName")
+        err = _dns_subdomain_err(node_name)
+        if err:
+            raise _invalid("spec.nodeName", node_name, err)
+
+
+def _named(value: Any, path: str) -> None:
+    """A claim or template name referenced from a pod (a DNS subdomain)."""
+    value = _str(value, path)
+    err = _dns_subdomain_err(value)
+    if err:
+        raise _invalid(path, value, err)
+
+
+def _container_claims(claims: Any, path: str, pod_claims: set[str]) -> None:
+    """corevalidation.validateResourceClaimNames."""
+    seen: set[str] = set()
+    for i, claim in enumerate(_list(claims, path)):
+        cp = f"{path}[{i}]"
+        claim = _obj(claim, cp)
+        name = _str(claim.get("name"), f"{cp}.name")
+        request = _str(claim.get("request"), f"{cp}.request")
+        key = name
+        if request:
+            err = _dns_label_err(request)
+            if err:
+                raise _invalid(f"{cp}.request", request, err)
+            key += "/" + request
+        if not name:
+            raise _required(cp)
+        if key in seen:
+            raise _duplicate(cp, name)
+        seen.add(key)
+        if name not in pod_claims:
+            detail = "must be one of the names in pod.spec.resourceClaims"
+            detail += ": " + ", ".join(sorted(pod_claims)) if pod_claims else " which is empty"
+            raise _not_found(cp, name, detail)
+
+
+def _node(obj: dict) -> None:
+    _metadata(obj, "metadata", _dns_subdomain_err, namespaced=False)
+
+
+def _namespace(obj: dict) -> None:
+    _metadata(obj, "metadata", _dns_label_err, namespaced=False)

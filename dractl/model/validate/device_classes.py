@@ -1,0 +1,33 @@
+"""DeviceClass: selectors, config and extended resource name."""
+
+from __future__ import annotations
+
+from dractl.model.validate.claims import _device_configuration, _selectors
+from dractl.model.validate.field_errors import _invalid, _too_many
+from dractl.model.validate.fields import _list, _obj, _str
+from dractl.model.validate.formats import _dns_subdomain_err, _label_key_err
+from dractl.model.validate.limits import MAX_CONFIG
+from dractl.model.validate.metadata import _metadata
+
+
+def _is_extended_resource_name(name: str) -> bool:
+    """v1helper.IsExtendedResourceName."""
+    if "/" not in name or "kubernetes.io/" in name or name.startswith("requests."):
+        return False
+    return _label_key_err("requests." + name) is None
+
+
+def _device_class(obj: dict) -> None:
+    _metadata(obj, "metadata", _dns_subdomain_err, namespaced=False)
+    spec = _obj(obj.get("spec"), "spec")
+    _selectors(spec.get("selectors"), "spec.selectors")
+    configs = _list(spec.get("config"), "spec.config")
+    if len(configs) > MAX_CONFIG:
+        raise _too_many("spec.config", len(configs), MAX_CONFIG)
+    for i, cfg in enumerate(configs):
+        _device_configuration(_obj(cfg, f"spec.config[{i}]"), f"spec.config[{i}]")
+    ern = spec.get("extendedResourceName")
+    if ern is not None:
+        ern = _str(ern, "spec.extendedResourceName")
+        if not _is_extended_resource_name(ern):
+            raise _invalid("spec.extendedResourceName", ern, "must be a valid extended resource name")

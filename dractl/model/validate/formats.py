@@ -1,0 +1,146 @@
+"""Name and value formats (DNS labels and subdomains, qualified names, C identifiers, label values, semver)
+with upstream's messages, and the enumerated values fields may take.
+"""
+
+from __future__ import annotations
+
+import re
+
+# k8s.io/apimachinery/pkg/api/validate/content (dns.go, identifier.go, kube.go).
+_DNS_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS_SUBDOMAIN_FMT = _DNS_LABEL_FMT + "(\\." + _DNS_LABEL_FMT + ")*"
+_C_ID_FMT = "[A-Za-z_][A-Za-z0-9_]*"
+_LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_LABEL_VALUE_FMT = "(" + _LABEL_KEY_FMT + ")?"
+_REASON_FMT = "[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?"
+
+_DNS_LABEL_RE = re.compile(_DNS_LABEL_FMT)
+_DNS_SUBDOMAIN_RE = re.compile(_DNS_SUBDOMAIN_FMT)
+_C_ID_RE = re.compile(_C_ID_FMT)
+_LABEL_KEY_RE = re.compile(_LABEL_KEY_FMT)
+_LABEL_VALUE_RE = re.compile(_LABEL_VALUE_FMT)
+_REASON_RE = re.compile(_REASON_FMT)
+_UUID_RE = re.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+# validation.go semverRe ([0-9] rather than \d: Python's \d also matches non-ASCII digits).
+_NUM_ID = "(0|[1-9][0-9]*)"
+_PRE_ID = "(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)"
+_BUILD_ID = "[0-9a-zA-Z-]+"
+_SEMVER_RE = re.compile(
+    _NUM_ID + r"\." + _NUM_ID + r"\." + _NUM_ID
+    + "(-" + _PRE_ID + r"(\." + _PRE_ID + ")*)?"
+    + r"(\+" + _BUILD_ID + r"(\." + _BUILD_ID + ")*)?"
+)
+
+
+def _regex_error(msg: str, fmt: str, *examples: str) -> str:
+    """content.RegexError."""
+    if not examples:
+        return f"{msg} (regex used for validation is '{fmt}')"
+    ex = " or ".join(f"'{e}'," for e in examples)
+    return f"{msg} (e.g. {ex} regex used for validation is '{fmt}')"
+
+
+_DNS_LABEL_MSG = _regex_error(
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+    "and must start and end with an alphanumeric character",
+    _DNS_LABEL_FMT, "my-name", "123-abc",
+)
+_DNS_SUBDOMAIN_MSG = _regex_error(
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+    "and must start and end with an alphanumeric character",
+    _DNS_SUBDOMAIN_FMT, "example.com",
+)
+_C_ID_MSG = _regex_error(
+    "a valid C identifier must start with alphabetic character or '_', "
+    "followed by a string of alphanumeric characters or '_'",
+    _C_ID_FMT, "my_name", "MY_NAME", "MyName",
+)
+_LABEL_KEY_ERR = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+                  "alphanumeric character")
+_LABEL_KEY_MSG = _regex_error(_LABEL_KEY_ERR, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
+_LABEL_VALUE_MSG = _regex_error(
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+    "and must start and end with an alphanumeric character",
+    _LABEL_VALUE_FMT, "MyValue", "my_value", "12345",
+)
+_REASON_MSG = _regex_error(
+    "a condition reason must start with alphabetic character, optionally followed by a string of "
+    "alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'",
+    _REASON_FMT,
+)
+_SEMVER_MSG = "must be a string compatible with semver.org spec 2.0.0"
+_REQUEST_REF_MSG = ("must be the name of a request in the claim or the name of a request and a subrequest separated "
+                    "by '/'")
+
+_EFFECTS = ("NoExecute", "NoSchedule", "None")  # sets.List order
+_OPERATORS = ("Equal", "Exists")
+_ALLOCATION_MODES = ("All", "ExactCount")
+_CONFIG_SOURCES = ("FromClaim", "FromClass")
+_CONDITION_STATUSES = ("False", "True", "Unknown")
+_SKIP_NODE_OPS = ("*", "NodePrepareResources", "NodeUnprepareResources")
+
+
+def _blen(s: str) -> int:
+    """Go's len(): bytes, not code points."""
+    return len(s) if s.isascii() else len(s.encode())
+
+
+def _dns_label_err(value: str) -> str | None:
+    """content.IsDNS1123Label: the first message, or None."""
+    if _blen(value) > 63:
+        return "must be no more than 63 bytes"
+    if _DNS_LABEL_RE.fullmatch(value) is None:
+        if _DNS_SUBDOMAIN_RE.fullmatch(value) is not None:
+            return "must not contain dots"
+        return _DNS_LABEL_MSG
+    return None
+
+
+def _dns_subdomain_err(value: str) -> str | None:
+    """content.IsDNS1123Subdomain."""
+    if _blen(value) > 253:
+        return "must be no more than 253 bytes"
+    if _DNS_SUBDOMAIN_RE.fullmatch(value) is None:
+        return _DNS_SUBDOMAIN_MSG
+    return None
+
+
+def _label_key_err(value: str) -> str | None:
+    """content.IsLabelKey (= IsQualifiedName)."""
+    parts = value.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            return "prefix part must be non-empty"
+        err = _dns_subdomain_err(prefix)
+        if err:
+            return "prefix part " + err
+    else:
+        return ("a valid label key " + _LABEL_KEY_MSG
+                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
+    if not name:
+        return "name part must be non-empty"
+    if _blen(name) > 63:
+        return "name part must be no more than 63 bytes"
+    if _LABEL_KEY_RE.fullmatch(name) is None:
+        return "name part " + _LABEL_KEY_MSG
+    return None
+
+
+def _label_value_err(value: str) -> str | None:
+    """content.IsLabelValue."""
+    if _blen(value) > 63:
+        return "must be no more than 63 bytes"
+    if _LABEL_VALUE_RE.fullmatch(value) is None:
+        return _LABEL_VALUE_MSG
+    return None
+
+
+def _mask_trailing_dash(name: str) -> str:
+    """apimachinery maskTrailingDash, for generateName prefixes."""
+    if len(name) > 1 and name.endswith("-"):
+        return name[:-1] + "a"
+    return name

@@ -1,0 +1,58 @@
+"""metadata: name, generateName, namespace, labels and annotations (as manifests carry them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dractl.model.validate.field_errors import _invalid, _required, _too_long, _wrong_type
+from dractl.model.validate.fields import _key_path, _label_name, _obj, _str
+from dractl.model.validate.formats import _blen, _dns_label_err, _label_key_err, _label_value_err, _mask_trailing_dash
+from dractl.model.validate.limits import ANNOTATIONS_MAX_BYTES
+
+
+def _metadata(obj: dict, path: str, name_fn: Callable[[str], str | None], namespaced: bool) -> None:
+    """corevalidation.ValidateObjectMeta, minus the apiserver-only parts."""
+    meta = _obj(obj.get("metadata"), path)
+    gen = _str(meta.get("generateName"), f"{path}.generateName")
+    if gen:
+        err = name_fn(_mask_trailing_dash(gen))
+        if err:
+            raise _invalid(f"{path}.generateName", gen, err)
+    name = _str(meta.get("name"), f"{path}.name")
+    if name:
+        err = name_fn(name)
+        if err:
+            raise _invalid(f"{path}.name", name, err)
+    elif not gen:
+        raise _required(f"{path}.name", "name or generateName is required")
+    if namespaced:
+        ns = _str(meta.get("namespace"), f"{path}.namespace")
+        if ns:
+            err = _dns_label_err(ns)
+            if err:
+                raise _invalid(f"{path}.namespace", ns, err)
+    _labels_and_annotations(meta, path)
+
+
+def _labels_and_annotations(meta: dict, path: str) -> None:
+    lpath = f"{path}.labels"
+    for k, v in _obj(meta.get("labels"), lpath).items():
+        _label_name(k, lpath)
+        if not isinstance(v, str):
+            raise _wrong_type(_key_path(lpath, k), v, "a string")
+        err = _label_value_err(v)
+        if err:
+            raise _invalid(lpath, v, err)
+    apath = f"{path}.annotations"
+    total = 0
+    for k, v in _obj(meta.get("annotations"), apath).items():
+        if not isinstance(k, str):
+            raise _wrong_type(apath, k, "a string")
+        err = _label_key_err(k.lower())
+        if err:
+            raise _invalid(apath, k, err)
+        if not isinstance(v, str):
+            raise _wrong_type(_key_path(apath, k), v, "a string")
+        total += _blen(k) + _blen(v)
+    if total > ANNOTATIONS_MAX_BYTES:
+        raise _too_long(apath, ANNOTATIONS_MAX_BYTES)
