@@ -54,7 +54,7 @@ def both(dractl, *args, code=0):
 
 def _untimed(doc):
     if isinstance(doc, dict):
-        return {k: _untimed(v) for k, v in doc.items() if k != "allocationTimestamp"}
+        return {k: _untimed(v) for k, v in doc.items() if k not in ("allocationTimestamp", "timeAdded")}
     if isinstance(doc, list):
         return [_untimed(v) for v in doc]
     return doc
