@@ -37,8 +37,9 @@ def _regex_error(msg: str, fmt: str, *examples: str) -> str:
     """content.RegexError."""
     if not examples:
         return f"{msg} (regex used for validation is '{fmt}')"
-    ex = " or ".join(f"'{e}'," for e in examples)
-    return f"{msg} (e.g. {ex} regex used for validation is '{fmt}')"
+    # "'a', " then " or 'b', " for each next example: two spaces before "or", as upstream prints it
+    ex = "".join((" or " if i else "") + f"'{e}', " for i, e in enumerate(examples))
+    return f"{msg} (e.g. {ex}regex used for validation is '{fmt}')"
 
 
 _DNS_LABEL_MSG = _regex_error(

@@ -115,6 +115,10 @@ CASES: list[tuple[str, str, list, str, str]] = [
      "metadata.labels", 'Invalid value: "bad key": name part must consist of alphanumeric characters'),
     ("metadata-label-value", "slice", [S("metadata.labels", {"app": "-x-"})],
      "metadata.labels", 'Invalid value: "-x-": a valid label must be an empty string'),
+    # content.RegexError's examples: "'a', " then " or 'b', " (two spaces before "or")
+    ("metadata-label-value-examples", "slice", [S("metadata.labels", {"app": "-x-"})],
+     "metadata.labels", "(e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is "
+     "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"),
     ("metadata-label-type", "slice", [S("metadata.labels", {"app": True})],
      "metadata.labels[app]", 'Invalid value: "boolean": must be a string'),
     ("metadata-annotation-key", "slice", [S("metadata.annotations", {"a/b/c": "x"})],
