@@ -141,11 +141,14 @@ class Explainer:
 
     def _run(self, claims: list[ResourceClaim], pod: Pod | None = None) -> tuple[str, list[str], Any]:
         """Try ``claims`` (``pod``'s) on every node as the scheduler does; (summary, lines, detail)."""
-        from dractl.allocator.nodefilter import rejected_nodes
-        from dractl.control.scheduler import NO_NODES, place
+        from dractl.control.scheduler import NO_NODES, PodFilters, place
+        from dractl.scheduler.framework import Snapshot
+        from dractl.scheduler.profile import default_framework
 
-        p = place(self.allocator, self.cluster.node_names, claims, explain=True, first_fit=False,
-                  rejected=rejected_nodes(pod, self.cluster.nodes))
+        names = self.cluster.node_names
+        snapshot = Snapshot.build(names, self.cluster.nodes, self.cluster.pods)
+        filters = PodFilters(default_framework(), snapshot, pod)
+        p = place(self.allocator, names, claims, explain=True, first_fit=False, filters=filters)
         if p.nodes == 0:
             return NO_NODES, [NO_NODES, "the cluster has no Node objects and no node-local slices"], None
         if p.error is not None:

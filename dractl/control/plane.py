@@ -454,8 +454,9 @@ class ControlPlane:
         self, events: list[Change], explain: set[tuple[str, str]], pin: Mapping[tuple[str, str], str]
     ) -> None:
         from dractl.allocator import Allocator
-        from dractl.allocator.nodefilter import NodeFilter
-        from dractl.control.scheduler import place
+        from dractl.control.scheduler import PodFilters, place
+        from dractl.scheduler.framework import PodInfo, Snapshot
+        from dractl.scheduler.profile import default_framework
 
         self.results = {}
         order = {id(o): i for i, o in enumerate(self.objects)}
@@ -465,8 +466,10 @@ class ControlPlane:
         # Creation order; objects of one apply share a timestamp, so their order decides.
         pending.sort(key=lambda p: (p.meta.creation_timestamp, order[id(p)]))
         allocator = Allocator(self.cluster(), self.features)
-        node_filter = NodeFilter(allocator.cluster.nodes)
         nodes = allocator.cluster.node_names
+        # One snapshot per pass: every node's pods and their sums, updated as pods are bound.
+        snapshot = Snapshot.build(nodes, allocator.cluster.nodes, (o for o in self.objects if isinstance(o, Pod)))
+        framework = default_framework()
         # Per claim shape (the specs of the claims still to allocate), the nodes known not to fit.
         failed: dict[tuple[int, ...], dict[str, str]] = {}
         for pod in pending:
@@ -487,7 +490,7 @@ class ControlPlane:
                 claims,
                 explain=key in explain,
                 known=failed.setdefault(shape, {}) if shape and key not in pin else None,
-                rejected=node_filter.rejected(pod),
+                filters=PodFilters(framework, snapshot, pod),
             )
             self.results[key] = PodResult(ns, pod.name, p, claims, p.error or p.message or "")
             if p.error is not None:
@@ -506,7 +509,8 @@ class ControlPlane:
             for claim, alloc in zip(claims, p.allocations, strict=True):
                 done.append(self._reserve(claim, alloc, pod, allocator, stamp))
             self.results[key].claims = done
-            self._bind(pod, p.node)
+            bound = self._bind(pod, p.node)
+            snapshot.add_pod(PodInfo(bound), p.node)
             events.append(Change(ref, "scheduled", node=p.node))
 
     def _reserve(
@@ -538,15 +542,15 @@ class ControlPlane:
         self._put(new)
         return new
 
-    def _bind(self, pod: Pod, node: str) -> None:
+    def _bind(self, pod: Pod, node: str) -> Pod:
         status = dict(pod.raw.get("status") or {})
         status["phase"] = "Running"
         status["conditions"] = [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "True"}]
         status.setdefault("startTime", self._at)
         raw = {**pod.raw, "spec": {**(pod.raw.get("spec") or {}), "nodeName": node}, "status": status}
-        self._put(
-            replace(self.get("Pod", pod.meta.namespace, pod.name) or pod, node_name=node, phase="Running", raw=raw)
-        )
+        bound = replace(self.get("Pod", pod.meta.namespace, pod.name) or pod, node_name=node, phase="Running", raw=raw)
+        self._put(bound)
+        return bound
 
     def _unschedulable(self, pod: Pod, message: str, reason: str = "Unschedulable") -> None:
         status = dict(pod.raw.get("status") or {})

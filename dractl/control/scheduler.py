@@ -15,16 +15,31 @@ from __future__ import annotations
 
 from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from dractl.allocator.core import REASON_CANNOT_ALLOCATE, REASON_NOT_AVAILABLE, Allocator
 from dractl.allocator.explain import Explanation, explained
 from dractl.model.objects import AllocationResult, ResourceClaim
+from dractl.scheduler.framework import (
+    NO_NODES,
+    CycleState,
+    Diagnosis,
+    Framework,
+    PodInfo,
+    Snapshot,
+    Status,
+    unresolvable,
+)
+from dractl.scheduler.framework import fit_error as _fit_error
+from dractl.scheduler.framework import unschedulable as _unschedulable
 
-# pkg/scheduler/schedule_one.go: what the scheduler says when the cluster has no node.
-NO_NODES = "no nodes available to schedule pods"
+if TYPE_CHECKING:
+    from dractl.model.objects import Pod
+
+__all__ = ["NO_NODES", "Placement", "PodFilters", "fit_error", "place"]
 
 
-def fit_error(nodes: int, reasons: MutableMapping[str, int]) -> str:
+def fit_error(nodes: int, reasons: Mapping[str, int]) -> str:
     """``FitError.Error()``: ``0/N nodes are available: <count reason>, ....``
 
     The histogram entries are ``"<count> <reason>"`` sorted as strings, as upstream.
@@ -32,6 +47,42 @@ def fit_error(nodes: int, reasons: MutableMapping[str, int]) -> str:
     parts = sorted(f"{n} {r}" for r, n in reasons.items())
     return f"0/{nodes} nodes are available: {', '.join(parts)}."
 
+
+class PodFilters:
+    """The scheduler's filters that run before DynamicResources, for one pod on one pass's nodes.
+
+    PreFilter runs once here; :meth:`status` runs the filters on one node, in profile order, and gives the
+    first failing status (None when the node passes them all).
+    """
+
+    def __init__(self, fw: Framework, snapshot: Snapshot, pod: Pod | None) -> None:
+        self.fw = fw
+        self.snapshot = snapshot
+        self.pod = PodInfo(pod) if pod is not None else None
+        self.state = CycleState()
+        self.rejected: Status | None = None  # a PreFilter rejected the pod: every node gets this
+        self.allowed: frozenset[str] | None = None
+        self.absent: Status | None = None
+        if self.pod is not None:
+            pre, s, with_nodes = fw.run_pre_filter_plugins(self.state, self.pod, snapshot)
+            if not s.is_success():
+                self.rejected = s
+            elif pre is not None and not pre.all_nodes():
+                self.allowed = pre.node_names
+                self.absent = unresolvable(f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(with_nodes))}]")
+
+    def status(self, node: str) -> Status | None:
+        if self.pod is None:
+            return None
+        if self.rejected is not None:
+            return self.rejected
+        if self.allowed is not None and node not in self.allowed:
+            return self.absent
+        ni = self.snapshot.get(node)
+        if ni is None:
+            return None
+        st = self.fw.run_filter_plugins(self.state, self.pod, ni)
+        return None if st.is_success() else st
 
 @dataclass
 class Placement:
@@ -50,6 +101,7 @@ class Placement:
     error: str | None = None
     nodes: int = 0
     reasons: dict[str, str] = field(default_factory=dict)
+    statuses: dict[str, Status] = field(default_factory=dict)
     fits: list[str] = field(default_factory=list)
     explanation: Explanation | None = None
 
@@ -69,7 +121,7 @@ def place(
     explain: bool = False,
     first_fit: bool = True,
     known: MutableMapping[str, str] | None = None,
-    rejected: Mapping[str, str] | None = None,
+    filters: PodFilters | None = None,
 ) -> Placement:
     """Try ``claims`` (one pod's, together) on ``nodes`` in order.
 
@@ -77,23 +129,34 @@ def place(
     that failed stays failed while nothing is released (one scheduling pass). Nodes in
     it are not tried again unless ``explain`` asks for their story. "resourceclaim not
     available on the node" comes from a claim allocated elsewhere, not from the shape,
-    and is never remembered. ``rejected`` gives the nodes that the scheduler's filters before
-    DynamicResources turn away for this pod (:mod:`dractl.allocator.nodefilter`): they are not
-    tried and count under their own reason, as upstream stops at a node's first failing filter.
+    and is never remembered. ``filters`` are the scheduler's filters before DynamicResources
+    for this pod (:class:`PodFilters`): a node they turn away is not tried and counts under
+    their reasons, as upstream stops at a node's first failing filter.
     """
     p = Placement(nodes=len(nodes))
     if not nodes:
         p.message = NO_NODES
         return p
+    if filters is not None and filters.rejected is not None:
+        # A PreFilter rejected the pod: no node is tried (schedule_one.go findNodesThatFitPod).
+        st = filters.rejected
+        p.message = _fit_error(len(nodes), Diagnosis(absent_nodes_status=st, pre_filter_msg=st.message()))
+        for node in nodes:
+            p.statuses[node] = st
+            p.reasons[node] = st.message()
+        return p
     explanation = Explanation() if explain else None
-    tried: dict[str, str] = {}
+    tried: dict[str, Status] = {}
+    skipped: list[str] = []
     skip = known if known is not None and not explain else None
     for node in nodes:
-        if rejected and node in rejected:
-            tried[node] = rejected[node]
-            continue
         if skip is not None and node in skip:
-            continue  # its reason is counted below, only if no node fits
+            skipped.append(node)
+            continue  # its status is worked out below, only if no node fits
+        fst = filters.status(node) if filters is not None else None
+        if fst is not None:
+            tried[node] = fst
+            continue
         out = explained(allocator, node, claims) if explain else allocator.allocate(node, claims)
         if out.error is not None:
             p.error = out.error
@@ -107,18 +170,23 @@ def place(
             if first_fit:
                 return p
             continue
-        r = tried[node] = out.reason or REASON_CANNOT_ALLOCATE
+        r = out.reason or REASON_CANNOT_ALLOCATE
+        tried[node] = _unschedulable(r).with_plugin("DynamicResources")
         if known is not None and r != REASON_NOT_AVAILABLE:
             known[node] = r
         if explanation is not None and out.explanation is not None:
             explanation.merge(out.explanation)
     if p.allocations is not None:
         return p
-    counts: dict[str, int] = {}
+    for node in skipped:
+        fst = filters.status(node) if filters is not None else None
+        tried[node] = fst if fst is not None else _unschedulable((skip or {})[node]).with_plugin("DynamicResources")
+    d = Diagnosis()
     for node in nodes:
-        r = tried.get(node) or (skip or {})[node]
-        p.reasons[node] = r
-        counts[r] = counts.get(r, 0) + 1
-    p.message = fit_error(len(nodes), counts)
+        st = tried[node]
+        d.node_to_status[node] = st
+        p.statuses[node] = st
+        p.reasons[node] = st.message()
+    p.message = _fit_error(len(nodes), d)
     p.explanation = explanation
     return p

@@ -1,0 +1,578 @@
+"""kube-scheduler's scheduling framework for one pod: statuses, per-pod and per-node state, the filter loop.
+
+Ported from pkg/scheduler/framework (types.go NodeInfo, PodInfo, Diagnosis, FitError), k8s.io/kube-scheduler
+framework (interface.go Code, Status, PreFilterResult) and framework/runtime/framework.go (RunPreFilterPlugins,
+RunFilterPlugins). Upstream's names in snake_case. Pure: no I/O, never prints.
+
+A :class:`Snapshot` holds every node's :class:`NodeInfo` for one scheduling pass, with per-node sums of what
+the node's pods request; the control plane calls :meth:`Snapshot.add_pod` when it binds a pod, so nothing is
+summed again per pod (upstream's scheduler cache does the same with assumed pods).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from dractl.scheduler.resources import Resource, node_allocatable, pod_resource
+
+if TYPE_CHECKING:
+    from dractl.model.objects import Node, NodeSelector, Pod
+
+
+class Code(enum.IntEnum):
+    """k8s.io/kube-scheduler/framework interface.go Code."""
+
+    SUCCESS = 0
+    ERROR = 1
+    UNSCHEDULABLE = 2
+    UNSCHEDULABLE_AND_UNRESOLVABLE = 3
+    WAIT = 4
+    SKIP = 5
+    PENDING = 6
+
+
+@dataclass(frozen=True)
+class Status:
+    """A plugin's answer: upstream's code and reason strings, and dractl's explanation in ``detail``.
+
+    ``reasons`` are exactly upstream's (they go into ``0/N nodes are available: ...``); ``detail`` says the
+    same in the user's numbers and never goes into the summary line.
+    """
+
+    code: Code
+    reasons: tuple[str, ...] = ()
+    plugin: str = ""
+    detail: tuple[str, ...] = ()
+
+    def is_success(self) -> bool:
+        return self.code == Code.SUCCESS
+
+    def is_skip(self) -> bool:
+        return self.code == Code.SKIP
+
+    def is_rejected(self) -> bool:
+        """Unschedulable, UnschedulableAndUnresolvable or Pending (upstream IsRejected)."""
+        return self.code in (Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.PENDING)
+
+    def message(self) -> str:
+        """Upstream Status.Message(): the reasons joined by ", "."""
+        return ", ".join(self.reasons)
+
+    def with_plugin(self, plugin: str) -> Status:
+        return self if self.plugin == plugin else Status(self.code, self.reasons, plugin, self.detail)
+
+
+SUCCESS = Status(Code.SUCCESS)
+SKIP = Status(Code.SKIP)
+
+
+def unschedulable(*reasons: str, detail: Iterable[str] = (), resolvable: bool = True) -> Status:
+    """An Unschedulable (or, with ``resolvable=False``, UnschedulableAndUnresolvable) status."""
+    code = Code.UNSCHEDULABLE if resolvable else Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+    return Status(code, tuple(reasons), detail=tuple(detail))
+
+
+def unresolvable(*reasons: str, detail: Iterable[str] = ()) -> Status:
+    return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, tuple(reasons), detail=tuple(detail))
+
+
+def as_error(message: str) -> Status:
+    return Status(Code.ERROR, (message,))
+
+
+@dataclass(frozen=True)
+class PreFilterResult:
+    """Upstream PreFilterResult: ``node_names`` None means all nodes."""
+
+    node_names: frozenset[str] | None = None
+
+    def all_nodes(self) -> bool:
+        return self.node_names is None
+
+    def merge(self, other: PreFilterResult | None) -> PreFilterResult:
+        if other is None or other.all_nodes():
+            return self
+        if self.all_nodes():
+            return other
+        assert self.node_names is not None and other.node_names is not None
+        return PreFilterResult(self.node_names & other.node_names)
+
+
+class CycleState:
+    """Per pod, per scheduling attempt: ``data`` keyed by plugin name (upstream CycleState)."""
+
+    __slots__ = ("data", "skip_filter_plugins")
+
+    def __init__(self) -> None:
+        self.data: dict[str, Any] = {}
+        self.skip_filter_plugins: set[str] = set()
+
+    def clone(self) -> CycleState:
+        """A copy for preemption's what-ifs: values with a ``clone()`` are cloned, others shared."""
+        c = CycleState()
+        c.data = {k: (v.clone() if hasattr(v, "clone") else v) for k, v in self.data.items()}
+        c.skip_filter_plugins = set(self.skip_filter_plugins)
+        return c
+
+
+def _d(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
+
+
+def _l(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []
+
+
+class PodInfo:
+    """One pod, parsed once from its raw object (upstream framework.PodInfo).
+
+    Everything the filters read is a cached property built from ``pod.raw`` the first time it is asked for.
+    """
+
+    def __init__(self, pod: Pod) -> None:
+        self.pod = pod
+        raw = pod.raw or {}
+        self.spec: Mapping[str, Any] = _d(raw.get("spec"))
+        self.status: Mapping[str, Any] = _d(raw.get("status"))
+        self.namespace = pod.meta.namespace or "default"
+        self.name = pod.meta.name
+        self.uid = pod.meta.uid
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+    @property
+    def labels(self) -> Mapping[str, str]:
+        return self.pod.meta.labels
+
+    @property
+    def node_name(self) -> str:
+        return self.pod.node_name
+
+    @cached_property
+    def tolerations(self) -> list[Mapping[str, Any]]:
+        return [t for t in _l(self.spec.get("tolerations")) if isinstance(t, Mapping)]
+
+    @property
+    def node_selector(self) -> Mapping[str, str]:
+        return self.pod.node_selector
+
+    @cached_property
+    def affinity(self) -> Mapping[str, Any]:
+        return _d(self.spec.get("affinity"))
+
+    @cached_property
+    def required_node_affinity(self) -> NodeSelector | None:
+        """spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution, parsed."""
+        from dractl.model.parse import node_selector
+
+        req = _d(self.affinity.get("nodeAffinity")).get("requiredDuringSchedulingIgnoredDuringExecution")
+        return node_selector(req) if isinstance(req, Mapping) else None
+
+    @cached_property
+    def priority(self) -> int:
+        p = self.spec.get("priority")
+        return p if isinstance(p, int) and not isinstance(p, bool) else 0
+
+    @cached_property
+    def _resource(self) -> tuple[Resource, int, int]:
+        # types.go PodInfo.CalculateResource: with the v1.37 defaults (InPlacePodVerticalScaling GA, so status
+        # resources count; PodLevelResources on; DRANodeAllocatableResources off).
+        return pod_resource(self.spec, self.status)
+
+    @property
+    def requests(self) -> Resource:
+        """What this pod adds to its node's requested sum (CalculateResource)."""
+        return self._resource[0]
+
+    @property
+    def non0_cpu(self) -> int:
+        return self._resource[1]
+
+    @property
+    def non0_mem(self) -> int:
+        return self._resource[2]
+
+    @cached_property
+    def has_affinity(self) -> bool:
+        a = self.affinity
+        return bool(a.get("podAffinity") or a.get("podAntiAffinity"))
+
+    @cached_property
+    def has_required_anti_affinity(self) -> bool:
+        anti = _d(self.affinity.get("podAntiAffinity"))
+        return bool(_l(anti.get("requiredDuringSchedulingIgnoredDuringExecution")))
+
+
+class NodeInfo:
+    """One node and the pods on it, with their sums (upstream framework.NodeInfo).
+
+    ``node`` is None for a node dractl knows only from ResourceSlices (no Node object in the source): only
+    DynamicResources can check it.
+    """
+
+    def __init__(self, name: str, node: Node | None = None) -> None:
+        self.name = name
+        self.node = node
+        self.pods: list[PodInfo] = []
+        self.pods_with_affinity: list[PodInfo] = []
+        self.pods_with_required_anti_affinity: list[PodInfo] = []
+        self.requested = Resource()
+        self.non_zero_requested = Resource()
+        self.used_ports: dict[tuple[str, str, int], int] = {}
+        self.image_states: dict[str, Any] = {}
+        raw = (node.raw or {}) if node is not None else {}
+        self.spec: Mapping[str, Any] = _d(raw.get("spec"))
+        self.status: Mapping[str, Any] = _d(raw.get("status"))
+        alloc = self.status.get("allocatable")
+        #: whether the source gave the node's status.allocatable (upstream sees zero of everything without it)
+        self.has_allocatable = isinstance(alloc, Mapping)
+        self.allocatable = node_allocatable(alloc if isinstance(alloc, Mapping) else {})
+        self.taints: list[Mapping[str, Any]] = [t for t in _l(self.spec.get("taints")) if isinstance(t, Mapping)]
+        self.unschedulable = bool(self.spec.get("unschedulable"))
+
+    @property
+    def labels(self) -> Mapping[str, str]:
+        return self.node.labels if self.node is not None else {}
+
+    def add_pod(self, p: PodInfo) -> None:
+        self.pods.append(p)
+        if p.has_affinity:
+            self.pods_with_affinity.append(p)
+        if p.has_required_anti_affinity:
+            self.pods_with_required_anti_affinity.append(p)
+        self._update(p, 1)
+
+    def remove_pod(self, p: PodInfo) -> None:
+        for lst in (self.pods, self.pods_with_affinity, self.pods_with_required_anti_affinity):
+            for i, q in enumerate(lst):
+                if q.key == p.key:
+                    del lst[i]
+                    break
+        self._update(p, -1)
+
+    def _update(self, p: PodInfo, sign: int) -> None:
+        self.requested.add_resource(p.requests, sign)
+        self.non_zero_requested.milli_cpu += sign * p.non0_cpu
+        self.non_zero_requested.memory += sign * p.non0_mem
+        for port in host_ports(p):
+            if sign > 0:
+                self.used_ports[port] = self.used_ports.get(port, 0) + 1
+            else:
+                left = self.used_ports.get(port, 0) - 1
+                if left > 0:
+                    self.used_ports[port] = left
+                else:
+                    self.used_ports.pop(port, None)
+
+    def clone(self) -> NodeInfo:
+        c = NodeInfo.__new__(NodeInfo)
+        c.__dict__.update(self.__dict__)
+        c.pods = list(self.pods)
+        c.pods_with_affinity = list(self.pods_with_affinity)
+        c.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)
+        c.requested = self.requested.clone()
+        c.non_zero_requested = self.non_zero_requested.clone()
+        c.used_ports = dict(self.used_ports)
+        return c
+
+
+def host_ports(p: PodInfo) -> list[tuple[str, str, int]]:
+    """(hostIP, protocol, hostPort) of every container port with a hostPort (schedutil.GetHostPorts)."""
+    out = []
+    for c in _l(p.spec.get("containers")):
+        for port in _l(_d(c).get("ports")):
+            port = _d(port)
+            hp = port.get("hostPort")
+            if isinstance(hp, int) and not isinstance(hp, bool) and hp > 0:
+                out.append((str(port.get("hostIP") or ""), str(port.get("protocol") or "TCP"), hp))
+    return out
+
+
+class Snapshot:
+    """Every NodeInfo of one scheduling pass, in name order (upstream cache Snapshot)."""
+
+    def __init__(self, node_infos: Iterable[NodeInfo]) -> None:
+        self.node_infos: list[NodeInfo] = list(node_infos)
+        self._by_name = {n.name: n for n in self.node_infos}
+
+    @classmethod
+    def build(cls, names: Sequence[str], nodes: Iterable[Node], pods: Iterable[Pod]) -> Snapshot:
+        """NodeInfos for ``names`` (Node objects where the source has them) with ``pods`` that are bound and not
+        terminal summed in (the scheduler's cache holds every assigned non-terminated pod)."""
+        by_name = {n.name: n for n in nodes}
+        snap = cls(NodeInfo(name, by_name.get(name)) for name in names)
+        for p in pods:
+            if p.node_name and p.phase not in ("Succeeded", "Failed"):
+                ni = snap.get(p.node_name)
+                if ni is not None:
+                    ni.add_pod(PodInfo(p))
+        return snap
+
+    def get(self, name: str) -> NodeInfo | None:
+        return self._by_name.get(name)
+
+    def add_pod(self, p: PodInfo, node_name: str) -> None:
+        ni = self._by_name.get(node_name)
+        if ni is not None:
+            ni.add_pod(p)
+
+    @property
+    def have_pods_with_affinity(self) -> list[NodeInfo]:
+        return [n for n in self.node_infos if n.pods_with_affinity]
+
+    @property
+    def have_pods_with_required_anti_affinity(self) -> list[NodeInfo]:
+        return [n for n in self.node_infos if n.pods_with_required_anti_affinity]
+
+
+class Plugin:
+    """A scheduler plugin; every hook is optional and a hook may return None for success."""
+
+    name: str = ""
+
+    def pre_filter(
+        self, state: CycleState, pod: PodInfo, snapshot: Snapshot
+    ) -> Status | tuple[PreFilterResult | None, Status | None] | None:
+        return None
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        return None
+
+    def add_pod(self, state: CycleState, pod: PodInfo, pod_to_add: PodInfo, node: NodeInfo) -> Status | None:
+        return None
+
+    def remove_pod(self, state: CycleState, pod: PodInfo, pod_to_remove: PodInfo, node: NodeInfo) -> Status | None:
+        return None
+
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+        return None
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        return 0
+
+    def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> None:
+        return None
+
+    def known_to_fail(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> bool:
+        """dractl's shortcut: True when this plugin already knows (cheaply) that its filter rejects ``node``.
+
+        The framework skips such nodes while looking for the first node that fits, and runs the filters in
+        full on them only to say why nothing fits. Never changes an answer, only its cost.
+        """
+        return False
+
+    def has_filter(self) -> bool:
+        return type(self).filter is not Plugin.filter
+
+    def has_pre_filter(self) -> bool:
+        return type(self).pre_filter is not Plugin.pre_filter
+
+
+@dataclass
+class Diagnosis:
+    """Why a pod fits no node (upstream Diagnosis): node -> its first failing filter's status."""
+
+    node_to_status: dict[str, Status] = field(default_factory=dict)
+    #: the status every node not in node_to_status has (a PreFilter rejection, or PreFilterResult's leftovers)
+    absent_nodes_status: Status | None = None
+    unschedulable_plugins: set[str] = field(default_factory=set)
+    pre_filter_msg: str = ""
+    post_filter_msg: str = ""
+
+    def status_of(self, node: str) -> Status | None:
+        return self.node_to_status.get(node, self.absent_nodes_status)
+
+
+# types.go NoNodeAvailableMsg; schedule_one.go ErrNoNodesAvailable.
+NO_NODES = "no nodes available to schedule pods"
+
+
+def fit_error(num_all_nodes: int, diagnosis: Diagnosis) -> str:
+    """types.go ``FitError.Error()``: ``0/N nodes are available: <PreFilterMsg>. <count reason>, ....``
+
+    Every reason of each node's status counts once for that node; entries ``"<count> <reason>"`` sorted as
+    strings. A PreFilter rejection gives its message instead of the histogram.
+    """
+    msg = f"0/{num_all_nodes} nodes are available:"
+    if diagnosis.pre_filter_msg:
+        msg += f" {diagnosis.pre_filter_msg}."
+    else:
+        reasons: dict[str, int] = {}
+        for st in diagnosis.node_to_status.values():
+            for r in st.reasons:
+                reasons[r] = reasons.get(r, 0) + 1
+        absent = num_all_nodes - len(diagnosis.node_to_status)
+        if absent > 0 and diagnosis.absent_nodes_status is not None:
+            for r in diagnosis.absent_nodes_status.reasons:
+                reasons[r] = reasons.get(r, 0) + absent
+        parts = sorted(f"{n} {r}" for r, n in reasons.items())
+        if parts:
+            msg += f" {', '.join(parts)}."
+    if diagnosis.post_filter_msg:
+        msg += f" {diagnosis.post_filter_msg}"
+    return msg
+
+
+def fit_error_counts(num_all_nodes: int, reasons: Mapping[str, int]) -> str:
+    """``FitError.Error()`` from a ready histogram of reason -> count."""
+    parts = sorted(f"{n} {r}" for r, n in reasons.items())
+    return f"0/{num_all_nodes} nodes are available: {', '.join(parts)}."
+
+
+class Framework:
+    """Runs one profile's plugins for a pod (upstream frameworkImpl): PreFilter, then Filter per node.
+
+    ``plugins`` are in the profile's order; each extension point runs the plugins that implement it.
+    """
+
+    def __init__(self, plugins: Sequence[Plugin]) -> None:
+        self.plugins = list(plugins)
+        self.pre_filter_plugins = [p for p in self.plugins if p.has_pre_filter()]
+        self.filter_plugins = [p for p in self.plugins if p.has_filter()]
+        self._shortcuts = [p for p in self.filter_plugins if type(p).known_to_fail is not Plugin.known_to_fail]
+
+    def plugin(self, name: str) -> Plugin | None:
+        return next((p for p in self.plugins if p.name == name), None)
+
+    def run_pre_filter_plugins(
+        self, state: CycleState, pod: PodInfo, snapshot: Snapshot
+    ) -> tuple[PreFilterResult | None, Status, set[str]]:
+        """framework.go RunPreFilterPlugins: (result, status, plugins that narrowed the nodes)."""
+        result: PreFilterResult | None = None
+        with_nodes: set[str] = set()
+        returned = SUCCESS
+        for pl in self.pre_filter_plugins:
+            out = pl.pre_filter(state, pod, snapshot)
+            r, s = out if isinstance(out, tuple) else (None, out)
+            s = s or SUCCESS
+            if s.is_skip():
+                state.skip_filter_plugins.add(pl.name)
+                continue
+            if not s.is_success():
+                s = s.with_plugin(pl.name)
+                if s.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                    return None, s, set()
+                if s.code == Code.UNSCHEDULABLE:
+                    returned = s
+                    continue
+                return None, Status(Code.ERROR, (f'running PreFilter plugin "{pl.name}": {s.message()}',),
+                                    pl.name), set()
+            if r is not None and not r.all_nodes():
+                with_nodes.add(pl.name)
+            result = r if result is None else result.merge(r)
+            if result is not None and not result.all_nodes() and not result.node_names:
+                names = sorted(with_nodes)
+                msg = (f"node(s) didn't satisfy plugin {names[0]}" if len(names) == 1
+                       else f"node(s) didn't satisfy plugin(s) [{' '.join(names)}] simultaneously")
+                return result, unresolvable(msg), with_nodes
+        return result, returned, with_nodes
+
+    def run_filter_plugins(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        """framework.go RunFilterPlugins: the first non-success status, with its plugin's name."""
+        skip = state.skip_filter_plugins
+        for pl in self.filter_plugins:
+            if pl.name in skip:
+                continue
+            s = pl.filter(state, pod, node)
+            if s is not None and not s.is_success():
+                if not s.is_rejected():
+                    s = Status(Code.ERROR, (f'running "{pl.name}" filter plugin: {s.message()}',), detail=s.detail)
+                return s.with_plugin(pl.name)
+        return SUCCESS
+
+    def known_to_fail(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> bool:
+        skip = state.skip_filter_plugins
+        return any(pl.name not in skip and pl.known_to_fail(state, pod, node) for pl in self._shortcuts)
+
+
+@dataclass
+class FitResult:
+    """What the filter phase found for one pod: the feasible nodes, or the diagnosis."""
+
+    feasible: list[NodeInfo] = field(default_factory=list)
+    diagnosis: Diagnosis = field(default_factory=Diagnosis)
+    error: Status | None = None
+    num_all_nodes: int = 0
+
+    def message(self) -> str:
+        if self.num_all_nodes == 0:
+            return NO_NODES
+        return fit_error(self.num_all_nodes, self.diagnosis)
+
+
+def find_nodes_that_fit(
+    fw: Framework,
+    state: CycleState,
+    pod: PodInfo,
+    snapshot: Snapshot,
+    nodes: Sequence[NodeInfo] | None = None,
+    *,
+    first_fit: bool = True,
+    on_feasible: Callable[[NodeInfo], bool] | None = None,
+) -> FitResult:
+    """schedule_one.go findNodesThatFitPod: PreFilter, then Filter on ``nodes`` (default: all) in order.
+
+    With ``first_fit`` the search stops at the first node that passes every filter (and ``on_feasible``, when
+    given, which may still turn it down); nodes a plugin already knows to fail are skipped and their status is
+    worked out only if nothing fits. The diagnosis then has every tried node's first failing status.
+    """
+    all_nodes = snapshot.node_infos if nodes is None else list(nodes)
+    res = FitResult(num_all_nodes=len(all_nodes))
+    if not all_nodes:
+        return res
+    d = res.diagnosis
+    pre, s, with_nodes = fw.run_pre_filter_plugins(state, pod, snapshot)
+    if not s.is_success():
+        if not s.is_rejected():
+            res.error = s
+            return res
+        d.absent_nodes_status = s
+        d.pre_filter_msg = s.message()
+        if s.plugin:
+            d.unschedulable_plugins.add(s.plugin)
+        return res
+    candidates = all_nodes
+    if pre is not None and not pre.all_nodes():
+        assert pre.node_names is not None
+        candidates = [n for n in all_nodes if n.name in pre.node_names]
+        d.absent_nodes_status = unresolvable(f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(with_nodes))}]")
+    skipped: list[NodeInfo] = []
+    shortcut = first_fit and bool(fw._shortcuts)
+    for n in candidates:
+        if shortcut and fw.known_to_fail(state, pod, n):
+            skipped.append(n)
+            continue
+        st = fw.run_filter_plugins(state, pod, n)
+        if st.code == Code.ERROR:
+            res.error = st
+            return res
+        if st.is_success():
+            if on_feasible is not None and not on_feasible(n):
+                continue
+            res.feasible.append(n)
+            if first_fit:
+                return res
+            continue
+        d.node_to_status[n.name] = st
+        if st.plugin:
+            d.unschedulable_plugins.add(st.plugin)
+    if res.feasible:
+        return res
+    for n in skipped:
+        st = fw.run_filter_plugins(state, pod, n)
+        if st.code == Code.ERROR:
+            res.error = st
+            return res
+        d.node_to_status[n.name] = st
+        if st.plugin:
+            d.unschedulable_plugins.add(st.plugin)
+    # Keep the nodes' order (the explanation lists them so).
+    order = {n.name: i for i, n in enumerate(all_nodes)}
+    d.node_to_status = dict(sorted(d.node_to_status.items(), key=lambda kv: order.get(kv[0], 0)))
+    return res

@@ -1,0 +1,1 @@
+"""One module per kube-scheduler plugin (pkg/scheduler/framework/plugins/<name>)."""

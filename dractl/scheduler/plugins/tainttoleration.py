@@ -1,0 +1,55 @@
+"""TaintToleration's filter (pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from dractl.scheduler.framework import CycleState, NodeInfo, Plugin, PodInfo, Status, unresolvable
+
+NAME = "TaintToleration"
+ERR_REASON = "node(s) had untolerated taint(s)"
+
+
+def tolerates(tolerations: Iterable[Mapping[str, Any]], taint: Mapping[str, Any]) -> bool:
+    """Whether any toleration tolerates the taint (k8s.io/api core/v1 Toleration.ToleratesTaint)."""
+    for t in tolerations:
+        effect = t.get("effect") or ""
+        if effect and effect != taint.get("effect"):
+            continue
+        key = t.get("key") or ""
+        op = t.get("operator") or "Equal"
+        if key and key != taint.get("key"):
+            continue
+        if op == "Exists":
+            return True
+        if op == "Equal" and key and (t.get("value") or "") == (taint.get("value") or ""):
+            return True
+        # Gt/Lt need the TaintTolerationComparisonOperators gate (alpha, off in v1.37).
+    return False
+
+
+def untolerated_taint(node: NodeInfo, tolerations: Iterable[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """v1helper.FindMatchingUntoleratedTaint with DoNotScheduleTaintsFilterFunc (NoSchedule, NoExecute)."""
+    tolerations = list(tolerations)
+    for taint in node.taints:
+        if taint.get("effect") in ("NoSchedule", "NoExecute") and not tolerates(tolerations, taint):
+            return taint
+    return None
+
+
+def taint_text(taint: Mapping[str, Any]) -> str:
+    key, value, effect = taint.get("key") or "", taint.get("value") or "", taint.get("effect") or ""
+    return f"{key}={value}:{effect}" if value else f"{key}:{effect}"
+
+
+class TaintToleration(Plugin):
+    name = NAME
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        if not node.taints:
+            return None
+        taint = untolerated_taint(node, pod.tolerations)
+        if taint is None:
+            return None
+        return unresolvable(ERR_REASON, detail=(f"taint {taint_text(taint)} is not tolerated by the pod",))
