@@ -366,7 +366,23 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=200)
     ap.add_argument("--nodes", type=int, default=3)
     ap.add_argument("--keep", help="keep the snapshots and pod files here")
+    real = ap.add_argument_group("realistic scenarios (tests/cluster/realistic.py)")
+    real.add_argument("--realistic", action="store_true",
+                      help="multi-node scenarios with cpu/memory, affinity, spread, quotas, priorities")
+    real.add_argument("--judge", default="filters",
+                      help="aspects compared: groups filters, scores, preemption, all, or aspects "
+                           "(verdict,message,devices,tail,tied,pick,preemption), comma-separated")
+    real.add_argument("--start", type=int, default=0, help="the first scenario's index")
+    real.add_argument("--control-plane", metavar="DIR",
+                      help="a running `tests/cluster/control-plane up DIR` instead of one of its own")
+    real.add_argument("--json", metavar="FILE", help="write every pod's outcome here")
+    real.add_argument("--markdown", metavar="FILE", help="write the disagreements here")
+    real.add_argument("-v", "--verbose", action="store_true", help="a line per pod as it is judged")
     args = ap.parse_args()
+    if args.realistic:
+        import realistic  # noqa: PLC0415
+
+        return realistic.main(args)
     sys.path.insert(0, str(HERE.parent))
     from conftest import start_control_plane, stop_control_plane  # noqa: PLC0415
 
