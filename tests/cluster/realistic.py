@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -102,12 +103,13 @@ class RealScenario:
 class RealOutcome:
     scenario: int
     pod: str
-    what: str  # refused | bound | preempted | pending | stuck
+    what: str  # refused | bound | preempted | pending | error | claim-refused | stuck
     aspects: dict[str, bool | None]  # None: not applicable to this pod
     details: dict[str, str]
     gist: str = ""  # the pod file, compact
     scheduler: str = ""  # what the scheduler (or the apiserver) said
     dractl: str = ""  # what dractl said
+    context: str = ""  # the scenario's nodes and namespace objects, in short
 
     def agree(self, judged: tuple[str, ...]) -> bool:
         return all(self.aspects.get(a) is not False for a in judged)
@@ -527,18 +529,21 @@ TRANSIENT = ("in the process of being allocated", "waiting for resource claim", 
 
 @dataclass
 class Decision:
-    what: str  # bound | preempted | pending | stuck
+    what: str  # bound | preempted | pending | error | claim-refused | stuck
     pod: dict
-    message: str = ""  # the Unschedulable message (for preempted: the message of the attempt that nominated)
+    message: str = ""  # pending/error: the condition's message (preempted: the attempt's that nominated);
+    #                    claim-refused: the resourceclaim controller's event
     nominated: str = ""
     victims: list[str] = field(default_factory=list)
 
 
 def wait_decision(api: Any, ns: str, name: str, before: set[str], timeout: float = 45) -> Decision:
-    """Poll the pod until the scheduler has bound it, or left it Unschedulable without a nominated node."""
+    """Poll the pod until the scheduler has bound it, left it Unschedulable without a nominated node, or failed
+    with an error (SchedulerError); or until the resourceclaim controller could not create its claim."""
     deadline = time.monotonic() + timeout
     first_msg, nominated = "", ""
     p: dict = {}
+    polls = 0
     while time.monotonic() < deadline:
         p = api.get("Pod", name, ns)
         st = p.get("status", {})
@@ -549,27 +554,44 @@ def wait_decision(api: Any, ns: str, name: str, before: set[str], timeout: float
             first_msg = msg
         if p["spec"].get("nodeName"):
             # v1.37 also sets nominatedNodeName before binding a pod whose PreBind has work (a DRA claim to
-            # write): a preemption is known by its victims, the pods that were there before and are gone.
-            victims = _gone(api, ns, before)
-            if not victims:
+            # write): a preemption is known by its victims. The scheduler's Preempted events name the
+            # preemptor ("Preempted by pod UID on node N"): a pod pending from an earlier step may preempt too.
+            if not _gone(api, ns, before):
                 return Decision("bound", p, first_msg)
-            api.wait("the victims deleted", lambda: not _terminating(api, ns), timeout=60)
-            # The scheduler's Preempted events name the preemptor: keep the victims of this pod only (a pod
-            # pending from an earlier step may preempt too).
             uid = p["metadata"]["uid"]
             try:
                 named = api.wait(f"Preempted events for {name}", lambda uid=uid: _preempted_by(api, ns, uid),
                                  timeout=10)
             except TimeoutError:
-                named = []
-            if named:
-                victims = sorted(f"{ns}/{v}" for v in named)
-            return Decision("preempted", p, first_msg, nominated or p["spec"]["nodeName"], victims)
+                return Decision("bound", p, first_msg)
+            api.wait("the victims deleted", lambda: not _terminating(api, ns), timeout=60)
+            return Decision("preempted", p, first_msg, nominated or p["spec"]["nodeName"],
+                            sorted(f"{ns}/{v}" for v in named))
         if (cond.get("reason") == "Unschedulable" and msg and not st.get("nominatedNodeName")
                 and not any(t in msg for t in TRANSIENT)):
             return Decision("pending", p, msg)
+        if cond.get("reason") == "SchedulerError" and msg:
+            return Decision("error", p, msg, nominated)
+        polls += 1
+        if not cond and polls % 5 == 0:  # held before scheduling: is a claim of it refused?
+            refused = [e for e in _events(api, ns, name) if e.get("reason") == "FailedResourceClaimCreation"]
+            if refused:
+                return Decision("claim-refused", p, refused[-1].get("message", ""))
         time.sleep(0.1)
     return Decision("stuck", p, first_msg, nominated)
+
+
+def _events(api: Any, ns: str, name: str) -> list[dict]:
+    return api.get("Event", None, ns, fieldSelector=f"involvedObject.name={name}")["items"]
+
+
+# Names made with generateName end in 5 characters of this alphabet (apiserver's storage/names).
+_GENERATED = re.compile(r'"([a-z0-9.-]+?)-[bcdfghjklmnpqrstvwxz2456789]{5}"')
+
+
+def without_suffixes(text: str) -> str:
+    """Claim names without the random suffix the controllers give them: `"pod-3-gpu-2g4mq"` -> `"pod-3-gpu"`."""
+    return _GENERATED.sub(r'"\1"', text)
 
 
 def _pods(api: Any, ns: str) -> list[dict]:
@@ -649,6 +671,29 @@ def _head(msg: str) -> str:
     return msg.split(" preemption:")[0].strip()
 
 
+def context(sc: RealScenario) -> str:
+    """The scenario in a few lines: its nodes, its DeviceClass, its namespace's LimitRange and ResourceQuota."""
+    out = []
+    for n in sc.nodes:
+        md, st = n["metadata"], n["status"]
+        labels = {k.split("/")[-1]: v for k, v in md["labels"].items() if k in (ZONE, ACCEL)}
+        taints = [f"{t['key']}={t.get('value', '')}:{t['effect']}" for t in n["spec"].get("taints", [])]
+        gpus = next((len(o["spec"]["devices"]) for o in sc.cluster_objects
+                     if o["kind"] == "ResourceSlice" and o["spec"]["nodeName"] == md["name"]), 0)
+        out.append(f"node {md['name']}: allocatable {json.dumps(st['allocatable'])}; labels {json.dumps(labels)}"
+                   + (f"; taints {taints}" if taints else "") + (f"; {gpus} GPUs in a ResourceSlice" if gpus else "")
+                   + f"; images {[i['names'][0] for i in st['images']]}")
+    for o in sc.cluster_objects:
+        if o["kind"] == "DeviceClass":
+            out.append(f"DeviceClass {o['metadata']['name']}: {json.dumps(o['spec'])}")
+        elif o["kind"] == "PriorityClass":
+            out.append(f"PriorityClass {o['metadata']['name']}: {o['value']}"
+                       + (" (preemptionPolicy Never)" if o.get("preemptionPolicy") else ""))
+    for o in sc.ns_objects:
+        out.append(f"{o['kind']} {o['metadata']['name']}: {json.dumps(o['spec'])}")
+    return "\n".join(out)
+
+
 def gist(objs: list[dict]) -> str:
     import yaml
 
@@ -665,7 +710,7 @@ def judge_pod(api: Any, sc: RealScenario, step: Step, work: Path, kubeconfig: Pa
     pod_file.write_text(gist(docs) + "\n")
     aspects: dict[str, bool | None] = dict.fromkeys(ASPECTS)
     details: dict[str, str] = {}
-    out = RealOutcome(sc.index, step.pod, "", aspects, details, gist=gist(step.objects))
+    out = RealOutcome(sc.index, step.pod, "", aspects, details, gist=gist(step.objects), context=context(sc))
     before = {p["metadata"]["name"] for p in _pods(api, ns)}
     for o in docs[:-1]:
         api.create(o)
@@ -689,8 +734,21 @@ def judge_pod(api: Any, sc: RealScenario, step: Step, work: Path, kubeconfig: Pa
     with _timed("scheduler"):
         d = wait_decision(api, ns, step.pod, before)
     out.what = d.what
+    if d.what in ("error", "claim-refused"):
+        # error: the scheduler's SchedulerError (a PreBind that failed: the extended-resource claim refused by
+        # quota...); claim-refused: the resourceclaim controller could not create a claim from a template.
+        what = d.message.split(" is forbidden: ", 1)[-1] if d.what == "claim-refused" else d.message
+        out.scheduler = f"{d.what}: {d.message}"
+        aspects["verdict"] = said in ("error", "refused") if d.what == "error" else said in ("refused", "pending")
+        texts = [without_suffixes(t) for t in (dmsg, err)]
+        aspects["message"] = any(without_suffixes(what) in t for t in texts)
+        if not aspects["verdict"]:
+            details["verdict"] = f"scheduler: {d.what}; dractl: {said}"
+        if not aspects["message"]:
+            details["message"] = f"scheduler: {without_suffixes(what)!r}; dractl: {without_suffixes(dmsg)!r}"
+        return out
     if d.what == "stuck":
-        events = api.get("Event", None, ns, fieldSelector=f"involvedObject.name={step.pod}")["items"]
+        events = _events(api, ns, step.pod)
         last = "; ".join(f"{e.get('reason')}: {e.get('message')}" for e in events[-3:])
         out.scheduler = f"no decision in time; nominated {d.nominated or '-'}; events: {last}"
         aspects["verdict"] = False
@@ -718,6 +776,11 @@ def judge_pod(api: Any, sc: RealScenario, step: Step, work: Path, kubeconfig: Pa
         aspects["message"] = (_head(d.message) == _head(dmsg)) if said == "pending" else None
         if aspects["message"] is False:
             details["message"] = f"scheduler (before preempting): {_head(d.message)!r}; dractl: {_head(dmsg)!r}"
+        # that attempt's message ends in `preemption: found a potential placement for pod on node N, preempting
+        # K victims` (framework/preemption/preemption.go)
+        aspects["tail"] = d.message == dmsg
+        if not aspects["tail"]:
+            details["tail"] = f"scheduler: {d.message!r}; dractl: {dmsg!r}"
         pre = (entry or {}).get("preemption") or {}
         tied = pre.get("tiedNodes") or ([pre["node"]] if pre.get("node") else [])
         ok = d.nominated in tied and (pre.get("node") != d.nominated or sorted(pre.get("victims", [])) == d.victims)
@@ -801,7 +864,8 @@ def report(outcomes: list[RealOutcome], judged: tuple[str, ...], verbose: bool =
     agree = sum(o.agree(judged) for o in outcomes)
     scen = len({o.scenario for o in outcomes})
     bad_scen = len({o.scenario for o in outcomes if not o.agree(judged)})
-    kinds = {k: sum(o.what == k for o in outcomes) for k in ("refused", "bound", "preempted", "pending", "stuck")}
+    kinds = {k: sum(o.what == k for o in outcomes)
+             for k in ("refused", "bound", "preempted", "pending", "error", "claim-refused", "stuck")}
     lines = [f"{scen - bad_scen}/{scen} scenarios agree; {agree}/{n} pods agree on {', '.join(judged)} "
              f"({', '.join(f'{v} {k}' for k, v in kinds.items())})"]
     for a in judged:
