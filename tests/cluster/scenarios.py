@@ -208,7 +208,6 @@ def _pod_claim_names(pod: dict) -> list[str]:
 def wait_decision(api: Any, ns: str, pod: str, timeout: float = 30) -> tuple[str, dict, str]:
     """('bound', pod, '') or ('pending', pod, scheduler message) once the scheduler has decided."""
     deadline = time.monotonic() + timeout
-    pending_since = None
     while time.monotonic() < deadline:
         p = api.get("Pod", pod, ns)
         if p["spec"].get("nodeName"):
@@ -217,12 +216,12 @@ def wait_decision(api: Any, ns: str, pod: str, timeout: float = 30) -> tuple[str
         msg = (cond or {}).get("message", "")
         if cond and cond.get("reason") == "SchedulerError" and msg:
             return "error", p, msg
-        if cond and cond.get("reason") == "Unschedulable" and "in the process of being allocated" not in msg:
-            pending_since = pending_since or time.monotonic()
-            if time.monotonic() - pending_since > 1.0:  # the scheduler may still retry once with new claims
-                return "pending", p, msg
-        else:
-            pending_since = None
+        # Unschedulable is the scheduler's last word unless it nominated a node (preemption will bind the pod
+        # there once the victims are gone) or the pod waits for a claim another pod is being given. A pod
+        # whose claims do not exist yet is held before scheduling (PreEnqueue) and gets no condition.
+        if (cond and cond.get("reason") == "Unschedulable" and "in the process of being allocated" not in msg
+                and not p.get("status", {}).get("nominatedNodeName")):
+            return "pending", p, msg
         time.sleep(0.1)
     return "stuck", api.get("Pod", pod, ns), ""
 
