@@ -1,16 +1,17 @@
-"""A live cluster: the ``kubernetes`` client for authentication and transport, dractl's model for the data.
+"""A live cluster: dractl's own HTTP client (kubeconfig, credentials, transport) and dractl's model for the data.
 
-Every list is read as raw JSON (the client's ``call_api``, never its model classes), page by page
-(``limit``/``continue``), and parsed by ``dractl.model.parse`` like a snapshot, so the three sources give the
-same answers for the same objects. resource.k8s.io is read at the newest version the server serves (v1, else
-v1beta2, else v1beta1; ``dractl.model.convert`` turns older shapes into v1). Only the kinds a command needs
-are read. Every failure becomes one line naming the server and what to do; no token or key is ever printed.
+Every list is read as raw JSON, page by page (``limit``/``continue``), and parsed by ``dractl.model.parse`` like a
+snapshot, so the three sources give the same answers for the same objects. resource.k8s.io is read at the newest
+version the server serves (v1, else v1beta2, else v1beta1; ``dractl.model.convert`` turns older shapes into v1).
+The kinds and their API paths come from one table (``dractl.sources.apikinds``, which ``dractl rbac`` prints as a
+role); only the kinds a command needs are read. Every failure becomes one line naming the server and what to do;
+no token or key is ever printed. The ``kubernetes`` client is not used: authentication follows client-go
+(``dractl.sources.kubeconfig``, ``credentials``, ``transport``), and start-up does not pay for its import.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import urllib.parse
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,33 +19,31 @@ from typing import TYPE_CHECKING, Any
 
 from dractl.errors import InputError, NotFoundError, SourceError
 from dractl.sources import kubeconfig
+from dractl.sources.apikinds import KINDS, RESOURCE_GROUP, read_kinds
 from dractl.sources.kubeconfig import KubeconfigChoice, parse_timeout
 from dractl.sources.types import Needs, SourceOptions, Warn
 
 if TYPE_CHECKING:
     from dractl.model.cluster import Cluster
+    from dractl.sources.transport import Stream, Transport
 
-RESOURCE_GROUP = "resource.k8s.io"
 #: resource.k8s.io versions dractl reads, best first (model/convert.py converts the older ones).
 RESOURCE_VERSIONS = ("v1", "v1beta2", "v1beta1")
 PAGE_SIZE = 500
 
-# kind -> (API group, plural, namespaced). Events are read only for pods' FailedScheduling messages.
-KINDS: dict[str, tuple[str, str, bool]] = {
-    "DeviceClass": (RESOURCE_GROUP, "deviceclasses", False),
-    "ResourceSlice": (RESOURCE_GROUP, "resourceslices", False),
-    "ResourceClaim": (RESOURCE_GROUP, "resourceclaims", True),
-    "ResourceClaimTemplate": (RESOURCE_GROUP, "resourceclaimtemplates", True),
-    "DeviceTaintRule": (RESOURCE_GROUP, "devicetaintrules", False),
-    "Pod": ("", "pods", True),
-    "Node": ("", "nodes", False),
-    "Namespace": ("", "namespaces", False),
-    "Event": ("", "events", True),
-}
 #: Kinds that may be missing at the chosen version (DeviceTaintRule is v1 only from 1.37): an empty list.
 OPTIONAL_KINDS = frozenset({"DeviceTaintRule"})
 #: Only the scheduler's FailedScheduling events about pods are read.
 EVENT_SELECTOR = "involvedObject.kind=Pod,reason=FailedScheduling"
+
+
+def _wanted(needs: Needs | None) -> frozenset[str]:
+    if needs is None:
+        return frozenset(read_kinds())
+    unknown = set(needs) - set(KINDS)
+    if unknown:  # a command needs a kind the table lacks: dractl rbac would not cover it either
+        raise AssertionError(f"kinds missing from dractl.sources.apikinds.KINDS: {sorted(unknown)}")
+    return frozenset(needs)
 
 
 class LiveSource:
@@ -57,7 +56,7 @@ class LiveSource:
         self._context_flag = opts.context
         self.timeout = parse_timeout(opts.request_timeout)
         self._warn = warn
-        self._client: Any = None
+        self._transport: Transport | None = None
         self._server = ""
         self._context = ""
         self._namespace = "default"
@@ -74,7 +73,7 @@ class LiveSource:
 
     @property
     def default_namespace(self) -> str:
-        """The namespace of the kubeconfig's context (or the service account's), else "default"."""
+        """The namespace of the kubeconfig's context (or the pod's), else "default"."""
         return self._namespace
 
     @property
@@ -84,60 +83,24 @@ class LiveSource:
     # ------------------------------------------------------------------ connecting
 
     def _connect(self) -> None:
-        from kubernetes.client import ApiClient, Configuration
-        from kubernetes.config.config_exception import ConfigException
+        from dractl import __version__
+        from dractl.sources.credentials import Credentials
+        from dractl.sources.transport import Transport, TransportError
 
-        cfg = Configuration()
+        config = kubeconfig.load(self.choice, self._context_flag)
+        self._context = config.context
+        self._namespace = config.namespace
+        self._server = config.cluster.server
+        self.config = config
         try:
-            if self.choice.in_cluster:
-                from kubernetes.config.incluster_config import InClusterConfigLoader
+            self._transport = Transport(config.cluster, Credentials(config), self.timeout, f"dractl/{__version__}")
+        except TransportError as e:
+            raise InputError(f"kubeconfig {config.label}: {e.reason}") from None
 
-                sa = kubeconfig.SERVICE_ACCOUNT_DIR
-                InClusterConfigLoader(
-                    token_filename=os.path.join(sa, "token"), cert_filename=os.path.join(sa, "ca.crt")
-                ).load_and_set(cfg)
-                self._context = ""
-                try:
-                    with open(os.path.join(sa, "namespace"), encoding="utf-8") as f:
-                        self._namespace = f.read().strip() or "default"
-                except OSError:
-                    pass
-            else:
-                self._load_kubeconfig(cfg)
-        except ConfigException as e:
-            raise InputError(f"kubeconfig {self.choice.label}: {_first_line(e)}") from None
-        except (OSError, ValueError, TypeError, AttributeError) as e:
-            # A malformed kubeconfig (bad YAML, a field of the wrong type) ends here, never in a traceback.
-            raise InputError(f"kubeconfig {self.choice.label}: cannot be used: {_first_line(e)}") from None
-        cfg.retries = 0  # fail at once; the user reruns (kubectl does not retry a refused connection either)
-        self._server = (cfg.host or "").rstrip("/")
-        self._client = ApiClient(cfg)
-        self._client.user_agent = "dractl"
-
-    def _load_kubeconfig(self, cfg: Any) -> None:
-        from kubernetes.config.kube_config import ENV_KUBECONFIG_PATH_SEPARATOR, KubeConfigLoader, KubeConfigMerger
-
-        merger = KubeConfigMerger(ENV_KUBECONFIG_PATH_SEPARATOR.join(self.choice.paths))
-        if merger.config is None:
-            raise InputError(f"kubeconfig {self.choice.label}: no configuration in it")
-        raw = merger.config.value if hasattr(merger.config, "value") else merger.config
-        contexts = [getattr(c, "value", c).get("name") for c in (raw.get("contexts") or [])
-                    if isinstance(getattr(c, "value", c), dict)]
-        # client-go: the first file to set current-context wins (the Python client lets the last one win).
-        firsts = [(merger.config_files.get(p) or {}).get("current-context") for p in merger.paths]
-        name = self._context_flag or next((c for c in firsts if c), None)
-        if not name:
-            raise InputError(f"kubeconfig {self.choice.label}: no current-context set; pass --context (one of: "
-                             f"{', '.join(map(str, contexts)) or 'none'})")
-        if name not in contexts:
-            raise InputError(f'kubeconfig {self.choice.label}: context "{name}" not found'
-                             f" (contexts: {', '.join(map(str, contexts)) or 'none'})")
-        loader = KubeConfigLoader(config_dict=merger.config, active_context=name, config_base_path=None)
-        loader.load_and_set(cfg)
-        self._context = str(name)
-        ctx = loader.current_context["context"] if loader.current_context else {}
-        ns = getattr(ctx, "value", ctx).get("namespace") if ctx else None
-        self._namespace = str(ns) if ns else "default"
+    @property
+    def transport(self) -> Transport:
+        assert self._transport is not None
+        return self._transport
 
     # ------------------------------------------------------------------ HTTP
 
@@ -146,89 +109,104 @@ class LiveSource:
         content_type: str = "application/json",
     ) -> tuple[int, bytes]:
         """One request; returns (status, body bytes); transport failures become SourceError."""
-        import urllib3
+        from dractl.sources.transport import TransportError
 
         url = path + ("?" + urllib.parse.urlencode(query) if query else "")
         headers = {"Accept": "application/json"}
+        data = None
         if body is not None:
             headers["Content-Type"] = content_type
+            data = body if isinstance(body, bytes) else json.dumps(body).encode()
         try:
-            params = self._client.param_serialize(method, url, header_params=headers, body=body,
-                                                  auth_settings=["BearerToken"])
-            resp = self._client.call_api(*params, _request_timeout=self.timeout)
-            return resp.status, resp.read()
-        except urllib3.exceptions.HTTPError as e:
+            resp = self.transport.request(method, url, data, headers)
+        except TransportError as e:
             raise SourceError(self._transport_error(e)) from None
-        except OSError as e:
-            raise SourceError(self._transport_error(e)) from None
+        return resp.status, resp.data
 
-    def stream(self, path: str, query: dict[str, str], read_timeout: float) -> Any:
-        """Open a GET whose body arrives over time (a watch); returns the urllib3 response, unread.
+    def stream(self, path: str, query: dict[str, str], read_timeout: float) -> Stream:
+        """Open a GET whose body arrives over time (a watch), unread. The connection gets --request-timeout;
+        each read waits up to ``read_timeout`` seconds."""
+        from dractl.sources.transport import TransportError
 
-        The connection gets --request-timeout; each read waits up to ``read_timeout`` seconds."""
-        import urllib3
-
-        url = path + "?" + urllib.parse.urlencode(query)
         try:
-            params = self._client.param_serialize("GET", url, header_params={"Accept": "application/json"},
-                                                  auth_settings=["BearerToken"])
-            resp = self._client.call_api(*params, _request_timeout=(self.timeout or None, read_timeout))
-            return resp.response
-        except urllib3.exceptions.HTTPError as e:
-            raise SourceError(self._transport_error(e)) from None
-        except OSError as e:
-            raise SourceError(self._transport_error(e)) from None
+            return self.transport.stream(path + "?" + urllib.parse.urlencode(query), read_timeout)
+        except TransportError as e:
+            err = SourceError(self._transport_error(e))
+            err.transport_kind = e.kind  # type: ignore[attr-defined]  # the watch words a cut connection itself
+            raise err from None
 
     def watch(self, needs: Needs | None = None) -> Iterator[Cluster]:
         """The needed kinds now, then again after each change the API server reports (list, then watch)."""
         from dractl.sources.livewatch import watch
 
-        want = frozenset(KINDS) if needs is None else frozenset(needs) & frozenset(KINDS)
-        return watch(self, want)
+        return watch(self, _wanted(needs))
 
-    def _transport_error(self, e: BaseException) -> str:
-        import ssl
-
-        import urllib3
-
-        cause: BaseException = e
-        while isinstance(cause, urllib3.exceptions.MaxRetryError) and cause.reason is not None:
-            cause = cause.reason
+    def _transport_error(self, e: Any) -> str:
+        """One line for a request that got no HTTP answer (e is a transport.TransportError)."""
         where = f"the API server at {self._server}"
-        text = str(cause)
-        if isinstance(cause, (urllib3.exceptions.SSLError, ssl.SSLError)) or "CERTIFICATE_VERIFY_FAILED" in text:
-            detail = "certificate verify failed" if "CERTIFICATE_VERIFY_FAILED" in text else _ssl_reason(text)
-            return (f"TLS failure talking to {where}: {detail} (check the kubeconfig's certificate-authority "
-                    f"for context {self._context or '-'})")
-        # urllib3's NewConnectionError is a ConnectTimeoutError: test it first.
-        if isinstance(cause, urllib3.exceptions.NewConnectionError) or "refused" in text.lower():
-            reason = "connection refused" if "refused" in text.lower() else _short(text)
-            return f"cannot reach {where}: {reason} (is the cluster running? context {self._context or '-'})"
-        if isinstance(cause, (urllib3.exceptions.TimeoutError, TimeoutError)):
+        ctx = self._context or "-"
+        if e.kind == "tls":
+            return (f"TLS failure talking to {where}: {e.reason} (check the kubeconfig's certificate-authority, "
+                    f"tls-server-name and client certificate for context {ctx})")
+        if e.kind in ("refused", "dns"):
+            return f"cannot reach {where}: {e.reason} (is the cluster running? context {ctx})"
+        if e.kind == "timeout":
             t = f"{self.timeout:g}s" if self.timeout else "the timeout"
             return f"{where} did not answer within {t} (--request-timeout)"
-        if isinstance(cause, urllib3.exceptions.ProtocolError):
-            return f"{where} closed the connection: {_short(text)}"
-        return f"cannot talk to {where}: {_short(text)}"
+        if e.kind == "closed":
+            return f"{where} closed the connection before it answered"
+        if e.kind == "proxy":
+            return f"cannot reach {where}: {e.reason} (context {ctx})"
+        return f"cannot talk to {where}: {e.reason}"
 
     def _http_error(self, status: int, data: bytes, verb: str, kind: str, namespace: str | None = None) -> SourceError:
         msg = _status_message(data)
-        group, plural, _ = KINDS.get(kind, ("", kind.lower() + "s", False))
+        k = KINDS.get(kind)
+        group, plural = (k.group, k.plural) if k else ("", kind.lower() + "s")
         resource = f"{plural}.{group}" if group else plural
         if status == 401:
-            return SourceError(
-                f"{self._server} rejected the credentials of context {self._context or '-'} (401 Unauthorized): "
-                "the token or client certificate is invalid or expired"
-            )
+            return self._unauthorized()
         if status == 403:
-            scope = f'in namespace "{namespace}"' if namespace else "at the cluster scope"
             who = _forbidden_user(msg)
+            if who == 'User "system:anonymous"':
+                return self._anonymous(f"{verb} {resource}")
+            scope = f'in namespace "{namespace}"' if namespace else "at the cluster scope"
             return SourceError(
                 f"forbidden: {who or 'the user'} cannot {verb} {resource} {scope} (403); add the rule "
                 f'{{apiGroups: ["{group}"], resources: ["{plural}"], verbs: ["{verb}"]}} to a ClusterRole bound to '
                 "it (see 'dractl rbac')"
             )
         return SourceError(f"{verb} {resource}: {status} {msg or 'error'} (from {self._server})")
+
+    def _unauthorized(self) -> SourceError:
+        what = ("the token the exec plugin gave" if self.transport.credentials.uses_exec
+                else "the token or client certificate")
+        return SourceError(
+            f"{self._server} rejected the credentials of context {self._context or '-'} (401 Unauthorized): "
+            f"{what} is invalid or expired"
+        )
+
+    def _anonymous(self, what: str) -> SourceError:
+        return SourceError(
+            f'forbidden: {what} (403): the server took the request as from User "system:anonymous": no credentials '
+            f"were sent or accepted (check the user of context {self._context or '-'})"
+        )
+
+    def _nonresource_error(self, status: int, data: bytes, path: str) -> SourceError:
+        """A failed GET of a path that is not a resource (discovery): what the server said, no invented rule."""
+        if status == 401:
+            return self._unauthorized()
+        msg = _status_message(data)
+        url = f"{self._server}{path}"
+        if status == 403:
+            who = _forbidden_user(msg)
+            if who == 'User "system:anonymous"':
+                return self._anonymous(f"GET {url}")
+            return SourceError(
+                f"forbidden: GET {url} (403): the server did not accept the credentials of context "
+                f"{self._context or '-'} as anyone allowed to read it" + (f" (it took them as {who})" if who else "")
+            )
+        return SourceError(f"GET {url}: {status} {msg or 'error'}")
 
     # ------------------------------------------------------------------ discovery
 
@@ -242,7 +220,7 @@ class LiveSource:
                     "too old (DRA is GA in Kubernetes 1.34) or the API group is turned off (--runtime-config)"
                 )
             if status != 200:
-                raise self._http_error(status, data, "get", "APIGroup")
+                raise self._nonresource_error(status, data, f"/apis/{RESOURCE_GROUP}")
             try:
                 served = {v.get("version") for v in json.loads(data).get("versions") or []}
             except (ValueError, AttributeError):
@@ -260,9 +238,12 @@ class LiveSource:
         return self._resource_version
 
     def _collection(self, kind: str, namespace: str | None = None) -> str:
-        group, plural, namespaced = KINDS[kind]
-        prefix = f"/apis/{group}/{self.resource_version()}" if group else "/api/v1"
-        return prefix + (f"/namespaces/{namespace}" if namespaced and namespace else "") + f"/{plural}"
+        k = KINDS[kind]
+        if k.group == RESOURCE_GROUP:
+            prefix = f"/apis/{k.group}/{self.resource_version()}"
+        else:
+            prefix = f"/apis/{k.group}/{k.version}" if k.group else f"/api/{k.version}"
+        return prefix + (f"/namespaces/{namespace}" if k.namespaced and namespace else "") + f"/{k.plural}"
 
     # ------------------------------------------------------------------ reading
 
@@ -297,7 +278,7 @@ class LiveSource:
                 # them, say so once and explain from the objects alone.
                 self._warn(f"{self._http_error(status, data, 'list', kind)}; explanations will not quote the scheduler")
                 return {"apiVersion": "v1", "kind": "EventList", "items": []}
-            if status == 404 and KINDS[kind][0] == RESOURCE_GROUP:
+            if status == 404 and KINDS[kind].group == RESOURCE_GROUP:
                 raise SourceError(f"{self._server} does not serve {path} (the cluster's DRA API lacks {kind})")
             if status != 200:
                 raise self._http_error(status, data, "list", kind, namespace)
@@ -317,7 +298,7 @@ class LiveSource:
         """The API lists of the needed kinds, read concurrently, in KINDS order; ``then`` maps each list as
         soon as it has arrived (parsing one kind overlaps the server's work on the others)."""
         kinds = [k for k in KINDS if k in set(needs)]
-        if any(KINDS[k][0] == RESOURCE_GROUP for k in kinds):
+        if any(KINDS[k].group == RESOURCE_GROUP for k in kinds):
             self.resource_version()
 
         def one(kind: str) -> Any:
@@ -333,7 +314,7 @@ class LiveSource:
         from dractl.model.cluster import cluster_from
         from dractl.sources.loader import objects_from_docs
 
-        want = frozenset(KINDS) if needs is None else frozenset(needs) & frozenset(KINDS)
+        want = _wanted(needs)
         if self._cluster is not None and want <= self._loaded:
             return self._cluster
 
@@ -352,7 +333,7 @@ class LiveSource:
     def snapshot_docs(self) -> list[dict[str, Any]]:
         """Every object dractl reads, as kubectl would print it: kind and apiVersion on each item."""
         out: list[dict[str, Any]] = []
-        for doc in self.list_docs(KINDS):
+        for doc in self.list_docs(read_kinds()):
             kind = str(doc.get("kind", "")).removesuffix("List")
             api_version = doc.get("apiVersion") or ""
             for item in doc.get("items") or []:
@@ -371,7 +352,7 @@ class LiveSource:
         md = obj.get("metadata") or {}
         path = self._collection(kind, md.get("namespace")) + "/" + urllib.parse.quote(md["name"])
         body = dict(obj)
-        if KINDS[kind][0] == RESOURCE_GROUP:
+        if KINDS[kind].group == RESOURCE_GROUP:
             body["apiVersion"] = f"{RESOURCE_GROUP}/{self.resource_version()}"
         status, data = self.request("PATCH", path, {"fieldManager": field_manager, "force": "true"}, body,
                                     content_type="application/apply-patch+yaml")
@@ -395,32 +376,13 @@ class LiveSource:
         path = self._collection(kind, namespace) + "/" + urllib.parse.quote(name)
         status, data = self.request("GET", path)
         if status == 404:
-            raise NotFoundError(f'{KINDS[kind][1]} "{name}" not found')
+            raise NotFoundError(f'{KINDS[kind].plural} "{name}" not found')
         if status != 200:
             raise self._http_error(status, data, "get", kind, namespace)
         return json.loads(data)
 
 
 # ---------------------------------------------------------------------- helpers
-
-
-def _first_line(e: BaseException) -> str:
-    text = str(e).strip() or type(e).__name__
-    return text.splitlines()[0]
-
-
-def _short(text: str) -> str:
-    # urllib3's messages carry object reprs ("<urllib3.connection.HTTPSConnection object at 0x...>: ...").
-    if ">: " in text:
-        text = text.split(">: ", 1)[1]
-    return text.strip().rstrip(")").splitlines()[0] if text.strip() else "unknown error"
-
-
-def _ssl_reason(text: str) -> str:
-    import re
-
-    m = re.search(r"\[SSL: ([A-Z_]+)\] ([^(]+)", text)
-    return m.group(2).strip() if m else _short(text)
 
 
 def _status_message(data: bytes) -> str:

@@ -3,8 +3,10 @@
 One thread per kind reads its watch stream (``?watch=1&resourceVersion=...``, newline-delimited JSON events)
 and hands the events to the caller's thread through a queue; the caller keeps the objects of each kind,
 re-parses only the kinds that changed and yields a new Cluster. A watch the server ends (its timeout) is
-re-opened from the last resourceVersion; 410 Gone (the version is too old) relists the kind; any other
-failure (a refused connection, a stream cut short, a read timeout) ends the watch with one SourceError.
+re-opened from the last resourceVersion, with fresh credentials (an exec plugin's token may have expired
+meanwhile); 410 Gone, as the answer or as an ERROR event (the version is too old), relists the kind; any other
+failure (a refused connection, a stream cut short, a read timeout, another ERROR event, an event that is not
+JSON) ends the watch with one SourceError.
 """
 
 from __future__ import annotations
@@ -134,23 +136,27 @@ def _follow(source: LiveSource, kind: str, selector: str | None, rv: str,
 def _watch_once(source: LiveSource, kind: str, selector: str | None, rv: str,
                 events: queue.Queue[tuple[str, str, Any]], stop: threading.Event) -> str:
     """One watch request, read to its end; returns the resourceVersion to go on from."""
-    import urllib3
-
     from dractl.sources.live import KINDS
+    from dractl.sources.transport import TransportError
 
-    plural = KINDS[kind][1]
+    plural = KINDS[kind].plural
     query = {"watch": "1", "resourceVersion": rv, "allowWatchBookmarks": "true",
              "timeoutSeconds": str(WATCH_SECONDS)}
     if selector:
         query["fieldSelector"] = selector
-    resp = source.stream(source._collection(kind), query, WATCH_SECONDS + READ_GRACE)
-    read_through = False
+    try:
+        resp = source.stream(source._collection(kind), query, WATCH_SECONDS + READ_GRACE)
+    except SourceError as e:
+        kind_ = getattr(e, "transport_kind", "")
+        if kind_ in ("closed", "timeout") and not stop.is_set():
+            raise SourceError(f"lost the watch of {plural} on {source.server}: {_LOST[kind_]}") from None
+        raise
     try:
         if resp.status == 410:
             return _relist(source, kind, selector, events)
         if resp.status != 200:
             raise source._http_error(resp.status, resp.data, "watch", kind)
-        for line in resp:
+        for line in resp.lines():
             if stop.is_set():
                 return rv
             if not line.strip():
@@ -159,28 +165,35 @@ def _watch_once(source: LiveSource, kind: str, selector: str | None, rv: str,
                 ev = json.loads(line)
                 what, obj = ev["type"], ev["object"]
             except (ValueError, KeyError, TypeError):
-                raise SourceError(f"{source.server}: watch {plural}: an event is not JSON") from None
+                shown = line.decode("utf-8", "replace").strip()[:60]
+                raise SourceError(f"lost the watch of {plural} on {source.server}: an event is not JSON "
+                                  f'("{shown}")') from None
             if what == "ERROR":
                 if isinstance(obj, dict) and obj.get("code") == 410:  # too old a version: start afresh
                     return _relist(source, kind, selector, events)
-                msg = obj.get("message") if isinstance(obj, dict) else None
-                raise SourceError(f"{source.server}: watch {plural}: {msg or 'error'}")
+                raise SourceError(f"the watch of {plural} on {source.server} ended with an error: {_status(obj)}")
             rv = _rv(obj) or rv
             if what in ("ADDED", "MODIFIED", "DELETED"):
                 events.put((kind, what, obj))
-        read_through = True
         return rv  # the server ended this watch (its timeout): go on from where it was
-    except (urllib3.exceptions.HTTPError, OSError) as e:
+    except TransportError as e:
         if stop.is_set():
             return rv
-        reason = "no answer within the read timeout" if isinstance(e, urllib3.exceptions.ReadTimeoutError) else (
-            "the connection was cut")
-        raise SourceError(f"lost the watch of {plural} on {source.server}: {reason}") from None
+        raise SourceError(f"lost the watch of {plural} on {source.server}: {_LOST.get(e.kind, e.reason)}") from None
     finally:
-        if read_through:
-            resp.release_conn()
-        else:  # left mid-stream: the connection is not fit for another request
-            resp.close()
+        resp.close()
+
+
+_LOST = {"closed": "the connection was cut", "timeout": "no answer within the read timeout"}
+
+
+def _status(obj: Any) -> str:
+    """An ERROR event's Status as one phrase: ``500 InternalError: the message``."""
+    if not isinstance(obj, dict):
+        return "an error without a Status"
+    code, reason, msg = obj.get("code"), obj.get("reason"), obj.get("message")
+    head = " ".join(str(x) for x in (code, reason) if x)
+    return f"{head}: {msg}" if head and msg else str(msg or head or "error")
 
 
 def _relist(source: LiveSource, kind: str, selector: str | None,

@@ -1,27 +1,8 @@
-"""What a snapshot holds, and the RBAC rules that let dractl read (and publish) it. No ``kubernetes`` import."""
+"""What a snapshot holds (the RBAC rules that let dractl read it are in ``dractl.sources.apikinds``)."""
 
 from __future__ import annotations
 
 from typing import Any
-
-#: Read-only rules: every kind the live source lists (dractl never reads Secrets).
-READ_RULES: tuple[dict[str, Any], ...] = (
-    {
-        "apiGroups": ["resource.k8s.io"],
-        "resources": ["deviceclasses", "resourceslices", "resourceclaims", "resourceclaimtemplates",
-                      "devicetaintrules"],
-        "verbs": ["list"],
-    },
-    {"apiGroups": [""], "resources": ["pods", "nodes", "namespaces", "events"], "verbs": ["list"]},
-)
-#: What `dractl fake publish` / `unpublish` write on top (server-side apply is a patch).
-PUBLISH_RULES: tuple[dict[str, Any], ...] = (
-    {
-        "apiGroups": ["resource.k8s.io"],
-        "resources": ["deviceclasses", "resourceslices"],
-        "verbs": ["create", "patch", "delete"],
-    },
-)
 
 # Pod fields scheduling (and so dractl) uses; everything else (env, volumes, commands) stays out of a dump.
 _POD_SPEC_KEEP = ("nodeName", "nodeSelector", "affinity", "tolerations", "resourceClaims", "schedulerName",

@@ -1,13 +1,12 @@
-"""`dractl rbac`: the minimal read-only ClusterRole dractl needs."""
+"""`dractl rbac`: the ClusterRole dractl needs, from the table of kinds the live source reads."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from dractl.cli.context import app_context
-from dractl.sources.snapshot_doc import PUBLISH_RULES, READ_RULES
 
 
 def rbac(
@@ -17,22 +16,30 @@ def rbac(
 ) -> None:
     """Print the minimal read-only ClusterRole dractl needs (apply it with kubectl, then bind it)."""
     from dractl.render.printers import Result, to_yaml
+    from dractl.sources import apikinds
 
-    rules: list[dict[str, Any]] = [dict(r) for r in READ_RULES]
-    if publish:
-        rules += [dict(r) for r in PUBLISH_RULES]
+    rules = apikinds.read_rules() + (apikinds.publish_rules() if publish else [])
     doc = {
         "apiVersion": "rbac.authorization.k8s.io/v1",
         "kind": "ClusterRole",
         "metadata": {"name": name, "labels": {"app.kubernetes.io/managed-by": "dractl"}},
         "rules": rules,
     }
-    comment = (
-        "# The read-only access dractl needs"
-        + (" plus what 'dractl fake publish' writes" if publish else "")
-        + f". Bind it with: kubectl create clusterrolebinding {name} --clusterrole={name} --user=NAME\n"
-    )
-    # -o json|yaml: the ClusterRole alone; by default the same YAML after a comment on how to bind it
+    lines = [
+        "# The access dractl needs" + (" to read a cluster and to publish devices into it" if publish else
+                                         " to read a cluster") + ". Bind it with:",
+        f"#   kubectl create clusterrolebinding {name} --clusterrole={name} --user=NAME",
+        f"# list: {apikinds.READ_COMMANDS}",
+        f"# watch: {apikinds.WATCH_COMMANDS}",
+    ]
+    if publish:
+        lines.append(f"# {', '.join(apikinds.PUBLISH_VERBS)} on "
+                     f"{', '.join(apikinds.KINDS[k].plural for k in apikinds.PUBLISH_KINDS)}: fake publish, "
+                     "fake unpublish")
+    lines.append("# What each resource is read for:")
+    lines += [f"#   {k.resource}: {k.why}" for k in apikinds.KINDS.values()]
+    comment = "\n".join(lines) + "\n"
+    # -o json|yaml: the ClusterRole alone; by default the same YAML after comments on what needs what
     app_context(ctx).print(
         Result(
             table=None,
