@@ -12,9 +12,12 @@ import threading
 import time
 from pathlib import Path
 
+import builders as b
 import pytest
 import yaml
 from conftest import blog_demo_docs
+from livekit import bind, printed_role, service_account, token, unbind, wait_allowed
+from watchproc import Watch
 
 
 def kubeconfig(cp, tmp_path: Path, name: str = "kc", *, server: str | None = None, user: dict | None = None,
@@ -157,11 +160,9 @@ def _one_line_error(r, code: int = 1) -> str:
 def test_closed_port(live, dractl_proc, tmp_path):
     port = closed_port()
     kc = kubeconfig(live, tmp_path, server=f"https://127.0.0.1:{port}")
-    t = time.monotonic()
     r = dractl_proc("devices", env={"KUBECONFIG": str(kc)})
     err = _one_line_error(r)
     assert f"127.0.0.1:{port}" in err and "connection refused" in err
-    assert time.monotonic() - t < 10
 
 
 def test_bad_token_is_401_and_never_printed(live, dractl_proc, tmp_path):
@@ -202,12 +203,10 @@ def test_timeout(live, dractl_proc, tmp_path):
     th.start()
     try:
         kc = kubeconfig(live, tmp_path, server=f"https://127.0.0.1:{lsock.getsockname()[1]}")
-        t = time.monotonic()
+        # the process's own timeout (60 s) would fail the test long before a wait without a timeout ended
         r = dractl_proc("--request-timeout", "1s", "devices", env={"KUBECONFIG": str(kc)})
-        took = time.monotonic() - t
         err = _one_line_error(r)
         assert "did not answer within 1s" in err
-        assert took < 15
     finally:
         stop.set()
         th.join()
@@ -286,32 +285,46 @@ def test_snapshot_answers_as_the_cluster_does(live, demos, dractl, tmp_path):
     assert json.loads(r.out)["kind"] == "List"
 
 
-def test_rbac_role_is_enough_and_minimal(live, demos, dractl, dractl_proc, tmp_path):
+def test_the_printed_role_is_enough_for_every_read_command_and_watch(live, demos, dractl, dractl_proc, tmp_path,
+                                                                       monkeypatch):
+    """Bound to exactly the role `dractl rbac` prints, a ServiceAccount runs every command that reads, each -w
+    (its watch sees a change), and TAB completion; the role does not let it publish."""
+    from dractl.cli import completion_engine as engine
+
     api = live.api
     ns = "live-rbac-ok"
-    api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
-    api.create({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "reader", "namespace": ns}})
-    role = yaml.safe_load(dractl("rbac", "--name", "dractl-test-reader").out)
-    assert all(r["verbs"] == ["list"] for r in role["rules"])
-    api.create(role)
-    api.create({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
-                "metadata": {"name": "dractl-test-reader"},
-                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
-                            "name": "dractl-test-reader"},
-                "subjects": [{"kind": "ServiceAccount", "name": "reader", "namespace": ns}]})
+    role = printed_role("dractl-test-reader")
+    assert {v for r in role["rules"] for v in r["verbs"]} == {"list", "watch"}
+    bind(api, role, service_account(api, ns, "reader"))
+    watches: list[Watch] = []
     try:
-        tok = api.ok("POST", f"/api/v1/namespaces/{ns}/serviceaccounts/reader/token",
-                     {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenRequest", "spec": {}})
-        kc = kubeconfig(live, tmp_path, user={"token": tok["status"]["token"]})
+        tok = token(api, ns, "reader")
+        wait_allowed(live, tok)
+        kc = kubeconfig(live, tmp_path, user={"token": tok})
         env = {"KUBECONFIG": str(kc)}
-        def ok_as_reader(args: list[str]):
-            got = dractl_proc(*args, env=env)
-            return got if got.code == 0 else None
-
-        for args in (["devices"], ["-n", demos, "claims", "--explain"], ["snapshot"], ["classes"]):
-            # RBAC caches refresh within a second or so of the binding
-            api.wait(f"dractl {' '.join(args)} as the bound service account", lambda a=args: ok_as_reader(a),
-                     timeout=10)
+        claim = tmp_path / "claim.yaml"
+        claim.write_text(yaml.safe_dump(b.claim("what-if", None, count=1)))
+        for args in (["devices"], ["devices", "--node", live.nodes[0], "--class", "gpu.example.com"], ["slices"],
+                     ["classes"], ["-A", "claims"], ["-A", "claims", "--explain"], ["-A", "pods"],
+                     ["-n", demos, "pods", "--explain"], ["usage"], ["taints"],
+                     ["-n", demos, "check", "-f", str(claim)], ["cel", "device.driver == 'gpu.example.com'"],
+                     ["snapshot"]):
+            r = dractl_proc(*args, env=env)
+            assert r.code == 0 and not {"error", "forbidden", "cannot", "dractl:"} & set(r.err.split()), (args, r.err)
+        monkeypatch.setenv("KUBECONFIG", str(kc))
+        monkeypatch.setattr(engine, "LIVE_TIMEOUT", 60)  # a loaded machine must not turn this into no names
+        assert engine.complete(["devices", "--node"], "").values() == sorted(live.nodes)
+        # each watch: its first listing, then a change made through the API arrives through the watch
+        watches = [Watch(*args, env=env) for args in (["devices", "-w"], ["-A", "claims", "-w"], ["-A", "pods", "-w"],
+                                                      ["-A", "claims", "--explain", "-w"])]
+        for w in watches:
+            w.listed()
+        api.apply([b.claim("watched", None, count=1), b.pod("watched", None, [b.from_claim("watched")])], namespace=ns)
+        for w, text in zip(watches, (f"{ns}/watched", "watched", "watched", "watched"), strict=True):
+            w.wait_for(text)
+        for w in watches:
+            code, err = w.interrupt()
+            assert code == 130 and "error" not in err, err
         # the publish rules are extra: the read-only role cannot write
         r = dractl_proc("fake", "unpublish", "--yes", env=env)
         assert r.code == 0 and "nothing published" in r.out
@@ -320,10 +333,37 @@ def test_rbac_role_is_enough_and_minimal(live, demos, dractl, dractl_proc, tmp_p
                     "spec": {}})
         r = dractl_proc("fake", "unpublish", "--yes", env=env)
         assert r.code == 1 and "cannot delete deviceclasses.resource.k8s.io" in r.err
-        api.delete("DeviceClass", "dractl-rbac-test")
     finally:
-        api.delete("ClusterRoleBinding", "dractl-test-reader")
-        api.delete("ClusterRole", "dractl-test-reader")
+        for w in watches:
+            if w.p.poll() is None:
+                w.p.kill()
+        api.delete("DeviceClass", "dractl-rbac-test")
+        unbind(api, "dractl-test-reader")
+        api.delete("Namespace", ns)
+
+
+def test_the_printed_publish_role_is_enough_for_fake_publish_and_unpublish(bare_control_plane, dractl, tmp_path,
+                                                                            monkeypatch):
+    cp = bare_control_plane
+    api = cp.api
+    ns = "live-rbac-publish"
+    bind(api, printed_role("dractl-test-publisher", "--publish"), service_account(api, ns, "publisher"))
+    try:
+        tok = token(api, ns, "publisher")
+        wait_allowed(cp, tok)
+        monkeypatch.setenv("KUBECONFIG", str(kubeconfig(cp, tmp_path, user={"token": tok})))
+        assert dractl("fake", "reset", "--nodes", "1", "--devices-per-node", "2").code == 0
+        r = dractl("fake", "publish", "--nodes", cp.nodes[1], "--yes")
+        assert r.code == 0 and r.err == "", r.err
+        assert [s["spec"]["nodeName"] for s in api.get("ResourceSlice")["items"]] == [cp.nodes[1]]
+        r = dractl("fake", "unpublish", "--yes")
+        assert r.code == 0 and "deleted 2 object(s)" in r.out, r.out + r.err
+        assert api.get("ResourceSlice")["items"] == []
+    finally:
+        for s in api.get("ResourceSlice", labelSelector="app.kubernetes.io/managed-by=dractl")["items"]:
+            api.delete("ResourceSlice", s["metadata"]["name"])
+        api.delete("DeviceClass", "gpu.example.com")
+        unbind(api, "dractl-test-publisher")
         api.delete("Namespace", ns)
 
 
