@@ -8,10 +8,10 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 
 from conftest import ROOT
+from watchproc import Watch
 
 from dractl.render.printers import Result, Table
 from dractl.render.watch import Listing, watch
@@ -42,47 +42,6 @@ def write(tmp_path, name: str, text: str) -> str:
     return str(p)
 
 
-class Watch:
-    """dractl ARGS running with piped stdout; its output collected as it comes."""
-
-    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
-        e = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
-        self.p = subprocess.Popen([sys.executable, "-m", "dractl", *args], stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, env=e, cwd=ROOT)
-        self._out: list[bytes] = []
-        self._err = b""
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.p.stdout is not None
-        for line in self.p.stdout:
-            self._out.append(line)
-
-    @property
-    def out(self) -> str:
-        return b"".join(self._out).decode()
-
-    def wait_for(self, text: str, timeout: float = 15) -> str:
-        deadline = time.monotonic() + timeout
-        while text not in self.out:
-            if self.p.poll() is not None or time.monotonic() > deadline:
-                err = self.p.stderr.read().decode() if self.p.poll() is not None and self.p.stderr else ""
-                raise AssertionError(f"{text!r} not seen; stdout:\n{self.out}\nstderr:\n{err}")
-            time.sleep(0.05)
-        return self.out
-
-    def interrupt(self) -> tuple[int, str]:
-        self.p.send_signal(signal.SIGINT)
-        try:
-            _, err = self.p.communicate(timeout=15)
-        finally:
-            if self.p.poll() is None:
-                self.p.kill()
-        self._reader.join(5)
-        return self.p.returncode, err.decode()
-
-
 def test_piped_devices_watch_prints_the_changed_row_then_ctrl_c_ends_it(dractl, tmp_path):
     assert dractl("fake", "reset").code == 0
     w = Watch("devices", "-w")
@@ -103,7 +62,7 @@ def test_piped_claims_watch_marks_deleted_rows_and_follows_a_named_claim_away(dr
     assert dractl("fake", "reset").code == 0
     claim = write(tmp_path, "c.yaml", CLAIM)
     all_claims = Watch("claims", "-A", "--watch")
-    time.sleep(1)  # the first (empty) listing: kubectl's notice on stderr, nothing on stdout
+    all_claims.listed()  # the first (empty) listing: kubectl's notice on stderr, nothing on stdout
     assert dractl("fake", "apply", "-f", claim).code == 0
     out = all_claims.wait_for("c1")
     lines = out.splitlines()
@@ -128,8 +87,7 @@ def test_json_watch_prints_a_document_per_change_and_name_watch_a_name(dractl, t
     assert dractl("fake", "reset").code == 0
     docs = Watch("pods", "-o", "json", "-w")
     names = Watch("pods", "-o", "name", "-w")
-    docs.wait_for("}")
-    time.sleep(0.5)
+    docs.wait_for("}")  # its first listing (no pods); -o name prints nothing for none, whenever it starts
     assert dractl("fake", "apply", "-f", write(tmp_path, "p.yaml", CLAIM + "---\n" + POD)).code == 0
     docs.wait_for('"p1"')
     names.wait_for("pod/p1")
@@ -274,7 +232,7 @@ def test_live_claims_watch_sees_a_claim_created_through_the_api(control_plane, t
     api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
     try:
         w = Watch("claims", "-A", "-w", "--kubeconfig", str(control_plane.kubeconfig))
-        time.sleep(2)  # the first listing is read; what follows comes through the API's watch
+        w.listed()  # the first listing is read; what follows comes through the API's watch
         api.create({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
                     "metadata": {"name": "watched", "namespace": ns},
                     "spec": {"devices": {"requests": [{"name": "gpu",
