@@ -289,7 +289,7 @@ def test_the_printed_role_is_enough_for_every_read_command_and_watch(live, demos
                                                                        monkeypatch):
     """Bound to exactly the role `dractl rbac` prints, a ServiceAccount runs every command that reads, each -w
     (its watch sees a change), and TAB completion; the role does not let it publish."""
-    from dractl.cli import completion_engine as engine
+    from dractl.complete import engine
 
     api = live.api
     ns = "live-rbac-ok"

@@ -3,7 +3,7 @@
 The watch that the server ends (timeoutSeconds) is re-opened on the real apiserver (the control_plane
 fixture). An event that is not JSON is something a real kube-apiserver never sends, so that one case is
 served by a small fake HTTP server on 127.0.0.1 written here. A connection lost mid-watch and an ERROR event
-need a control plane of their own: they are in tests/cluster/test_live_outages.py.
+need a control plane of their own: they are in test_live_outages.py.
 """
 
 from __future__ import annotations
