@@ -164,7 +164,7 @@ def test_rbac_is_the_cluster_role(blog):
         "rbac.authorization.k8s.io/v1", "ClusterRole", "reader")
     assert not blog("rbac", "-o", "yaml").out.startswith("#")  # the document alone
     text = blog("rbac").out  # by default: how to bind it, then the same YAML
-    assert text.startswith("# The read-only access dractl needs") and yaml.safe_load(text) == both(blog, "rbac")
+    assert text.startswith("# The access dractl needs to read a cluster") and yaml.safe_load(text) == both(blog, "rbac")
     assert blog("rbac", "-o", "name").out == "clusterrole.rbac.authorization.k8s.io/dractl-reader\n"
 
 
