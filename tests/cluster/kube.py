@@ -29,6 +29,7 @@ KINDS: dict[str, tuple[str, str, bool]] = {
     "ResourceQuota": ("/api/v1", "resourcequotas", True),
     "PriorityClass": ("/apis/scheduling.k8s.io/v1", "priorityclasses", False),
     "PodDisruptionBudget": ("/apis/policy/v1", "poddisruptionbudgets", True),
+    "RuntimeClass": ("/apis/node.k8s.io/v1", "runtimeclasses", False),
     "ClusterRole": ("/apis/rbac.authorization.k8s.io/v1", "clusterroles", False),
     "ClusterRoleBinding": ("/apis/rbac.authorization.k8s.io/v1", "clusterrolebindings", False),
     "DeviceClass": ("/apis/resource.k8s.io/v1", "deviceclasses", False),

@@ -3,13 +3,14 @@
 Each scenario brings its own 2-4 KWOK nodes (own cpu/memory/pods/ephemeral-storage allocatable, a device
 plugin's `example.com/fpga` or `example.com/gpu` on some, GPUs in ResourceSlices of the scenario's own driver on
 some, zone and hostname labels, NoSchedule/PreferNoSchedule taints, `status.images`), its own DeviceClass
-(sometimes with `spec.extendedResourceName: example.com/gpu`), PriorityClasses, a namespace with a LimitRange
-and/or a ResourceQuota, and then unpinned pods applied one at a time: cpu/memory requests and limits, init and
-sidecar containers, hostPorts, node selectors and node affinity, pod (anti-)affinity, topology spread
-constraints, claims from templates, DRA extended resources both ways (the class's `extendedResourceName` and the
-implicit `deviceclass.resource.kubernetes.io/<class>`), low-priority pods filling nodes and higher-priority pods
-that preempt them. Everything a scenario creates (nodes included) is deleted at its end, so scenarios never see
-each other's nodes or devices.
+(sometimes with `spec.extendedResourceName: example.com/gpu`), PriorityClasses, a RuntimeClass with pod
+overhead, a namespace with a LimitRange, a ResourceQuota and a PodDisruptionBudget over low-priority pods, and
+then unpinned pods applied one at a time: cpu/memory requests and limits, init and sidecar containers,
+hostPorts, node selectors and node affinity, pod (anti-)affinity, topology spread constraints, claims from
+templates, DRA extended resources both ways (the class's `extendedResourceName` and the implicit
+`deviceclass.resource.kubernetes.io/<class>`), low-priority pods filling nodes and higher-priority pods that
+preempt them. Everything a scenario creates (nodes included) is deleted at its end, so scenarios never see each
+other's nodes or devices.
 
 Before each pod, the cluster is read with `dractl snapshot` (what the snapshot keeps is tested too). Then the
 pod is created as `kubectl create` does (admission may refuse it), the scheduler decides, and dractl is asked
@@ -94,8 +95,8 @@ class RealScenario:
     driver: str
     gpu_class: str
     nodes: list[dict]
-    cluster_objects: list[dict]  # PriorityClasses, DeviceClasses, ResourceSlices (after the nodes)
-    ns_objects: list[dict]  # LimitRange, ResourceQuota
+    cluster_objects: list[dict]  # PriorityClasses, RuntimeClass, DeviceClass, ResourceSlices
+    ns_objects: list[dict]  # LimitRange, ResourceQuota, PodDisruptionBudget
     steps: list[Step] = field(default_factory=list)
 
 
@@ -127,6 +128,30 @@ def judged_aspects(spec: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# ---------------------------------------------------------------- features
+
+#: What the generator may put in a scenario; `--without` turns some off. Most random draws are made either way,
+#: so a scenario stays close to what it is with everything on.
+FEATURES = ("taints", "images", "device-plugin", "dra-extended", "claims", "init", "sidecar", "ephemeral-storage",
+            "huge", "invalid", "ports", "node-affinity", "pod-affinity", "spread", "limitrange", "quota",
+            "device-quota", "priority", "pdb", "runtimeclass")
+_enabled: frozenset[str] = frozenset(FEATURES)
+
+
+def _on(feature: str, draw: bool = True) -> bool:
+    """``draw`` if ``feature`` is on (the draw is made either way)."""
+    return draw and feature in _enabled
+
+
+def features_without(spec: str) -> frozenset[str]:
+    off = {f.strip() for f in spec.split(",") if f.strip()}
+    unknown = off - set(FEATURES)
+    if unknown:
+        raise ValueError(f"--without: unknown feature(s) {', '.join(sorted(unknown))} "
+                         f"(features: {', '.join(FEATURES)})")
+    return frozenset(FEATURES) - off
+
+
 # ---------------------------------------------------------------- quantities
 
 
@@ -141,15 +166,21 @@ def mem_q(mi: int) -> str:
 # ---------------------------------------------------------------- the generator
 
 
-def generate(seed: int, index: int) -> RealScenario:
-    """One realistic scenario, fully determined by (seed, index)."""
+def generate(seed: int, index: int, features: frozenset[str] = frozenset(FEATURES)) -> RealScenario:
+    """One realistic scenario, fully determined by (seed, index) and the features turned on."""
+    global _enabled
+    _enabled = features
     rng = random.Random(f"realistic/{seed}/{index}")
     tag = f"r{index}"
     ns = f"real-{seed}-{index}"
     driver = f"gpu.{tag}.example.com"
     gpu_class = f"{tag}-gpu"
     ext_gpu = rng.random() < 0.6  # the class maps example.com/gpu (KEP-5004)
-    priorities = rng.random() < 0.5
+    priorities = _on("priority", rng.random() < 0.5)
+    # features added later draw from their own stream, so that a seed's earlier scenarios stay as they were
+    extra = random.Random(f"realistic-extra/{seed}/{index}")
+    runtime_class = f"{tag}-kata" if _on("runtimeclass", extra.random() < 0.25) else None
+    pdb = priorities and _on("pdb", extra.random() < 0.4)
 
     # ---- nodes
     nodes: list[dict] = []
@@ -176,18 +207,21 @@ def generate(seed: int, index: int) -> RealScenario:
         if gpu:
             labels[ACCEL] = "gpu"
             gpu_nodes.append(name)
-        if rng.random() < 0.3:
+        if _on("device-plugin", rng.random() < 0.3):
             alloc[FPGA] = str(rng.choice([1, 2, 4]))
-        if not gpu and rng.random() < 0.2:
+        if _on("device-plugin", not gpu and rng.random() < 0.2):
             alloc[GPU_NAME] = str(rng.choice([1, 2]))  # a device plugin's GPUs
             plugin_gpus = True
         taints = []
         roll = rng.random()
+        if not _on("taints"):
+            roll = 1.0
         if roll < 0.2:
             taints.append({"key": "dractl.test/dedicated", "value": "gpu" if gpu else "batch", "effect": "NoSchedule"})
         elif roll < 0.4:
             taints.append({"key": "dractl.test/spot", "value": "true", "effect": "PreferNoSchedule"})
-        images = [{"names": [img], "sizeBytes": size} for img, size in IMAGES.items() if rng.random() < 0.4]
+        images = [{"names": [img], "sizeBytes": size} for img, size in IMAGES.items()
+                  if _on("images", rng.random() < 0.4)]
         capacity = dict(alloc)
         node: dict[str, Any] = {
             "apiVersion": "v1",
@@ -205,6 +239,10 @@ def generate(seed: int, index: int) -> RealScenario:
         cluster.append(priority_class(f"{tag}-low", 10))
         cluster.append(priority_class(f"{tag}-high", 1000))
         cluster.append(priority_class(f"{tag}-high-never", 1000, never=True))
+    if runtime_class:  # the RuntimeClass admission plugin sets the pods' spec.overhead from it
+        cluster.append({"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": runtime_class},
+                        "handler": "kata",
+                        "overhead": {"podFixed": {"cpu": extra.choice(["250m", "500m"]), "memory": "160Mi"}}})
     cls = device_class(gpu_class, f"device.driver == '{driver}'")
     if ext_gpu:
         cls["spec"]["extendedResourceName"] = GPU_NAME
@@ -220,7 +258,7 @@ def generate(seed: int, index: int) -> RealScenario:
 
     # ---- namespace objects
     ns_objects: list[dict] = []
-    if rng.random() < 0.25:
+    if _on("limitrange", rng.random() < 0.25):
         default_cpu = rng.choice([2, 4])
         lr: dict[str, Any] = {"type": "Container",
                               "default": {"cpu": str(default_cpu), "memory": "4Gi"},
@@ -231,17 +269,18 @@ def generate(seed: int, index: int) -> RealScenario:
             lr["min"] = {"cpu": "100m"}
         ns_objects.append({"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "limits"},
                            "spec": {"limits": [lr]}})
-    if rng.random() < 0.2:
+    if _on("quota", rng.random() < 0.2):
         total_cpu = sum(node_cpu.values()) // 1000
         hard = {"pods": str(rng.choice([4, 6, 8])), "requests.cpu": str(rng.choice([total_cpu // 2, total_cpu]))}
         if rng.random() < 0.5:
             hard["requests.memory"] = rng.choice(["32Gi", "64Gi"])
-        if rng.random() < 0.3:
+        if _on("device-quota", rng.random() < 0.3):
             hard[f"{gpu_class}.deviceclass.resource.k8s.io/devices"] = str(rng.choice([1, 2]))
         ns_objects.append({"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "quota"},
                            "spec": {"hard": hard}})
 
     sc = RealScenario(seed, index, tag, ns, driver, gpu_class, nodes, cluster, ns_objects)
+    pdb_app = ""
 
     # ---- pods
     biggest = max(node_cpu.values())
@@ -261,7 +300,7 @@ def generate(seed: int, index: int) -> RealScenario:
             want = {"cpu": cpu_q(int(biggest * share) // 100 * 100), "memory": "512Mi"}
             ctr = {"name": "main", "image": image, "resources": {"requests": want, "limits": dict(want)}}
             spec["containers"] = [ctr]
-            if rng.random() < 0.5:
+            if _on("taints", rng.random() < 0.5):
                 spec["tolerations"] = [{"key": "dractl.test/dedicated", "operator": "Exists",
                                         "effect": "NoSchedule"}]
         else:
@@ -278,17 +317,21 @@ def generate(seed: int, index: int) -> RealScenario:
                 spec["containers"][0]["resources"] = {"requests": want, "limits": dict(want)}
             if rng.random() < 0.25:
                 spec["containers"].append(_container(rng, "helper", "busybox:1.37"))
-            if rng.random() < 0.3:
+            if _on("init", rng.random() < 0.3):
                 spec["initContainers"] = [_container(rng, "init", "busybox:1.37", big=True)]
-            if rng.random() < 0.2:
+            if _on("sidecar", rng.random() < 0.2):
                 side = _container(rng, "sidecar", "docker.io/library/redis:7.4")
                 side["restartPolicy"] = "Always"
                 spec.setdefault("initContainers", []).append(side)
             # extended resources: a device plugin's, and DRA's both ways
             main = spec["containers"][0]
-            if rng.random() < 0.15:
+            if _on("device-plugin", rng.random() < 0.15):
                 _limit(main, FPGA, rng.choice([1, 1, 2]), both=rng.random() < 0.5)
             roll = rng.random()
+            if not _on("dra-extended"):
+                roll = max(roll, 0.3)
+            if not _on("claims") and 0.3 <= roll < 0.55:
+                roll = 1.0
             if roll < 0.2 and (ext_gpu or plugin_gpus or rng.random() < 0.2):
                 _limit(main, GPU_NAME, rng.choice([1, 1, 2]), both=rng.random() < 0.5)
             elif roll < 0.3 or roll < 0.2:
@@ -305,10 +348,16 @@ def generate(seed: int, index: int) -> RealScenario:
                              "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": exactly}]}}}})
                 spec["resourceClaims"] = [{"name": "gpu", "resourceClaimTemplateName": tmpl}]
                 main.setdefault("resources", {})["claims"] = [{"name": "gpu"}]
-            if rng.random() < 0.15:
+            if _on("ports", rng.random() < 0.15):
                 port = rng.choice([8080, 9090])
                 main["ports"] = [{"containerPort": port, "hostPort": port, "protocol": "TCP"}]
             _placement(rng, spec, app, apps, zones)
+        if runtime_class and extra.random() < 0.4:
+            spec["runtimeClassName"] = runtime_class
+        if filler and pdb and not pdb_app:  # preemption must respect it where it can
+            pdb_app = app
+            sc.ns_objects.append({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "pdb"},
+                                  "spec": {"maxUnavailable": 0, "selector": {"matchLabels": {"app": app}}}})
         labels = {"app": app}
         pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "labels": labels}, "spec": spec}
         objs.append(pod)
@@ -331,9 +380,9 @@ def _container(rng: random.Random, name: str, image: str, big: bool = False) -> 
     c: dict[str, Any] = {"name": name, "image": image}
     style = rng.random()
     res: dict[str, dict[str, str]] = {}
-    if style < 0.03:  # far beyond any node
+    if style < 0.03 and _on("huge"):  # far beyond any node
         res = {"requests": {"cpu": "1000", "memory": "10Ti"}}
-    elif style < 0.045:  # a request above its limit: the apiserver refuses it
+    elif 0.03 <= style < 0.045 and _on("invalid"):  # a request above its limit: the apiserver refuses it
         res = {"requests": {"cpu": cpu_q(cpu * 2)}, "limits": {"cpu": cpu_q(cpu)}}
     elif style < 0.6:
         res["requests"] = {"cpu": cpu_q(cpu), "memory": mem_q(mem)}
@@ -344,7 +393,7 @@ def _container(rng: random.Random, name: str, image: str, big: bool = False) -> 
     elif style < 0.85:
         res["requests"] = {"cpu": cpu_q(cpu)}
     # else: BestEffort
-    if rng.random() < 0.1:
+    if _on("ephemeral-storage", rng.random() < 0.1):
         res.setdefault("requests", {})["ephemeral-storage"] = rng.choice(["1Gi", "10Gi", "60Gi"])
     if res:
         c["resources"] = res
@@ -362,16 +411,16 @@ def _limit(ctr: dict, resource: str, n: int, both: bool) -> None:
 def _placement(rng: random.Random, spec: dict, app: str, apps: list[str], zones: list[str]) -> None:
     """Node selectors, node affinity, pod (anti-)affinity, spread constraints and tolerations."""
     affinity: dict[str, Any] = {}
-    if rng.random() < 0.12:
+    if _on("node-affinity", rng.random() < 0.12):
         spec["nodeSelector"] = (
             {ZONE: rng.choice(zones)} if rng.random() < 0.6 else {ACCEL: "gpu"})
-    if rng.random() < 0.12:
+    if _on("node-affinity", rng.random() < 0.12):
         expr = (
             {"key": ZONE, "operator": "In", "values": sorted(rng.sample(list(ZONES), rng.randint(1, 2)))}
             if rng.random() < 0.6 else {"key": ACCEL, "operator": rng.choice(["Exists", "DoesNotExist"])})
         affinity["nodeAffinity"] = {"requiredDuringSchedulingIgnoredDuringExecution":
                                     {"nodeSelectorTerms": [{"matchExpressions": [expr]}]}}
-    if rng.random() < 0.2:
+    if _on("node-affinity", rng.random() < 0.2):
         pref = {"weight": rng.choice([1, 20, 50, 100]), "preference": {"matchExpressions": [
             {"key": ZONE, "operator": "In", "values": [rng.choice(ZONES)]} if rng.random() < 0.5
             else {"key": ACCEL, "operator": "Exists"}]}}
@@ -381,20 +430,20 @@ def _placement(rng: random.Random, spec: dict, app: str, apps: list[str], zones:
         return {"labelSelector": {"matchLabels": {"app": target}},
                 "topologyKey": HOST if rng.random() < 0.6 else ZONE}
 
-    if rng.random() < 0.12:
+    if _on("pod-affinity", rng.random() < 0.12):
         affinity.setdefault("podAntiAffinity", {})["requiredDuringSchedulingIgnoredDuringExecution"] = [term(app)]
-    if rng.random() < 0.15:
+    if _on("pod-affinity", rng.random() < 0.15):
         affinity.setdefault("podAntiAffinity", {})["preferredDuringSchedulingIgnoredDuringExecution"] = [
             {"weight": rng.choice([10, 100]), "podAffinityTerm": term(rng.choice([app, *apps]))}]
-    if apps and rng.random() < 0.08:
+    if apps and _on("pod-affinity", rng.random() < 0.08):
         affinity.setdefault("podAffinity", {})["requiredDuringSchedulingIgnoredDuringExecution"] = [
             term(rng.choice(apps))]
-    if apps and rng.random() < 0.12:
+    if apps and _on("pod-affinity", rng.random() < 0.12):
         affinity.setdefault("podAffinity", {})["preferredDuringSchedulingIgnoredDuringExecution"] = [
             {"weight": rng.choice([10, 100]), "podAffinityTerm": term(rng.choice(apps))}]
     if affinity:
         spec["affinity"] = affinity
-    if rng.random() < 0.25:
+    if _on("spread", rng.random() < 0.25):
         hard = rng.random() < 0.6
         c: dict[str, Any] = {"maxSkew": rng.choice([1, 1, 2]), "topologyKey": ZONE if rng.random() < 0.6 else HOST,
                              "whenUnsatisfiable": "DoNotSchedule" if hard else "ScheduleAnyway",
@@ -406,9 +455,9 @@ def _placement(rng: random.Random, spec: dict, app: str, apps: list[str], zones:
         if rng.random() < 0.2:
             c["nodeTaintsPolicy"] = "Honor"
         spec["topologySpreadConstraints"] = [c]
-    if rng.random() < 0.3:
+    if _on("taints", rng.random() < 0.3):
         spec["tolerations"] = [{"key": "dractl.test/dedicated", "operator": "Exists", "effect": "NoSchedule"}]
-    elif rng.random() < 0.1:
+    elif _on("taints", rng.random() < 0.1):
         spec["tolerations"] = [{"key": "dractl.test/spot", "operator": "Exists"}]
 
 
@@ -471,8 +520,9 @@ def setup(api: Any, sc: RealScenario) -> None:
              == 404, timeout=120)
     for n in sc.nodes:  # an earlier run that was interrupted may have left the nodes
         api.delete("Node", n["metadata"]["name"])
+    admission_kinds = ("PriorityClass", "RuntimeClass")  # read by admission plugins through informers
     for o in sc.cluster_objects:
-        if o["kind"] == "PriorityClass":
+        if o["kind"] in admission_kinds:
             api.create(o)
     for n in sc.nodes:
         api.create(n)
@@ -480,7 +530,7 @@ def setup(api: Any, sc: RealScenario) -> None:
     api.wait(f"nodes {names} Ready and without node.kubernetes.io taints",
              lambda: all(_ready(api.get("Node", n)) for n in names), timeout=120)
     for o in sc.cluster_objects:
-        if o["kind"] != "PriorityClass":
+        if o["kind"] not in admission_kinds:
             api.create(o)
     api.create(namespace(sc.namespace))
     for o in sc.ns_objects:
@@ -489,19 +539,21 @@ def setup(api: Any, sc: RealScenario) -> None:
         if o["kind"] == "ResourceQuota":  # admission refuses pods while the quota's status is unknown
             api.wait("the quota's status", lambda o=o: api.get("ResourceQuota", o["metadata"]["name"],
                                                                sc.namespace).get("status", {}).get("hard"), timeout=60)
-    # The Priority admission plugin reads PriorityClasses through an informer: wait until a dry-run pod of each
-    # is admitted (or refused for another reason), so that the first pod does not race it.
+    # Wait until a dry-run pod naming each PriorityClass and RuntimeClass gets past the plugin that looks it up
+    # (admitted, or refused for another reason), so that the first pod does not race the informer.
     for o in sc.cluster_objects:
-        if o["kind"] == "PriorityClass":
-            api.wait(f"PriorityClass {o['metadata']['name']} known to admission",
-                     lambda o=o: _priority_known(api, sc.namespace, o["metadata"]["name"]), timeout=30)
+        if o["kind"] in admission_kinds:
+            api.wait(f"{o['kind']} {o['metadata']['name']} known to admission",
+                     lambda o=o: _admission_knows(api, sc.namespace, o["kind"], o["metadata"]["name"]), timeout=30)
 
 
-def _priority_known(api: Any, ns: str, pc: str) -> bool:
+def _admission_knows(api: Any, ns: str, kind: str, name: str) -> bool:
+    field, missing = ("priorityClassName", "no PriorityClass") if kind == "PriorityClass" else (
+        "runtimeClassName", "not found")
     probe = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "probe", "namespace": ns},
-             "spec": {"priorityClassName": pc, "containers": [{"name": "c", "image": "busybox:1.37"}]}}
+             "spec": {field: name, "containers": [{"name": "c", "image": "busybox:1.37"}]}}
     code, body = api.call("POST", api.path("Pod", ns) + "?dryRun=All", probe)
-    return code < 300 or "no PriorityClass" not in json.dumps(body)
+    return code < 300 or missing not in json.dumps(body)
 
 
 def teardown(api: Any, sc: RealScenario) -> None:
@@ -565,7 +617,10 @@ def wait_decision(api: Any, ns: str, name: str, before: set[str], timeout: float
             except TimeoutError:
                 return Decision("bound", p, first_msg)
             api.wait("the victims deleted", lambda: not _terminating(api, ns), timeout=60)
-            return Decision("preempted", p, first_msg, nominated or p["spec"]["nodeName"],
+            # the attempt that preempted: its message may have come and gone between two polls
+            said = [e.get("message", "") for e in _events(api, ns, name) if e.get("reason") == "FailedScheduling"
+                    and "preemption: found a potential placement" in e.get("message", "")]
+            return Decision("preempted", p, said[-1] if said else first_msg, nominated or p["spec"]["nodeName"],
                             sorted(f"{ns}/{v}" for v in named))
         if (cond.get("reason") == "Unschedulable" and msg and not st.get("nominatedNodeName")
                 and not any(t in msg for t in TRANSIENT)):
@@ -689,6 +744,8 @@ def context(sc: RealScenario) -> str:
         elif o["kind"] == "PriorityClass":
             out.append(f"PriorityClass {o['metadata']['name']}: {o['value']}"
                        + (" (preemptionPolicy Never)" if o.get("preemptionPolicy") else ""))
+        elif o["kind"] == "RuntimeClass":
+            out.append(f"RuntimeClass {o['metadata']['name']}: overhead {json.dumps(o['overhead'])}")
     for o in sc.ns_objects:
         out.append(f"{o['kind']} {o['metadata']['name']}: {json.dumps(o['spec'])}")
     return "\n".join(out)
@@ -773,13 +830,13 @@ def judge_pod(api: Any, sc: RealScenario, step: Step, work: Path, kubeconfig: Pa
     if d.what == "preempted":
         # the filters alone say unschedulable (with the attempt's message); preemption says more
         aspects["verdict"] = said == "preempted" or said == "pending"
-        aspects["message"] = (_head(d.message) == _head(dmsg)) if said == "pending" else None
+        aspects["message"] = (_head(d.message) == _head(dmsg)) if said == "pending" and d.message else None
         if aspects["message"] is False:
             details["message"] = f"scheduler (before preempting): {_head(d.message)!r}; dractl: {_head(dmsg)!r}"
         # that attempt's message ends in `preemption: found a potential placement for pod on node N, preempting
         # K victims` (framework/preemption/preemption.go)
-        aspects["tail"] = d.message == dmsg
-        if not aspects["tail"]:
+        aspects["tail"] = d.message == dmsg if d.message else None
+        if aspects["tail"] is False:
             details["tail"] = f"scheduler: {d.message!r}; dractl: {dmsg!r}"
         pre = (entry or {}).get("preemption") or {}
         tied = pre.get("tiedNodes") or ([pre["node"]] if pre.get("node") else [])
@@ -847,10 +904,10 @@ def run_scenario(api: Any, sc: RealScenario, work: Path, kubeconfig: Path,
 
 
 def run(api: Any, seed: int, count: int, work: Path, kubeconfig: Path, start: int = 0,
-        progress: Any = None) -> list[RealOutcome]:
+        progress: Any = None, features: frozenset[str] = frozenset(FEATURES)) -> list[RealOutcome]:
     out: list[RealOutcome] = []
     for i in range(start, start + count):
-        out.extend(run_scenario(api, generate(seed, i), work, kubeconfig, progress))
+        out.extend(run_scenario(api, generate(seed, i, features), work, kubeconfig, progress))
     return out
 
 
@@ -900,6 +957,7 @@ def write_markdown(path: Path, outcomes: list[RealOutcome], judged: tuple[str, .
 def main(args: Any) -> int:
     """`scenarios.py --realistic ...`: run on a control plane of its own, or on `--control-plane DIR`."""
     judged = judged_aspects(args.judge)
+    features = features_without(args.without)
     sys.path.insert(0, str(HERE))
     from kube import API  # noqa: PLC0415
 
@@ -934,7 +992,7 @@ def main(args: Any) -> int:
         outcomes: list[RealOutcome] = []
         try:
             for i in range(args.start, args.start + args.count):
-                outcomes.extend(run_scenario(api, generate(args.seed, i), work, kubeconfig, progress))
+                outcomes.extend(run_scenario(api, generate(args.seed, i, features), work, kubeconfig, progress))
         finally:
             if own is not None:
                 from conftest import stop_control_plane  # noqa: PLC0415
@@ -950,5 +1008,6 @@ def main(args: Any) -> int:
             if args.markdown:
                 write_markdown(Path(args.markdown), outcomes, judged,
                                f"## seed {args.seed}, scenarios {args.start}..{args.start + args.count - 1}, "
-                               f"judge {','.join(judged)}")
+                               f"judge {','.join(judged)}"
+                               + (f", without {args.without}" if args.without else ""))
     return 0 if all(o.agree(judged) for o in outcomes) else 1

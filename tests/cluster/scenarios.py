@@ -372,6 +372,8 @@ def main() -> int:
                       help="aspects compared: groups filters, scores, preemption, all, or aspects "
                            "(verdict,message,devices,tail,tied,pick,preemption), comma-separated")
     real.add_argument("--start", type=int, default=0, help="the first scenario's index")
+    real.add_argument("--without", default="", metavar="FEATURES",
+                      help="generate no taints, quota, spread, ... (comma-separated; see realistic.FEATURES)")
     real.add_argument("--control-plane", metavar="DIR",
                       help="a running `tests/cluster/control-plane up DIR` instead of one of its own")
     real.add_argument("--json", metavar="FILE", help="write every pod's outcome here")
