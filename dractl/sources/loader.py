@@ -19,7 +19,8 @@ from dractl.errors import InputError, ValidationError
 if TYPE_CHECKING:  # the model is imported where objects are parsed: reading documents (a TAB) needs none of it
     from dractl.model.cluster import Cluster
 
-MAX_BYTES = 256 * 1024 * 1024
+MAX_BYTES = 256 * 1024 * 1024  # read whole (YAML, and JSON that cannot be read item by item)
+MAX_STREAMED_BYTES = 4 * 1024 * 1024 * 1024  # a JSON List read item by item (kubectl get -o json of a big cluster)
 MAX_FLOW_DEPTH = 1000  # deeper [ / { nesting is refused before libyaml sees it (it is quadratic there)
 MAX_EXPANDED_NODES = 20_000_000  # after YAML aliases are expanded
 _BIG_STACK = 512 * 1024 * 1024  # libyaml's composer recurses in C: give it room instead of a segfault
@@ -188,6 +189,117 @@ def iter_objects(docs: Iterable[Any], origin: str) -> Iterable[tuple[Any, str]]:
                 yield item, f"document {i + 1} item {j + 1}"
         else:
             yield d, f"document {i + 1}"
+
+
+def read_objects(path: str, *, warn=None, validate: bool = True, kinds: frozenset[str] | None = None,
+                 lazy: frozenset[str] = frozenset({"ResourceSlice"}), data: bytes | None = None) -> list[Any]:
+    """Model objects of the file ``path`` (``-`` for stdin), each validated unless ``validate`` is False.
+
+    Only objects of ``kinds`` (None: all) become model objects; the others are checked all the same, so a file
+    is bad input whatever the command. A JSON document is read item by item (``dractl.sources.jsonstream``):
+    the dictionaries of one object at a time, never of the whole file; objects of the ``lazy`` kinds do not
+    keep their dictionary but read it again from the file when it is asked for (``raw``). Anything else is
+    read whole by :func:`parse_objects`. ``data``: the bytes of stdin, when they have been read already.
+    """
+    from dractl.sources.jsonstream import NotStreamable, Reread
+
+    origin = "<stdin>" if path == "-" else path
+    f: Any = None
+    if path == "-":
+        import io
+
+        if data is None:
+            data = read_bytes(path)
+        f, reread = io.BytesIO(data), Reread(data=data)
+    else:
+        read_bytes_check(path, MAX_STREAMED_BYTES)
+        try:
+            f = open(path, "rb")  # noqa: SIM115 - kept open for the lazy objects (closed with the process)
+        except OSError:
+            f = None
+        reread = Reread(f)
+    if f is not None and _starts_object(f):
+        try:
+            return _stream_objects(f, reread, origin, warn=warn, validate=validate, kinds=kinds, lazy=lazy)
+        except NotStreamable:
+            pass
+    if path == "-":
+        assert data is not None
+        whole = data
+    else:
+        if f is not None:
+            f.close()
+        whole = read_bytes(path)
+    return parse_objects(whole, origin, warn=warn, validate=validate)
+
+
+def read_bytes_check(path: str, limit: int) -> None:
+    """The errors :func:`read_bytes` gives for a missing file, a folder, or a file over ``limit`` bytes."""
+    if os.path.isdir(path):
+        raise InputError(f"{path}: is a directory, not a file")
+    try:
+        size = os.path.getsize(path)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
+    if size > limit:
+        raise InputError(f"{path}: file too large ({size} bytes; the limit is {limit})")
+
+
+def _starts_object(f: Any) -> bool:
+    head = f.read(4096)
+    f.seek(0)
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{"
+
+
+def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, kinds: frozenset[str] | None,
+                    lazy: frozenset[str]) -> list[Any]:
+    from dataclasses import replace
+
+    from dractl.model.convert import V1
+    from dractl.model.parse import UnknownKind, parse_object
+    from dractl.sources.jsonstream import LazyRaw, stream_items
+
+    out: list[Any] = []
+    skipped: list[tuple[Any, str]] = []
+    items = stream_items(f)
+    n = 0
+    try:
+        for obj, start, end, extra in items:
+            n += 1
+            where = f"document 1 item {n}" if end else "document 1"
+            if not isinstance(obj, dict):
+                raise InputError(f"{origin}: {where}: not a Kubernetes object (a {_yaml_type(obj)})")
+            kind = obj.get("kind")
+            wanted = kinds is None or kind in kinds
+            try:
+                o = parse_object(obj, validate=validate, model=wanted)
+            except UnknownKind as e:
+                skipped.append((obj, str(e)))
+                continue
+            except ValidationError as e:
+                if not e.obj:
+                    e = e.located(obj=where)
+                raise e.located(origin=origin) from None
+            except RecursionError:
+                raise InputError(f"{origin}: {where}: nesting too deep") from None
+            if o is None:
+                continue
+            if end and kind in lazy and obj.get("apiVersion") == V1:
+                o = replace(o, raw=LazyRaw(reread, start, end, extra))
+            out.append(o)
+    except InputError:
+        # Said only if the rest of the file is good JSON: otherwise the whole-file reader names the first
+        # problem, as it always has.
+        for _ in items:
+            pass
+        raise
+    if not n:
+        raise InputError(f"{origin}: no Kubernetes objects in it")
+    if skipped and warn:
+        warn(_skipped_text(origin, skipped))
+    return out
 
 
 def load_cluster(data: bytes, origin: str, *, warn=None, validate: bool = True) -> Cluster:

@@ -1,0 +1,150 @@
+"""A JSON snapshot is read object by object; the answers and the bad-input lines are those of the whole-file reader.
+
+The YAML form of a snapshot is read whole (as before), so it is the reference the JSON form is compared with.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from builders import (
+    allocated,
+    claim,
+    counter_consumption,
+    counter_set,
+    device,
+    device_class,
+    example_gpu_slice,
+    namespace,
+    node,
+    pod,
+    slice_,
+)
+
+GPU = "gpu.example.com"
+
+
+def _objects() -> list[dict]:
+    partitioned = slice_("node-b", devices=[
+        device(f"gpu-0-part-{j}", {"partition": j, "name": "ünïcode-ok"}, {"memory": "10Gi"},
+               consumes_counters=[counter_consumption("gpu-0", memory="10Gi")]) for j in range(4)],
+        name="node-b-devices", slice_count=2)
+    counters = slice_("node-b", devices=None, shared_counters=[counter_set("gpu-0", memory="40Gi")],
+                      name="node-b-counters", slice_count=2)
+    fabric = slice_(None, "fabric.example.com", pool="rack-1", all_nodes=True,
+                    devices=[device("nic-0", {"rdma": True})], name="rack-1-fabric")
+    c = allocated(claim("c1", "ns1"), {"request": "gpu", "driver": GPU, "pool": "node-a", "device": "gpu-1"})
+    return [namespace("ns1"), device_class(), node("node-a"), node("node-b"), example_gpu_slice("node-a"),
+            counters, partitioned, fabric, c, pod("p1", "ns1", [{"name": "gpu", "resourceClaimName": "c1"}])]
+
+
+def _write(tmp_path, name: str, objs: list[dict], *, indent: int | None = None, api_list: bool = False) -> str:
+    p = tmp_path / name
+    if name.endswith(".yaml"):
+        p.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": objs}, allow_unicode=True,
+                                    sort_keys=False))
+    elif api_list:  # what the REST API sends: kind and apiVersion on the list only, items first
+        items = [{k: v for k, v in o.items() if k not in ("kind", "apiVersion")} for o in objs]
+        p.write_text(json.dumps({"items": items, "kind": objs[0]["kind"] + "List",
+                                 "apiVersion": objs[0]["apiVersion"], "metadata": {}}, indent=indent,
+                                ensure_ascii=False))
+    else:
+        p.write_text(json.dumps({"apiVersion": "v1", "items": objs, "kind": "List", "metadata": {}},
+                                indent=indent, ensure_ascii=False))
+    return str(p)
+
+
+@pytest.mark.parametrize("indent", [None, 4])
+@pytest.mark.parametrize("args", [
+    ["devices", "-o", "json"], ["devices", "--node", "node-b", "-o", "json"], ["usage", "--by", "pool"],
+    ["slices", "-o", "json"], ["-A", "claims", "-o", "json"], ["-A", "pods", "-o", "json"],
+])
+def test_json_snapshot_answers_as_the_yaml_one(dractl, tmp_path, indent, args):
+    objs = _objects()
+    ref = dractl("--from", _write(tmp_path, "s.yaml", objs), *args)
+    got = dractl("--from", _write(tmp_path, "s.json", objs, indent=indent), *args)
+    assert ref.code == 0, ref.err
+    assert (got.code, got.out, got.err) == (ref.code, ref.out, ref.err)
+
+
+def test_slices_of_an_api_list_keep_the_list_kind(dractl, tmp_path):
+    slices = [o for o in _objects() if o["kind"] == "ResourceSlice"]
+    got = dractl("--from", _write(tmp_path, "api.json", slices, api_list=True), "slices", "-o", "json")
+    assert got.code == 0, got.err
+    assert json.loads(got.out)["items"] == slices
+
+
+def test_json_snapshot_on_stdin(dractl_proc, tmp_path):
+    objs = _objects()
+    ref = dractl_proc("--from", _write(tmp_path, "s.yaml", objs), "slices", "-o", "json")
+    got = dractl_proc("--from", "-", "slices", "-o", "json",
+                      input=open(_write(tmp_path, "s.json", objs), "rb").read())
+    assert (got.code, got.out) == (0, ref.out), got.err
+
+
+def _bad_slice(objs: list[dict]) -> list[dict]:
+    bad = json.loads(json.dumps(objs))
+    bad[4]["spec"]["devices"][3]["capacity"]["memory"]["value"] = "80 Gi"
+    return bad
+
+
+def test_bad_object_is_one_line_and_exit_2(dractl, tmp_path):
+    objs = _bad_slice(_objects())
+    got = dractl("--from", _write(tmp_path, "bad.json", objs), "devices")
+    ref = dractl("--from", _write(tmp_path, "bad.yaml", objs), "devices")
+    assert got.code == 2 and got.out == ""
+    assert got.err.count("\n") == 1
+    path = str(tmp_path / "bad.json")
+    assert got.err == ref.err.replace(str(tmp_path / "bad.yaml"), path)
+    assert got.err.startswith(f"error: {path}: ResourceSlice node-a-gpu.example.com-abcde: "
+                              "spec.devices[3].capacity[memory].value: "), got.err
+
+
+def test_bad_object_of_a_kind_the_command_does_not_read_is_still_bad_input(dractl, tmp_path):
+    objs = _objects()
+    objs[-1]["spec"]["resourceClaims"][0]["name"] = "Not_A_DNS_Label"
+    got = dractl("--from", _write(tmp_path, "bad.json", objs), "devices")
+    assert got.code == 2 and got.out == ""
+    assert "Pod ns1/p1: spec.resourceClaims[0].name" in got.err, got.err
+
+
+def test_json_syntax_error_after_a_bad_object_is_what_is_said(dractl, tmp_path):
+    """The whole-file reader met the syntax error first; so does the streaming one."""
+    p = tmp_path / "broken.json"
+    p.write_text(_write(tmp_path, "x.json", _bad_slice(_objects())) and
+                 (tmp_path / "x.json").read_text()[:-20] + "}}}")
+    got = dractl("--from", str(p), "devices")
+    assert got.code == 2 and got.out == ""
+    assert "invalid JSON at line 1 column" in got.err, got.err
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 1 << 20])
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+def test_items_are_read_one_by_one_and_again_from_their_bytes(chunk, bom):
+    import io
+
+    from dractl.sources.jsonstream import LazyRaw, Reread, stream_items
+
+    objs = _objects()
+    data = bom + json.dumps({"apiVersion": "v1", "items": objs, "kind": "List"}, indent=2,
+                            ensure_ascii=False).encode()
+    got = list(stream_items(io.BytesIO(data), chunk=chunk))
+    assert [o for o, *_ in got] == objs
+    reread = Reread(data=data)
+    assert [dict(LazyRaw(reread, s, e, x)) for _, s, e, x in got] == objs
+
+
+@pytest.mark.parametrize("text", [
+    '[{"kind": "Pod"}]', '{"kind": "List", "items": [{"a": 1},]}', '{"kind": "List", "items": null}',
+    '{"kind": "List", "items": []} {"kind": "List"}', '{"kind": "List", "kind": "Pod"}',
+    '{"items": [{"metadata": {}}], "kind": "Pod"}', '{"kind": "List", "items": [{"a": tru',
+])
+def test_what_only_the_whole_file_reader_judges_is_left_to_it(text):
+    import io
+
+    from dractl.sources.jsonstream import NotStreamable, stream_items
+
+    with pytest.raises(NotStreamable):
+        list(stream_items(io.BytesIO(text.encode()), chunk=3))
