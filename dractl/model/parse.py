@@ -46,8 +46,10 @@ def object_label(obj: Mapping[str, Any]) -> str:
     return f"{kind} {ns}/{name}" if ns and isinstance(ns, str) else f"{kind} {name}"
 
 
-def parse_object(obj: Any, *, validate: bool = True) -> Any:
-    """Parse one API object into the model; raises ValidationError or UnknownKind."""
+def parse_object(obj: Any, *, validate: bool = True, model: bool = True) -> Any:
+    """Parse one API object into the model; raises ValidationError or UnknownKind.
+
+    ``model=False`` only checks the object (kind, and with ``validate`` its fields) and returns None."""
     if not isinstance(obj, dict):
         raise ValidationError("", f"not a Kubernetes object (got {type(obj).__name__})")
     kind = obj.get("kind")
@@ -64,6 +66,8 @@ def parse_object(obj: Any, *, validate: bool = True) -> Any:
             validate_object(v1)
         except ValidationError as e:
             raise e.located(obj=object_label(v1)) from None
+    if not model:
+        return None
     try:
         return _PARSERS[kind](v1)
     except ValidationError as e:
@@ -90,10 +94,14 @@ def _frozen(d: Any) -> Mapping[str, str]:
 
 
 @lru_cache(maxsize=4096)
+def _quantity(text: Any) -> Quantity:
+    return Quantity.parse(text if isinstance(text, (str, int)) and not isinstance(text, bool) else str(text))
+
+
 def quantity(text: Any, field: str = "") -> Quantity:
     """Parse a quantity (cached: clusters repeat the same few values)."""
     try:
-        return Quantity.parse(text if isinstance(text, (str, int)) and not isinstance(text, bool) else str(text))
+        return _quantity(text)
     except QuantityError as e:
         raise ValidationError(field, f"Invalid value: {text!r}: {e}") from None
 
@@ -172,11 +180,13 @@ def _selectors(v: Any) -> tuple[str, ...]:
 # ------------------------------------------------------------------ ResourceSlice
 
 _ATTR_KINDS = m.SCALAR_KINDS + m.LIST_KINDS
-
-
-@lru_cache(maxsize=65536)
-def _attr_cached(kind: str, value: Any) -> m.AttributeValue:
-    return m.AttributeValue(kind, value)
+_SCALARS = frozenset(m.SCALAR_KINDS)
+_LISTS = frozenset(m.LIST_KINDS)
+#: kind -> attribute name -> value -> AttributeValue: values that repeat (a model, a driver version) are one
+#: object however many devices carry them. A name whose values keep changing (a UUID) stops being cached.
+_ATTR_CACHE: dict[str, dict[str, dict[Any, m.AttributeValue]]] = {k: {} for k in m.SCALAR_KINDS}
+_ATTR_CACHE_VALUES = 256
+_UNCACHED: dict[Any, m.AttributeValue] = {}
 
 
 def attribute(d: Any, field: str = "") -> m.AttributeValue:
@@ -185,10 +195,37 @@ def attribute(d: Any, field: str = "") -> m.AttributeValue:
     for kind in _ATTR_KINDS:
         if kind in d and d[kind] is not None:
             v = d[kind]
-            if kind in m.LIST_KINDS:
+            if kind in _LISTS:
                 return m.AttributeValue(kind, tuple(v))
-            return _attr_cached(kind, v)
+            return m.AttributeValue(kind, v)
     raise ValidationError(field, "Required value: exactly one value must be specified")
+
+
+def _attributes(attrs: dict[str, Any], field: str) -> Mapping[str, m.AttributeValue]:
+    out: dict[str, m.AttributeValue] = {}
+    cache = _ATTR_CACHE
+    for k, v in attrs.items():
+        if type(v) is dict and len(v) == 1:
+            ((kind, val),) = v.items()
+            if kind in _SCALARS and val is not None:
+                names = cache[kind]
+                vals = names.get(k)
+                if vals is None:
+                    vals = names[k] = {}
+                if vals is _UNCACHED:
+                    out[k] = m.AttributeValue(kind, val)
+                    continue
+                a = vals.get(val)
+                if a is None:
+                    a = m.AttributeValue(kind, val)
+                    if len(vals) < _ATTR_CACHE_VALUES:
+                        vals[val] = a
+                    else:
+                        names[k] = _UNCACHED
+                out[k] = a
+                continue
+        out[k] = attribute(v, f"{field}.attributes[{k}]")
+    return MappingProxyType(out)
 
 
 def _request_policy(d: Any, field: str) -> m.RequestPolicy | None:
@@ -204,10 +241,23 @@ def _request_policy(d: Any, field: str) -> m.RequestPolicy | None:
     )
 
 
+_COUNTERS_CACHE: dict[tuple[tuple[str, Any], ...], Mapping[str, Quantity]] = {}
+
+
 def _counters(d: Any, field: str) -> Mapping[str, Quantity]:
-    return MappingProxyType(
-        {name: quantity(_d(c).get("value"), f"{field}[{name}].value") for name, c in _d(d).items()}
+    """A counter map; identical maps (a MIG placement on every GPU) are one object."""
+    d = _d(d)
+    key = _plain_key(d)
+    if key is not None:
+        cached = _COUNTERS_CACHE.get(key)
+        if cached is not None:
+            return cached
+    out = MappingProxyType(
+        {name: quantity(_d(c).get("value"), f"{field}[{name}].value") for name, c in d.items()}
     )
+    if key is not None and len(_COUNTERS_CACHE) < 4096:
+        _COUNTERS_CACHE[key] = out
+    return out
 
 
 def _taint(t: dict[str, Any]) -> m.DeviceTaint:
@@ -220,50 +270,94 @@ def _taint(t: dict[str, Any]) -> m.DeviceTaint:
 
 
 _CAPACITY_CACHE: dict[tuple[tuple[str, Any], ...], Mapping[str, m.DeviceCapacity]] = {}
+_CONSUMES_CACHE: dict[tuple[str, int], tuple[m.DeviceCounterConsumption, ...]] = {}
 
 
-def _plain_capacity_key(caps: dict[str, Any]) -> tuple[tuple[str, Any], ...] | None:
-    """A key for capacities that are plain ``{value: q}`` (shared by identical devices)."""
-    key = []
-    for k, c in caps.items():
-        if type(c) is not dict or len(c) != 1 or type(c.get("value")) is not str:
-            return None
-        key.append((k, c["value"]))
-    return tuple(key)
+def _plain_key(d: dict[str, Any]) -> tuple[tuple[str, Any], ...] | None:
+    """A key for a map of plain ``{value: q}`` entries (capacities, counters), shared by identical devices."""
+    try:
+        key = tuple([(k, c["value"]) for k, c in d.items() if len(c) == 1])
+    except (TypeError, KeyError):
+        return None
+    if len(key) != len(d) or not all(type(v) is str for _, v in key):
+        return None
+    return key
+
+
+def _capacity(caps: dict[str, Any], field: str) -> Mapping[str, m.DeviceCapacity]:
+    key = _plain_key(caps)
+    if key is not None:
+        cached = _CAPACITY_CACHE.get(key)
+        if cached is not None:
+            return cached
+    capacity = MappingProxyType(
+        {
+            k: m.DeviceCapacity(
+                quantity(_d(c).get("value"), f"{field}.capacity[{k}].value"),
+                _request_policy(_d(c).get("requestPolicy"), f"{field}.capacity[{k}].requestPolicy"),
+            )
+            for k, c in caps.items()
+        }
+    )
+    if key is not None and len(_CAPACITY_CACHE) < 4096:
+        _CAPACITY_CACHE[key] = capacity
+    return capacity
+
+
+def _consumes(v: Any, field: str) -> tuple[m.DeviceCounterConsumption, ...]:
+    out = []
+    for i, c in enumerate(_l(v)):
+        c = _d(c)
+        counters = _counters(c.get("counters"), f"{field}.consumesCounters[{i}]")
+        out.append(m.DeviceCounterConsumption(c.get("counterSet", ""), counters))
+    if len(out) == 1:  # one object for each (counter set, counters): a placement repeats on every node
+        key = (out[0].counter_set, id(out[0].counters))
+        cached = _CONSUMES_CACHE.get(key)
+        if cached is not None and cached[0].counters is out[0].counters:
+            return cached
+        if len(_CONSUMES_CACHE) < 65536:
+            _CONSUMES_CACHE[key] = (out[0],)
+    return tuple(out)
+
+
+#: the device fields of most devices; any other field takes the long way (_device_full)
+_PLAIN_DEVICE = frozenset({"name", "attributes", "capacity", "allowMultipleAllocations", "consumesCounters"})
+
+
+def _devices(devices: list[Any]) -> tuple[m.Device, ...]:
+    out = []
+    plain = _PLAIN_DEVICE
+    device = m.Device
+    empty = m.EMPTY
+    for i, d in enumerate(devices):
+        if type(d) is dict and d.keys() <= plain:
+            attrs = d.get("attributes")
+            caps = d.get("capacity")
+            cc = d.get("consumesCounters")
+            field = ""
+            if attrs or caps or cc:
+                field = f"spec.devices[{i}]"
+            out.append(device(
+                d.get("name", ""),
+                _attributes(attrs, field) if attrs else empty,
+                _capacity(caps, field) if caps else empty,
+                bool(d.get("allowMultipleAllocations")),
+                _consumes(cc, field) if cc else (),
+            ))
+        else:
+            out.append(_device(_d(d), f"spec.devices[{i}]"))
+    return tuple(out)
 
 
 def _device(d: dict[str, Any], field: str) -> m.Device:
     attrs = d.get("attributes")
     caps = d.get("capacity")
-    capacity: Mapping[str, m.DeviceCapacity] = m.EMPTY
-    ckey = _plain_capacity_key(caps) if caps else None
-    if ckey is not None and ckey in _CAPACITY_CACHE:
-        capacity = _CAPACITY_CACHE[ckey]
-    elif caps:
-        capacity = MappingProxyType(
-            {
-                k: m.DeviceCapacity(
-                    quantity(_d(c).get("value"), f"{field}.capacity[{k}].value"),
-                    _request_policy(_d(c).get("requestPolicy"), f"{field}.capacity[{k}].requestPolicy"),
-                )
-                for k, c in caps.items()
-            }
-        )
-        if ckey is not None and len(_CAPACITY_CACHE) < 4096:
-            _CAPACITY_CACHE[ckey] = capacity
     return m.Device(
         name=d.get("name", ""),
-        attributes=MappingProxyType({k: attribute(v, f"{field}.attributes[{k}]") for k, v in attrs.items()})
-        if attrs
-        else m.EMPTY,
-        capacity=capacity,
+        attributes=_attributes(attrs, field) if attrs else m.EMPTY,
+        capacity=_capacity(caps, field) if caps else m.EMPTY,
         allow_multiple_allocations=bool(d.get("allowMultipleAllocations")),
-        consumes_counters=tuple(
-            m.DeviceCounterConsumption(
-                _d(c).get("counterSet", ""), _counters(_d(c).get("counters"), f"{field}.consumesCounters[{i}]")
-            )
-            for i, c in enumerate(_l(d.get("consumesCounters")))
-        ),
+        consumes_counters=_consumes(d.get("consumesCounters"), field),
         node_name=d.get("nodeName") or "",
         node_selector=node_selector(d.get("nodeSelector")),
         all_nodes=bool(d.get("allNodes")),
@@ -294,7 +388,7 @@ def _slice(o: dict[str, Any]) -> m.ResourceSlice:
                          _counters(_d(cs).get("counters"), f"spec.sharedCounters[{i}].counters"))
             for i, cs in enumerate(_l(spec.get("sharedCounters")))
         ),
-        devices=tuple(_device(d, f"spec.devices[{i}]") for i, d in enumerate(_l(spec.get("devices")))),
+        devices=_devices(_l(spec.get("devices"))),
         partition_type_attribute=spec.get("partitionTypeAttribute") or "",
         skip_node_operations=tuple(_l(spec.get("skipNodeOperations"))),
         raw=o,
