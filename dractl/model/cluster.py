@@ -6,7 +6,7 @@ printers consume. It is pure data plus derived indexes; it never does I/O.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -179,16 +179,29 @@ class Cluster:
                 out.setdefault(r.device_id, []).append(_holder(c, r))
         return out
 
-    def counters_left(self, pool: Pool) -> dict[str, dict[str, Quantity]]:
-        """Per counter set of ``pool``: what is left after every allocated device's consumption."""
-        left = {cs.name: dict(cs.counters) for cs in pool.counter_sets.values()}
-        if not left:
-            return left
-        by_name = {d.name: d for s in pool.slices for d in s.devices}
+    @cached_property
+    def _held_by_pool(self) -> dict[tuple[str, str], list[tuple[str, list[Holder]]]]:
+        """(driver, pool) -> [(device name, its holders)]: each pool's allocated devices without a scan of all."""
+        out: dict[tuple[str, str], list[tuple[str, list[Holder]]]] = {}
         for (driver, pname, dname), holders in self.holders.items():
-            if driver != pool.driver or pname != pool.name or dname not in by_name:
+            out.setdefault((driver, pname), []).append((dname, holders))
+        return out
+
+    def counters_left(self, pool: Pool) -> dict[str, Mapping[str, Quantity]]:
+        """Per counter set of ``pool``: what is left after every allocated device's consumption.
+
+        A set nothing consumes from is the pool's own (shared, read-only) counter map."""
+        sets = pool.counter_sets
+        if not sets:
+            return {}
+        by_name: dict[str, Device] | None = None
+        left: dict[str, Any] = {name: cs.counters for name, cs in sets.items()}
+        for dname, holders in self._held_by_pool.get((pool.driver, pool.name), ()):
+            if by_name is None:
+                by_name = {d.name: d for s in pool.slices for d in s.devices}
+            dev = by_name.get(dname)
+            if dev is None:
                 continue
-            dev = by_name[dname]
             # A device consumes its counters once, however many claims share it
             # (upstream: allocatedDevices is a set of device IDs).
             if all(h.admin_access for h in holders):
@@ -197,6 +210,8 @@ class Cluster:
                 rest = left.get(cc.counter_set)
                 if rest is None:
                     continue
+                if not isinstance(rest, dict):
+                    rest = left[cc.counter_set] = dict(rest)
                 for cname, q in cc.counters.items():
                     if cname in rest:
                         rest[cname] = rest[cname] - q

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from dractl.model.cluster import Cluster, Holder, Pool, PoolDevice
+from dractl.model.cluster import Cluster, Holder, PoolDevice
 from dractl.model.health import DeviceHealth, UnmappedHealth
 from dractl.model.objects import (
     AllocatedDeviceStatus,
@@ -51,19 +52,21 @@ def node_text(pd: PoolDevice) -> str:
     return "<none>"
 
 
-@dataclass
+@dataclass(slots=True)
 class DeviceView:
     pd: PoolDevice
-    holders: list[Holder]
-    counters: list[tuple[str, str, Quantity, Quantity | None]]  # (set, counter, consumes, left)
-    effective_taints: list[Any]
+    holders: Sequence[Holder]
+    counters: Sequence[tuple[str, str, Quantity, Quantity | None]]  # (set, counter, consumes, left)
+    effective_taints: Sequence[Any]
     #: per effective taint: "slice" or the DeviceTaintRule's name
-    taint_sources: list[str] = field(default_factory=list)
+    taint_sources: Sequence[str] = ()
     health: DeviceHealth | None = None
     #: health reported for a claim holding this device that cannot be tied to one device (CDI IDs only)
-    unmapped_health: list[UnmappedHealth] = field(default_factory=list)
+    unmapped_health: Sequence[UnmappedHealth] = ()
     #: the drivers' status.devices[] entries for this device, from the claims holding it
-    device_statuses: list[tuple[str, AllocatedDeviceStatus]] = field(default_factory=list)  # (claim, status)
+    device_statuses: Sequence[tuple[str, AllocatedDeviceStatus]] = ()  # (claim, status)
+    #: whether a counter it consumes has less left than it needs (None: not worked out yet)
+    short: bool | None = None
 
     @property
     def health_state(self) -> str | None:
@@ -91,7 +94,14 @@ class DeviceView:
 
     @property
     def counters_short(self) -> bool:
-        return any(left is not None and left < need for _, _, need, left in self.counters)
+        if self.short is None:
+            self.short = any(left is not None and left < need for _, _, need, left in self.counters)
+        return self.short
+
+    def _plain(self) -> bool:
+        """Nothing but a free, untainted device of a complete pool with nothing reported (the usual case)."""
+        return not (self.holders or self.effective_taints or self.health is not None or self.unmapped_health
+                    or self.pd.pool_incomplete or self.counters_short)
 
     def consumed(self) -> dict[str, Quantity]:
         total: dict[str, Quantity] = {}
@@ -101,6 +111,8 @@ class DeviceView:
         return total
 
     def status(self) -> str:
+        if self._plain():
+            return "free"
         d = self.device
         held = [h for h in self.holders if not h.admin_access]
         if self.pd.pool_incomplete:
@@ -136,6 +148,8 @@ class DeviceView:
 
     def available(self) -> bool:
         """Free for a new claim right now (not held exclusively, counters left, no blocking taint)."""
+        if not (self.holders or self.effective_taints or self.pd.pool_incomplete):
+            return not self.counters_short
         d = self.device
         if self.pd.pool_incomplete or self.counters_short:
             return False
@@ -150,7 +164,12 @@ class DeviceView:
         return all(used.get(k) is None or used[k] < cap.value for k, cap in d.capacity.items())
 
 
-def device_views(cluster: Cluster) -> list[DeviceView]:
+def device_views(cluster: Cluster, *, slices: Callable[[ResourceSlice], bool] | None = None,
+                 devices: Callable[[PoolDevice], bool] | None = None) -> list[DeviceView]:
+    """A view of every device (of the slices ``slices`` keeps, and that ``devices`` keeps), in search order.
+
+    Counter rows are worked out once per (counter set of a pool, consumption) and shared: a MIG placement
+    on every GPU of every node is one tuple of rows, not one per device."""
     from dractl.model import health as _health
 
     hidx = _health.build(cluster.pods, cluster.claims) if cluster.pods else _health.HealthIndex()
@@ -159,40 +178,56 @@ def device_views(cluster: Cluster) -> list[DeviceView]:
         for st in c.devices:
             statuses.setdefault((st.driver, st.pool, st.device), []).append((c.key, st))
     holders = cluster.holders
-    left_by_pool: dict[tuple[str, str], dict[str, dict[str, Quantity]]] = {}
-    pools: dict[tuple[str, str], Pool] = {(p.driver, p.name): p for p in cluster.pools}
     rules = cluster.taint_rules
+    rows_memo: dict[tuple[int, int], tuple[Any, tuple[tuple[str, str, Quantity, Quantity | None], ...]]] = {}
     out = []
-    for pd in cluster.iter_devices():
-        counters: list[tuple[str, str, Quantity, Quantity | None]] = []
-        if pd.device.consumes_counters:
-            pkey = (pd.driver, pd.pool)
-            if pkey not in left_by_pool:
-                left_by_pool[pkey] = cluster.counters_left(pools[pkey])
-            left = left_by_pool[pkey]
-            for cc in pd.device.consumes_counters:
-                for name, q in cc.counters.items():
-                    counters.append((cc.counter_set, name, q, left.get(cc.counter_set, {}).get(name)))
-        taints = list(pd.device.taints)
-        sources = ["slice"] * len(taints)
-        for r in rules:
-            if rule_matches(r, pd):
-                assert r.taint is not None
-                taints.append(r.taint)
-                sources.append(r.name)
-        key = pd.key
-        out.append(
-            DeviceView(
-                pd,
-                holders.get(key, []),
-                counters,
-                taints,
-                sources,
-                hidx.of(key),
-                hidx.unmapped_for(key) if hidx.unmapped else [],
-                statuses.get(key, []),
-            )
-        )
+    view = DeviceView
+    for pool in cluster.pools:
+        inc = pool.incomplete
+        left: dict[str, Mapping[str, Quantity]] | None = None
+        pool_rules = [r for r in rules if r.taint is not None and (not r.driver or r.driver == pool.driver)
+                      and (not r.pool or r.pool == pool.name)]
+        for s in pool.slices:
+            if slices is not None and not slices(s):
+                continue
+            for d in s.devices:
+                pd = PoolDevice(pool.driver, pool.name, d, s, inc)
+                if devices is not None and not devices(pd):
+                    continue
+                counters: Sequence[tuple[str, str, Quantity, Quantity | None]] = ()
+                if d.consumes_counters:
+                    if left is None:
+                        left = cluster.counters_left(pool)
+                    parts = []
+                    for cc in d.consumes_counters:
+                        have = left.get(cc.counter_set)
+                        key = (id(have), id(cc))
+                        memo = rows_memo.get(key)
+                        if memo is None:
+                            # the memo holds ``have``: its id is not given to another map while the memo lives
+                            memo = rows_memo[key] = (have, tuple(
+                                (cc.counter_set, name, q, have.get(name) if have is not None else None)
+                                for name, q in cc.counters.items()))
+                        parts.append(memo[1])
+                    counters = parts[0] if len(parts) == 1 else [r for p in parts for r in p]
+                taints: Sequence[Any] = d.taints
+                sources: Sequence[str] = ("slice",) * len(taints) if taints else ()
+                if pool_rules:
+                    extra = [r for r in pool_rules if not r.device or r.device == d.name]
+                    if extra:
+                        taints = [*taints, *(r.taint for r in extra)]
+                        sources = [*sources, *(r.name for r in extra)]
+                key3 = (pool.driver, pool.name, d.name)
+                out.append(view(
+                    pd,
+                    holders.get(key3, ()),
+                    counters,
+                    taints,
+                    sources,
+                    hidx.of(key3),
+                    hidx.unmapped_for(key3) if hidx.unmapped else (),
+                    statuses.get(key3, ()),
+                ))
     return out
 
 
