@@ -406,16 +406,28 @@ class Quantity:
         return hash(self.value)
 
     def __lt__(self, other: Quantity | int) -> bool:
-        return self.value < _value_of(other)
+        a, b = self.value, _value_of(other)
+        if a.denominator == 1 == b.denominator:  # whole numbers (nearly every quantity): compare as ints
+            return a.numerator < b.numerator
+        return a < b
 
     def __le__(self, other: Quantity | int) -> bool:
-        return self.value <= _value_of(other)
+        a, b = self.value, _value_of(other)
+        if a.denominator == 1 == b.denominator:
+            return a.numerator <= b.numerator
+        return a <= b
 
     def __gt__(self, other: Quantity | int) -> bool:
-        return self.value > _value_of(other)
+        a, b = self.value, _value_of(other)
+        if a.denominator == 1 == b.denominator:
+            return a.numerator > b.numerator
+        return a > b
 
     def __ge__(self, other: Quantity | int) -> bool:
-        return self.value >= _value_of(other)
+        a, b = self.value, _value_of(other)
+        if a.denominator == 1 == b.denominator:
+            return a.numerator >= b.numerator
+        return a >= b
 
     # -- arithmetic -----------------------------------------------------
     def __add__(self, other: Quantity | int) -> Quantity:
@@ -484,6 +496,8 @@ class Quantity:
 
 
 def _value_of(x: Quantity | int) -> Fraction:
+    if type(x) is Quantity:
+        return x.value
     if isinstance(x, Quantity):
         return x.value
     if isinstance(x, int) and not isinstance(x, bool):
