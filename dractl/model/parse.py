@@ -8,7 +8,6 @@ name the object and the field path; callers add the file name.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from types import MappingProxyType
@@ -438,8 +437,8 @@ _SPEC_CACHE: dict[str, m.ResourceClaimSpec] = {}
 def claim_spec(spec: Any, field: str = "spec") -> m.ResourceClaimSpec:
     """A ResourceClaimSpec; identical specs (every claim made from one template) parse once."""
     try:
-        key = json.dumps(spec, sort_keys=True, separators=(",", ":"))
-    except (TypeError, ValueError):
+        key = repr(spec)  # a cache key (json.dumps with sorted keys costs twice as much)
+    except RecursionError:
         return _claim_spec(spec, field)
     cached = _SPEC_CACHE.get(key)
     if cached is None:
