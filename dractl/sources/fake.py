@@ -22,11 +22,21 @@ class FakeSource:
         self.path = self.store.path
         self._warn = warn
         self._cluster: Cluster | None = None
+        self._kinds: frozenset[str] | None = None  # the kinds of _cluster (None: every kind)
 
     def load(self, needs: frozenset[str] | None = None) -> Cluster:
-        """Every object of the state (``needs`` is for sources that can read less)."""
-        if self._cluster is None:
-            self._cluster = cluster_from(self.objects(self.store.read()["items"]))
+        """The objects of the state, of the kinds in ``needs`` at least (None: every kind)."""
+        want = None if needs is None else frozenset(needs)
+        have = self._kinds
+        if self._cluster is not None and (have is None or (want is not None and want <= have)):
+            return self._cluster
+        from dractl.sources.loader import read_state
+
+        objs = read_state(self.path, warn=self._warn, kinds=want)
+        if objs is None:  # no state yet (the default cluster), or one only Store.read can judge
+            objs, want = self.objects(self.store.read()["items"]), None
+        self._cluster = cluster_from(objs)
+        self._kinds = want
         return self._cluster
 
     def watch(self, needs: frozenset[str] | None = None, interval: float = 0.25) -> Iterator[Cluster]:

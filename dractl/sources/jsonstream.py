@@ -175,12 +175,13 @@ class _Text:
             return v, end + self.base
 
 
-def stream_items(f: IO[bytes], *, chunk: int = CHUNK) -> Iterator[Item]:
+def stream_items(f: IO[bytes], *, chunk: int = CHUNK, list_kind: bool = True) -> Iterator[Item]:
     """The objects of one JSON document: ``(object, start byte, end byte, extra)`` each (``extra``: the kind
     and apiVersion an item took from its list, else None; the bytes are 0, 0 for a document that is no list).
 
     A ``*List`` document yields its items (an item without kind and apiVersion gets its list's, as
-    ``dractl.sources.loader.iter_objects`` does); any other object is yielded whole. Raises NotStreamable
+    ``dractl.sources.loader.iter_objects`` does); any other object is yielded whole. ``list_kind=False``: the
+    ``items`` of a document of any kind (dractl's fake cluster state) are its objects. Raises NotStreamable
     for what only the whole-document reader can judge; items already yielded are then to be discarded.
     """
     t = _Text(f, chunk)
@@ -211,7 +212,7 @@ def stream_items(f: IO[bytes], *, chunk: int = CHUNK) -> Iterator[Item]:
             raise NotStreamable
         pos = t.skip_ws(pos + 1)
         kind = head.get("kind")
-        if key == "items" and t.char(pos) == "[" and (kind is None or _is_list(kind)) and "items" not in head:
+        if key == "items" and t.char(pos) == "[" and (kind is None or _is_list(kind) or not list_kind):
             streamed = True
             pos = t.skip_ws(pos + 1)
             if t.char(pos) == "]":
@@ -221,7 +222,7 @@ def stream_items(f: IO[bytes], *, chunk: int = CHUNK) -> Iterator[Item]:
                 t.drop(pos)
                 item, end = t.value(pos)
                 start_b, end_b = t.byte_offset(pos), t.byte_offset(end)
-                if isinstance(item, dict) and "kind" not in item and "apiVersion" not in item:
+                if list_kind and isinstance(item, dict) and "kind" not in item and "apiVersion" not in item:
                     if kind is None:
                         pending.append((item, start_b, end_b))
                     else:
@@ -246,7 +247,7 @@ def stream_items(f: IO[bytes], *, chunk: int = CHUNK) -> Iterator[Item]:
     if t.char(pos) != "":
         raise NotStreamable  # more than one document
     if streamed:
-        if not _is_list(head.get("kind")):
+        if list_kind and not _is_list(head.get("kind")):
             raise NotStreamable
         for item, s, e in pending:
             yield _with_list_kind(item, head, s, e)

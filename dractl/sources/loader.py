@@ -233,6 +233,23 @@ def read_objects(path: str, *, warn=None, validate: bool = True, kinds: frozense
     return parse_objects(whole, origin, warn=warn, validate=validate)
 
 
+def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> list[Any] | None:
+    """The fake cluster's state file read item by item (objects of ``kinds`` only, unvalidated: dractl wrote
+    them); None when it is missing or not a state document this reader can judge (``Store.read`` can)."""
+    from dractl.sources.jsonstream import NotStreamable, Reread
+
+    try:
+        f = open(path, "rb")  # noqa: SIM115 - kept open for the lazy objects (closed with the process)
+    except OSError:
+        return None
+    try:
+        return _stream_objects(f, Reread(f), path, warn=warn, validate=False, kinds=kinds,
+                               lazy=frozenset({"ResourceSlice"}), state=True)
+    except NotStreamable:
+        f.close()
+        return None
+
+
 def read_bytes_check(path: str, limit: int) -> None:
     """The errors :func:`read_bytes` gives for a missing file, a folder, or a file over ``limit`` bytes."""
     if os.path.isdir(path):
@@ -254,21 +271,25 @@ def _starts_object(f: Any) -> bool:
 
 
 def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, kinds: frozenset[str] | None,
-                    lazy: frozenset[str]) -> list[Any]:
+                    lazy: frozenset[str], state: bool = False) -> list[Any]:
+    """``state``: the file is the fake cluster's state (its ``items``, labelled ``document N`` as they always
+    were; none at all is an empty cluster)."""
     from dataclasses import replace
 
     from dractl.model.convert import V1
     from dractl.model.parse import UnknownKind, parse_object
-    from dractl.sources.jsonstream import LazyRaw, stream_items
+    from dractl.sources.jsonstream import LazyRaw, NotStreamable, stream_items
 
     out: list[Any] = []
     skipped: list[tuple[Any, str]] = []
-    items = stream_items(f)
+    items = stream_items(f, list_kind=not state)
     n = 0
     try:
         for obj, start, end, extra in items:
             n += 1
-            where = f"document 1 item {n}" if end else "document 1"
+            if state and not end:
+                raise NotStreamable  # a state without an items list: Store.read says what is wrong
+            where = f"document {n}" if state else f"document 1 item {n}" if end else "document 1"
             if not isinstance(obj, dict):
                 raise InputError(f"{origin}: {where}: not a Kubernetes object (a {_yaml_type(obj)})")
             kind = obj.get("kind")
@@ -295,7 +316,7 @@ def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, k
         for _ in items:
             pass
         raise
-    if not n:
+    if not n and not state:
         raise InputError(f"{origin}: no Kubernetes objects in it")
     if skipped and warn:
         warn(_skipped_text(origin, skipped))
