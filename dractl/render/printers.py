@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -96,6 +96,9 @@ class Result:
     empty_message: str = "No resources found."
     text: Callable[[], str] | None = None
     footer: Callable[[], str] | None = None
+    #: the same document as ``document``, as (the document without its ``items``, the items), for -o json|yaml
+    #: to write item by item: a long listing is never a whole document in memory
+    stream: Callable[[], tuple[dict[str, Any], Iterable[Any]]] | None = None
 
 
 def check_format(fmt: str) -> str:
@@ -129,7 +132,11 @@ def print_result(result: Result, fmt: str, *, out: TextIO, err: TextIO, no_heade
     Commands call it through ``AppContext.print``, which passes the context's streams.
     """
     fmt = check_format(fmt)
-    if fmt == "json":
+    if fmt in ("json", "yaml") and result.stream is not None:
+        head, items = result.stream()
+        head = {k: v for k, v in head.items() if k != "items"}
+        (write_json if fmt == "json" else write_yaml)(out, head, items)
+    elif fmt == "json":
         out.write(to_json(result.document()))
     elif fmt == "yaml":
         out.write(to_yaml(result.document()))
@@ -179,18 +186,73 @@ def to_json(doc: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
+_BATCH = 512  # items encoded per write
+
+
+def write_json(out: TextIO, head: dict[str, Any], items: Iterable[Any]) -> None:
+    """``to_json({**head, "items": [...items]})``, written as the items come."""
+    from itertools import islice
+
+    it = iter(items)
+    first = list(islice(it, _PRETTY_ITEMS + 1))
+    if len(first) <= _PRETTY_ITEMS:
+        out.write(to_json({**head, "items": first}))
+        return
+    enc = _COMPACT.encode
+    out.write("{\n" + "".join(f"  {enc(k)}: {enc(v)},\n" for k, v in head.items()) + '  "items": [\n    ')
+    out.write(",\n    ".join(map(enc, first)))
+    while batch := list(islice(it, _BATCH)):
+        out.write(",\n    " + ",\n    ".join(map(enc, batch)))
+    out.write("\n  ]\n}\n")
+
+
+def write_yaml(out: TextIO, head: dict[str, Any], items: Iterable[Any]) -> None:
+    """``to_yaml({**head, "items": [...items]})``, written a batch of items at a time."""
+    from itertools import islice
+
+    import yaml
+
+    it = iter(items)
+    batch = list(islice(it, _BATCH))
+    if not batch:
+        out.write(to_yaml({**head, "items": []}))
+        return
+    out.write(to_yaml(head) if head else "")
+    out.write("items:\n")  # a block sequence in a mapping is not indented: the items' text is a list's text
+    while batch:
+        out.write(yaml.dump(batch, Dumper=_dumper(), sort_keys=False, default_flow_style=False, allow_unicode=True))
+        batch = list(islice(it, _BATCH))
+
+
 def to_yaml(doc: Any) -> str:
     import yaml
 
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return yaml.dump(doc, Dumper=dumper, sort_keys=False, default_flow_style=False, allow_unicode=True)
+    return yaml.dump(doc, Dumper=_dumper(), sort_keys=False, default_flow_style=False, allow_unicode=True)
+
+
+_DUMPER: Any = None
+
+
+def _dumper() -> Any:
+    """libyaml's safe dumper, without anchors: a value shared by two items (one capacity map) is written out
+    in each, as kubectl writes it."""
+    global _DUMPER
+    if _DUMPER is None:
+        import yaml
+
+        class Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+            def ignore_aliases(self, data: Any) -> bool:
+                return True
+
+        _DUMPER = Dumper
+    return _DUMPER
 
 
 def print_table(table: Table, *, no_headers: bool = False, out: TextIO, fit: bool = True) -> None:
     """kubectl's plain layout when piped; on a terminal fitted to its width (unless ``fit`` is
     False, for ``-o wide``) and styled unless NO_COLOR."""
     if not _isatty(out):
-        out.write(plain_table(table, no_headers))
+        write_plain_table(out, table, no_headers)
         return
     width = terminal_width(out) if fit else None
     out.write(terminal_table(table, no_headers, width=width, styled=use_color(out) and os.environ.get("TERM") != "dumb",
@@ -206,6 +268,19 @@ def plain_table(table: Table, no_headers: bool = False) -> str:
         cells = [c.ljust(w) for c, w in zip(r, widths, strict=True)]
         lines.append("   ".join(cells).rstrip())
     return "\n".join(lines) + "\n"
+
+
+def write_plain_table(out: TextIO, table: Table, no_headers: bool = False) -> None:
+    """``plain_table``, written a batch of lines at a time."""
+    rows: Sequence[Sequence[str]] = table.rows if no_headers else [table.columns, *table.rows]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(table.columns))]
+    last = len(widths) - 1
+    for start in range(0, len(rows), _BATCH):
+        lines = []
+        for r in rows[start:start + _BATCH]:
+            lines.append("   ".join([c.ljust(w) for c, w in zip(r[:last], widths, strict=False)] + [r[last]])
+                         .rstrip() + "\n" if last >= 0 else "\n")
+        out.write("".join(lines))
 
 
 def _isatty(stream: TextIO) -> bool:

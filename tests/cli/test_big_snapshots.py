@@ -148,3 +148,43 @@ def test_what_only_the_whole_file_reader_judges_is_left_to_it(text):
 
     with pytest.raises(NotStreamable):
         list(stream_items(io.BytesIO(text.encode()), chunk=3))
+
+
+def _docs(n: int) -> list[dict]:
+    shared = {"gpu.example.com/memory": "80Gi"}  # one object in many items, as DeviceDocs shares them
+    return [{"name": f"d-{i}", "text": "ü" * (i % 7) + " long words " * (i % 13), "capacity": shared,
+             "list": [i, {"x": None, "y": [True, 1.5]}], "empty": {}} for i in range(n)]
+
+
+@pytest.mark.parametrize("n", [0, 1, 200, 201, 1500])
+def test_written_item_by_item_is_the_whole_document(n):
+    import io
+
+    from dractl.render.printers import to_json, to_yaml, write_json, write_yaml
+
+    head = {"apiVersion": "dractl/v1", "kind": "DeviceList"}
+    doc = {**head, "items": _docs(n)}
+    for write, whole in ((write_json, to_json), (write_yaml, to_yaml)):
+        out = io.StringIO()
+        write(out, head, iter(_docs(n)))
+        assert out.getvalue() == whole(doc)
+    assert "&id" not in to_yaml(doc)  # a shared map is written out in each item
+
+
+@pytest.mark.parametrize("args", [["-o", "json"], ["-o", "yaml"], [], ["-o", "wide"], ["-o", "name"]])
+def test_devices_of_many_nodes_in_every_format(dractl, tmp_path, args):
+    """Hundreds of devices (the long forms of the printers) give one document or table, whole."""
+    objs = [node(f"n-{i}") for i in range(80)] + [example_gpu_slice(f"n-{i}") for i in range(80)]
+    snap = _write(tmp_path, "many.json", objs)
+    got = dractl("--from", snap, "devices", *args)
+    assert got.code == 0, got.err
+    if args[1:] == ["json"]:
+        items = json.loads(got.out)["items"]
+    elif args[1:] == ["yaml"]:
+        items = yaml.safe_load(got.out)["items"]
+    else:
+        items = got.out.splitlines()[0 if args == ["-o", "name"] else 1:]
+    assert len(items) == 640
+    if args[1:] in (["json"], ["yaml"]):
+        want = {(f"n-{n}", f"gpu-{g}") for n in range(80) for g in range(8)}
+        assert {(i["node"], i["device"]) for i in items} == want

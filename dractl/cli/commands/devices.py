@@ -15,10 +15,6 @@ if TYPE_CHECKING:
     from dractl.model.cluster import Cluster
     from dractl.render.watch import Listing
 
-# Attributes worth a column of their own in the narrow table, in this order of preference.
-_MAIN_ATTRIBUTES = ("model", "productName", "type", "index", "driverVersion", "partition", "ifName")
-
-
 def devices(
     ctx: typer.Context,
     node: Annotated[
@@ -68,17 +64,17 @@ def _devices(app_ctx: AppContext, cluster: Cluster, node: str | None, driver: st
     from dractl.render.watch import Listing
 
     require_node(cluster, node)
-    views = device_views(cluster)
+    n = cluster.node(node) if node else None
+    labels = dict(n.labels) if n else {}
+
+    def slice_kept(s: Any) -> bool:  # whole slices of another node, driver or pool are passed over
+        return ((not driver or s.driver == driver) and (not pool or s.pool.name == pool)
+                and (not node or not s.node_name or s.node_name == node))
+
+    views = device_views(cluster, slices=slice_kept if node or driver or pool else None,
+                         devices=(lambda pd: visible_from(pd, node, labels)) if node else None)
     if unhealthy:
         views = [v for v in views if v.health_state == "Unhealthy"]
-    if node:
-        n = cluster.node(node)
-        labels = dict(n.labels) if n else {}
-        views = [v for v in views if visible_from(v.pd, node, labels)]
-    if driver:
-        views = [v for v in views if v.pd.driver == driver]
-    if pool:
-        views = [v for v in views if v.pd.pool == pool]
     if available:
         views = [v for v in views if v.available()]
     if selector or device_class:
@@ -86,10 +82,16 @@ def _devices(app_ctx: AppContext, cluster: Cluster, node: str | None, driver: st
 
         views = filter_views(app_ctx, cluster, views, selector, device_class)
 
+    from dractl.render.devicelist import DeviceDocs
+
+    def stream() -> tuple[dict[str, Any], Any]:
+        return dractl_list("DeviceList", []), DeviceDocs().docs(views)
+
     return Listing(
         Result(
-            table=lambda: _devices_table(views),
-            document=lambda: dractl_list("DeviceList", [_device_doc(v) for v in views]),
+            table=lambda: _devices_table(views, wide=app_ctx.output == "wide"),
+            document=lambda: dractl_list("DeviceList", list(DeviceDocs().docs(views))),
+            stream=stream,
             names=lambda: [f"device/{v.pd.driver}/{v.pd.pool}/{v.device.name}" for v in views],
             empty_message="No devices found.",
         ),
@@ -97,99 +99,15 @@ def _devices(app_ctx: AppContext, cluster: Cluster, node: str | None, driver: st
     )
 
 
-def _device_doc(v: Any) -> dict[str, Any]:
-    from dractl.model.views import qualified
-
-    pd = v.pd
-    d = pd.device
-    doc: dict[str, Any] = {
-        "node": pd.node,
-        "driver": pd.driver,
-        "pool": pd.pool,
-        "device": d.name,
-        "slice": pd.slice.name,
-        "attributes": {qualified(pd.driver, k): a.plain() for k, a in d.attributes.items()},
-        "capacity": {qualified(pd.driver, k): str(c.value) for k, c in d.capacity.items()},
-        "allowMultipleAllocations": d.allow_multiple_allocations,
-        "claims": sorted({h.claim for h in v.holders}),
-        "status": v.status(),
-        "available": v.available(),
-    }
-    if v.holders and d.allow_multiple_allocations:
-        doc["consumedCapacity"] = {qualified(pd.driver, k): str(q) for k, q in v.consumed().items()}
-        doc["shares"] = [
-            {"claim": h.claim, "request": h.request, "shareID": h.share_id,
-             "consumedCapacity": {k: str(q) for k, q in h.consumed.items()}}
-            for h in v.holders
-        ]
-    if v.counters:
-        doc["consumesCounters"] = [
-            {"counterSet": cs, "counter": name, "consumes": str(need), "left": None if left is None else str(left)}
-            for cs, name, need, left in v.counters
-        ]
-    doc["health"] = v.health_state
-    doc["healthMessage"] = (v.health.message if v.health is not None else "") or (
-        v.health_text() if v.health is None else ""
-    )
-    doc["conditions"] = v.conditions()
-    doc["taints"] = [
-        {"key": t.key, "value": t.value, "effect": t.effect, "source": src}
-        for t, src in zip(v.effective_taints, v.taint_sources, strict=True)
-    ]
-    if pd.pool_incomplete:
-        doc["poolIncomplete"] = True
-    return doc
-
-
-def _main_attribute_names(views: list[Any]) -> list[str]:
-    present: set[str] = set()
-    for v in views:
-        present.update(k.rpartition("/")[2] for k in v.device.attributes)
-    return [a for a in _MAIN_ATTRIBUTES if a in present][:3]
-
-
-def _attr_short(v: Any, short: str) -> str:
-    d = v.device
-    for k, a in d.attributes.items():
-        if k == short or (k.rpartition("/")[2] == short and k.partition("/")[0] == v.pd.driver):
-            return str(a)
-    for k, a in d.attributes.items():
-        if k.rpartition("/")[2] == short:
-            return str(a)
-    return ""
-
-
-def _devices_table(views: list[Any]):
-    from dractl.model.views import node_text
+def _devices_table(views: list[Any], wide: bool = True):
+    from dractl.render.devicelist import DeviceRows
     from dractl.render.printers import Table
 
-    mains = _main_attribute_names(views)
-    has_counters = any(v.counters for v in views)
-    cols = ["NODE", "DRIVER", "POOL", "DEVICE", *[m.upper() for m in mains], "CAPACITY"]
-    if has_counters:
-        cols.append("COUNTERS")
-    cols += ["STATUS", "ATTRIBUTES", "TAINTS"]
-    rows = []
-    for v in views:
-        d = v.device
-        cap = " ".join(f"{k}={c.value}" for k, c in d.capacity.items())
-        row = [node_text(v.pd), v.pd.driver, v.pd.pool, d.name, *[_attr_short(v, m) for m in mains], cap or "<none>"]
-        if has_counters:
-            row.append(
-                " ".join(
-                    f"{cs}/{name}={need}" + (f" ({left} left)" if left is not None else " (unknown set)")
-                    for cs, name, need, left in v.counters
-                )
-                or "-"
-            )
-        row.append(v.status())
-        row.append(" ".join(f"{k}={a}" for k, a in d.attributes.items()) or "<none>")
-        row.append(",".join(str(t) for t in v.effective_taints) or "<none>")
-        rows.append(row)
+    rows = DeviceRows(views, wide)
+    mains_up = [m.upper() for m in rows.mains]
     # To fit a terminal: the less telling attributes go first; NODE, DEVICE and STATUS stay.
-    mains_up = [m.upper() for m in mains]
     drop = [*reversed(mains_up[1:]), "COUNTERS", "POOL", "CAPACITY", *mains_up[:1], "DRIVER"]
-    return Table(cols, rows, wide={"ATTRIBUTES", "TAINTS"}, drop=drop)
+    return Table(rows.columns(), [rows.row(v) for v in views], wide={"ATTRIBUTES", "TAINTS"}, drop=drop)
 
 
 def slices(

@@ -1,0 +1,176 @@
+"""The rows and documents of `dractl devices`, made lean: what devices share is formatted once.
+
+Devices of one driver share their capacity maps and their counter rows (a MIG placement is the same on every
+GPU of every node: ``dractl.model.views.device_views`` shares the tuple), so their cells and document parts
+are made once per shared object and reused; the rest is plain dictionaries and strings, one per device.
+The memos key on ``id()`` and hold the object they key on, so no id is reused while a listing is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from dractl.model.objects import LIST_KINDS
+
+# Attributes worth a column of their own in the narrow table, in this order of preference.
+MAIN_ATTRIBUTES = ("model", "productName", "type", "index", "driverVersion", "partition", "ifName")
+_LISTS = frozenset(LIST_KINDS)
+
+
+class DeviceDocs:
+    """``devices -o json|yaml``: one document per device view."""
+
+    def __init__(self) -> None:
+        self._qualified: dict[str, dict[str, str]] = {}
+        self._caps: dict[tuple[str, int], tuple[Any, dict[str, str]]] = {}
+        self._counters: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
+
+    def _q(self, driver: str) -> dict[str, str]:
+        q = self._qualified.get(driver)
+        if q is None:
+            q = self._qualified[driver] = {}
+        return q
+
+    def docs(self, views: Iterable[Any]) -> Iterable[dict[str, Any]]:
+        return map(self.doc, views)
+
+    def doc(self, v: Any) -> dict[str, Any]:
+        pd = v.pd
+        d = pd.device
+        driver = pd.driver
+        q = self._q(driver)
+        attrs: dict[str, Any] = {}
+        for k, a in d.attributes.items():
+            qk = q.get(k)
+            if qk is None:
+                qk = q[k] = k if "/" in k else f"{driver}/{k}"
+            attrs[qk] = list(a.value) if a.kind in _LISTS else a.value
+        caps = d.capacity
+        ckey = (driver, id(caps))
+        cap = self._caps.get(ckey)
+        if cap is None:
+            cap = self._caps[ckey] = (caps, {(k if "/" in k else f"{driver}/{k}"): str(c.value)
+                                             for k, c in caps.items()})
+        holders = v.holders
+        doc: dict[str, Any] = {
+            "node": d.node_name or pd.slice.node_name or None,
+            "driver": driver,
+            "pool": pd.pool,
+            "device": d.name,
+            "slice": pd.slice.meta.name,
+            "attributes": attrs,
+            "capacity": cap[1],
+            "allowMultipleAllocations": d.allow_multiple_allocations,
+            "claims": sorted({h.claim for h in holders}) if holders else [],
+            "status": v.status(),
+            "available": v.available(),
+        }
+        if holders and d.allow_multiple_allocations:
+            doc["consumedCapacity"] = {(k if "/" in k else f"{driver}/{k}"): str(q_)
+                                       for k, q_ in v.consumed().items()}
+            doc["shares"] = [
+                {"claim": h.claim, "request": h.request, "shareID": h.share_id,
+                 "consumedCapacity": {k: str(q_) for k, q_ in h.consumed.items()}}
+                for h in holders
+            ]
+        counters = v.counters
+        if counters:
+            memo = self._counters.get(id(counters))
+            if memo is None:
+                memo = self._counters[id(counters)] = (counters, [
+                    {"counterSet": cs, "counter": name, "consumes": str(need),
+                     "left": None if left is None else str(left)}
+                    for cs, name, need, left in counters])
+            doc["consumesCounters"] = memo[1]
+        health = v.health
+        doc["health"] = health.health if health is not None else None
+        doc["healthMessage"] = (health.message or "") if health is not None else v.health_text()
+        doc["conditions"] = v.conditions() if v.device_statuses else []
+        doc["taints"] = [
+            {"key": t.key, "value": t.value, "effect": t.effect, "source": src}
+            for t, src in zip(v.effective_taints, v.taint_sources, strict=True)
+        ] if v.effective_taints else []
+        if pd.pool_incomplete:
+            doc["poolIncomplete"] = True
+        return doc
+
+
+def main_attribute_names(views: Sequence[Any]) -> list[str]:
+    """The (at most three) attributes of MAIN_ATTRIBUTES some device has, in that order."""
+    keys: set[str] = set()
+    seen: set[int] = set()
+    for v in views:
+        attrs = v.pd.device.attributes
+        if id(attrs) not in seen:
+            keys.update(attrs)
+            if len(seen) < 4096:
+                seen.add(id(attrs))
+    present = {k.rpartition("/")[2] for k in keys}
+    return [a for a in MAIN_ATTRIBUTES if a in present][:3]
+
+
+def attribute_text(attrs: Any, driver: str, short: str) -> str:
+    """The value of attribute ``short`` (bare, or in the driver's domain, whichever comes first; else in any
+    domain) as a table cell."""
+    a = attrs.get(short)
+    own = attrs.get(f"{driver}/{short}")
+    if a is not None and own is not None:
+        names = list(attrs)
+        a = a if names.index(short) < names.index(f"{driver}/{short}") else own
+    elif a is None:
+        a = own
+    if a is None:
+        for k, b in attrs.items():
+            if k.rpartition("/")[2] == short:
+                a = b
+                break
+        else:
+            return ""
+    return str(a)
+
+
+class DeviceRows:
+    """The cells of ``devices`` (table and wide); the wide-only cells are made only for ``-o wide``."""
+
+    def __init__(self, views: Sequence[Any], wide: bool) -> None:
+        from dractl.model.views import node_text
+
+        self._node_text = node_text
+        self.mains = main_attribute_names(views)
+        self.has_counters = any(v.counters for v in views)
+        self.wide = wide
+        self._caps: dict[int, tuple[Any, str]] = {}
+        self._counters: dict[int, tuple[Any, str]] = {}
+
+    def columns(self) -> list[str]:
+        cols = ["NODE", "DRIVER", "POOL", "DEVICE", *[m.upper() for m in self.mains], "CAPACITY"]
+        if self.has_counters:
+            cols.append("COUNTERS")
+        return [*cols, "STATUS", "ATTRIBUTES", "TAINTS"]
+
+    def row(self, v: Any) -> list[str]:
+        pd = v.pd
+        d = pd.device
+        caps = d.capacity
+        cap = self._caps.get(id(caps))
+        if cap is None:
+            cap = self._caps[id(caps)] = (caps, " ".join(f"{k}={c.value}" for k, c in caps.items()) or "<none>")
+        attrs = d.attributes
+        row = [self._node_text(pd), pd.driver, pd.pool, d.name,
+               *[attribute_text(attrs, pd.driver, m) for m in self.mains], cap[1]]
+        if self.has_counters:
+            counters = v.counters
+            text = self._counters.get(id(counters))
+            if text is None:
+                text = self._counters[id(counters)] = (counters, " ".join(
+                    f"{cs}/{name}={need}" + (f" ({left} left)" if left is not None else " (unknown set)")
+                    for cs, name, need, left in counters) or "-")
+            row.append(text[1])
+        row.append(v.status())
+        if self.wide:
+            row.append(" ".join(f"{k}={a}" for k, a in attrs.items()) or "<none>")
+            row.append(",".join(str(t) for t in v.effective_taints) or "<none>")
+        else:  # not shown: the table without -o wide leaves ATTRIBUTES and TAINTS out
+            row += ["", ""]
+        return row
