@@ -56,8 +56,24 @@ class AppContext:
             return False
 
     def cluster(self, needs: Needs | None = None) -> Cluster:
-        """The source's objects; ``needs`` names the kinds the command uses (a live source reads only those)."""
-        return self.source.load(needs)
+        """The source's objects; ``needs`` names the kinds the command uses (a live source reads only those).
+
+        Python's cyclic garbage collector is paused while they load, and they are frozen out of it after
+        (``gc.freeze``): the model has no cycles, and on a big cluster the collections that millions of new
+        objects set off cost as much as the parsing. Later collections start after 10,000 allocations
+        instead of 700: a listing makes and drops a few objects per device."""
+        import gc
+
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self.source.load(needs)
+        finally:
+            gc.freeze()
+            if enabled:
+                gc.enable()
+                first, *rest = gc.get_threshold()
+                gc.set_threshold(max(first, 10_000), *rest)
 
     def default_namespace(self) -> str:
         """-n, else the kubeconfig context's namespace (live), else "default"."""

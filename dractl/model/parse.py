@@ -248,7 +248,10 @@ def _counters(d: Any, field: str) -> Mapping[str, Quantity]:
     d = _d(d)
     key = _plain_key(d)
     if key is not None:
-        cached = _COUNTERS_CACHE.get(key)
+        try:
+            cached = _COUNTERS_CACHE.get(key)
+        except TypeError:
+            key = cached = None
         if cached is not None:
             return cached
     out = MappingProxyType(
@@ -278,15 +281,16 @@ def _plain_key(d: dict[str, Any]) -> tuple[tuple[str, Any], ...] | None:
         key = tuple([(k, c["value"]) for k, c in d.items() if len(c) == 1])
     except (TypeError, KeyError):
         return None
-    if len(key) != len(d) or not all(type(v) is str for _, v in key):
-        return None
-    return key
+    return key if len(key) == len(d) else None
 
 
 def _capacity(caps: dict[str, Any], field: str) -> Mapping[str, m.DeviceCapacity]:
     key = _plain_key(caps)
     if key is not None:
-        cached = _CAPACITY_CACHE.get(key)
+        try:
+            cached = _CAPACITY_CACHE.get(key)
+        except TypeError:  # a value that is no string: parsed below, where it is said what is wrong
+            key = cached = None
         if cached is not None:
             return cached
     capacity = MappingProxyType(

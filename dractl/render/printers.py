@@ -161,6 +161,23 @@ def _write_lines(out: TextIO, text: str) -> None:
 
 
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+
+
+def _item_encoder() -> Callable[[Any], str]:
+    """``_COMPACT.encode`` without making a new C encoder for each item."""
+    from json import encoder as _enc
+
+    make = getattr(_enc, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - CPython has the C encoder
+        return _COMPACT.encode
+    c = make(None, _COMPACT.default, _enc.encode_basestring, None, ": ", ", ", False, False, True)
+
+    def encode(o: Any) -> str:
+        if isinstance(o, str):
+            return _enc.encode_basestring(o)
+        return "".join(c(o, 0))
+
+    return encode
 _PRETTY_ITEMS = 200  # above this many items, each list item is printed on one line
 
 
@@ -198,7 +215,7 @@ def write_json(out: TextIO, head: dict[str, Any], items: Iterable[Any]) -> None:
     if len(first) <= _PRETTY_ITEMS:
         out.write(to_json({**head, "items": first}))
         return
-    enc = _COMPACT.encode
+    enc = _item_encoder()
     out.write("{\n" + "".join(f"  {enc(k)}: {enc(v)},\n" for k, v in head.items()) + '  "items": [\n    ')
     out.write(",\n    ".join(map(enc, first)))
     while batch := list(islice(it, _BATCH)):

@@ -188,3 +188,18 @@ def test_devices_of_many_nodes_in_every_format(dractl, tmp_path, args):
     if args[1:] in (["json"], ["yaml"]):
         want = {(f"n-{n}", f"gpu-{g}") for n in range(80) for g in range(8)}
         assert {(i["node"], i["device"]) for i in items} == want
+
+
+def test_a_bad_consumption_after_many_good_ones_is_still_bad_input(dractl, tmp_path):
+    """What validation remembers of good counter consumptions never lets a bad one through."""
+    def part(node_name: str, memory: str) -> dict:
+        return slice_(node_name, devices=[
+            device(f"gpu-0-part-{j}", {"partition": j}, {"memory": "10Gi"},
+                   consumes_counters=[counter_consumption("gpu-0", memory=memory)]) for j in range(4)],
+            name=f"{node_name}-devices", slice_count=2)
+
+    objs = [part(f"node-{i}", "10Gi") for i in range(3)] + [part("node-x", "10 Gi")]
+    got = dractl("--from", _write(tmp_path, "bad.json", objs), "devices")
+    assert got.code == 2 and got.out == ""
+    assert ("ResourceSlice node-x-devices: spec.devices[0].consumesCounters[0].counters[memory].value: "
+            in got.err), got.err

@@ -172,6 +172,7 @@ def _devices(devices: list, per_device: bool) -> None:
     qty_cache = _QTY_CACHE
     attr_fields = _ATTR_FIELDS
     common_fields = _COMMON_DEVICE_FIELDS
+    common_and_counters = _COMMON_DEVICE_FIELDS | {"consumesCounters"}
     for i, dev in enumerate(devices):
         if type(dev) is not dict:
             raise _wrong_type(f"spec.devices[{i}]", dev, "an object")
@@ -206,6 +207,24 @@ def _devices(devices: list, per_device: bool) -> None:
         for key, attr in attrs.items():
             if key not in qname_ok:
                 _check_key(key, f"spec.devices[{i}].attributes")
+            if type(attr) is dict and len(attr) == 1:  # the usual {kind: value}: checked without the loop below
+                ((fname, fval),) = attr.items()
+                if fname == "string":
+                    if type(fval) is str and (len(fval) <= 16 or _blen(fval) <= MAX_ATTR_VALUE_LEN):
+                        values += 1
+                        continue
+                elif fname == "int":
+                    if type(fval) is int and _INT64_MIN <= fval <= _INT64_MAX:
+                        values += 1
+                        continue
+                elif fname == "version":
+                    if type(fval) is str and fval in _VERSION_OK:
+                        values += 1
+                        continue
+                elif fname == "bool":
+                    if fval is True or fval is False:
+                        values += 1
+                        continue
             if type(attr) is not dict:
                 raise _wrong_type(_key_path(f"spec.devices[{i}].attributes", key), attr, "an object")
             nfields = 0
@@ -266,7 +285,52 @@ def _devices(devices: list, per_device: bool) -> None:
 
         # the rarely used fields
         if per_device or not dev.keys() <= common_fields:
+            if not per_device and dev.keys() <= common_and_counters and _known_consumption(dev["consumesCounters"]):
+                continue  # consumptions this process has seen pass (a MIG placement repeats on every GPU)
             _device_extras(dev, f"spec.devices[{i}]", per_device, caps)
+            if not per_device and dev.keys() <= common_and_counters:
+                _remember_consumption(dev["consumesCounters"])
+
+
+def _consumption_key(consumes: Any) -> tuple | None:
+    """A hashable key for a device's consumesCounters of the usual shape, else None."""
+    if type(consumes) is not list:
+        return None
+    key = []
+    for cc in consumes:
+        if type(cc) is not dict or cc.keys() != _CONSUMPTION_FIELDS:
+            return None
+        counters = cc["counters"]
+        if type(counters) is not dict:
+            return None
+        try:
+            key.append((cc["counterSet"], tuple([(k, c["value"]) for k, c in counters.items() if len(c) == 1])))
+        except (TypeError, KeyError):
+            return None
+        if len(key[-1][1]) != len(counters):
+            return None
+    return tuple(key)
+
+
+def _known_consumption(consumes: Any) -> bool:
+    key = _consumption_key(consumes)
+    try:
+        return key is not None and key in _CONSUMPTIONS_OK
+    except TypeError:  # a value that is not hashable: the full check says what is wrong
+        return False
+
+
+def _remember_consumption(consumes: Any) -> None:
+    key = _consumption_key(consumes)
+    if key is not None:
+        try:
+            _remember(_CONSUMPTIONS_OK, key)
+        except TypeError:
+            pass
+
+
+_CONSUMPTION_FIELDS = frozenset({"counterSet", "counters"})
+_CONSUMPTIONS_OK: dict[tuple, None] = {}
 
 
 _COMMON_DEVICE_FIELDS = frozenset({"name", "attributes", "capacity", "allowMultipleAllocations"})
