@@ -958,6 +958,8 @@ def main(args: Any) -> int:
     """`scenarios.py --realistic ...`: run on a control plane of its own, or on `--control-plane DIR`."""
     judged = judged_aspects(args.judge)
     features = features_without(args.without)
+    if args.dractl:  # judge another checkout's dractl (a helper's worktree) with this runner
+        sys.path.insert(0, str(Path(args.dractl).resolve()))
     sys.path.insert(0, str(HERE))
     from kube import API  # noqa: PLC0415
 

@@ -376,6 +376,7 @@ def main() -> int:
                       help="generate no taints, quota, spread, ... (comma-separated; see realistic.FEATURES)")
     real.add_argument("--control-plane", metavar="DIR",
                       help="a running `tests/cluster/control-plane up DIR` instead of one of its own")
+    real.add_argument("--dractl", metavar="CHECKOUT", help="judge the dractl of this checkout (default: this one)")
     real.add_argument("--json", metavar="FILE", help="write every pod's outcome here")
     real.add_argument("--markdown", metavar="FILE", help="write the disagreements here")
     real.add_argument("-v", "--verbose", action="store_true", help="a line per pod as it is judged")
