@@ -146,7 +146,7 @@ class Explainer:
         from dractl.scheduler.profile import default_framework
 
         names = self.cluster.node_names
-        snapshot = Snapshot.build(names, self.cluster.nodes, self.cluster.pods)
+        snapshot = Snapshot.build(names, self.cluster.nodes, self.cluster.pods, self.cluster.namespaces)
         filters = PodFilters(default_framework(), snapshot, pod)
         p = place(self.allocator, names, claims, explain=True, first_fit=False, filters=filters)
         if p.nodes == 0:

@@ -468,7 +468,8 @@ class ControlPlane:
         allocator = Allocator(self.cluster(), self.features)
         nodes = allocator.cluster.node_names
         # One snapshot per pass: every node's pods and their sums, updated as pods are bound.
-        snapshot = Snapshot.build(nodes, allocator.cluster.nodes, (o for o in self.objects if isinstance(o, Pod)))
+        snapshot = Snapshot.build(nodes, allocator.cluster.nodes, (o for o in self.objects if isinstance(o, Pod)),
+                                  allocator.cluster.namespaces)
         framework = default_framework()
         # Per claim shape (the specs of the claims still to allocate), the nodes known not to fit.
         failed: dict[tuple[int, ...], dict[str, str]] = {}

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from dractl.scheduler.resources import Resource, node_allocatable, pod_resource
 
 if TYPE_CHECKING:
-    from dractl.model.objects import Node, NodeSelector, Pod
+    from dractl.model.objects import Namespace, Node, NodeSelector, Pod
 
 
 class Code(enum.IntEnum):
@@ -105,15 +105,18 @@ class PreFilterResult:
 class CycleState:
     """Per pod, per scheduling attempt: ``data`` keyed by plugin name (upstream CycleState)."""
 
-    __slots__ = ("data", "skip_filter_plugins")
+    __slots__ = ("data", "skip_filter_plugins", "snapshot")
 
-    def __init__(self) -> None:
+    def __init__(self, snapshot: Snapshot | None = None) -> None:
         self.data: dict[str, Any] = {}
         self.skip_filter_plugins: set[str] = set()
+        #: the pass's snapshot, what upstream plugins read through the handle's SnapshotSharedLister (set by
+        #: run_pre_filter_plugins; PodTopologySpread and InterPodAffinity score against all nodes)
+        self.snapshot = snapshot
 
     def clone(self) -> CycleState:
         """A copy for preemption's what-ifs: values with a ``clone()`` are cloned, others shared."""
-        c = CycleState()
+        c = CycleState(self.snapshot)
         c.data = {k: (v.clone() if hasattr(v, "clone") else v) for k, v in self.data.items()}
         c.skip_filter_plugins = set(self.skip_filter_plugins)
         return c
@@ -297,16 +300,19 @@ def host_ports(p: PodInfo) -> list[tuple[str, str, int]]:
 class Snapshot:
     """Every NodeInfo of one scheduling pass, in name order (upstream cache Snapshot)."""
 
-    def __init__(self, node_infos: Iterable[NodeInfo]) -> None:
+    def __init__(self, node_infos: Iterable[NodeInfo], namespaces: Iterable[Namespace] = ()) -> None:
         self.node_infos: list[NodeInfo] = list(node_infos)
         self._by_name = {n.name: n for n in self.node_infos}
+        #: namespace name -> labels, what InterPodAffinity's namespace lister reads (namespaceSelector)
+        self.namespace_labels: dict[str, Mapping[str, str]] = {ns.meta.name: ns.meta.labels for ns in namespaces}
 
     @classmethod
-    def build(cls, names: Sequence[str], nodes: Iterable[Node], pods: Iterable[Pod]) -> Snapshot:
+    def build(cls, names: Sequence[str], nodes: Iterable[Node], pods: Iterable[Pod],
+              namespaces: Iterable[Namespace] = ()) -> Snapshot:
         """NodeInfos for ``names`` (Node objects where the source has them) with ``pods`` that are bound and not
         terminal summed in (the scheduler's cache holds every assigned non-terminated pod)."""
         by_name = {n.name: n for n in nodes}
-        snap = cls(NodeInfo(name, by_name.get(name)) for name in names)
+        snap = cls((NodeInfo(name, by_name.get(name)) for name in names), namespaces)
         for p in pods:
             if p.node_name and p.phase not in ("Succeeded", "Failed"):
                 ni = snap.get(p.node_name)
@@ -444,6 +450,7 @@ class Framework:
         self, state: CycleState, pod: PodInfo, snapshot: Snapshot
     ) -> tuple[PreFilterResult | None, Status, set[str]]:
         """framework.go RunPreFilterPlugins: (result, status, plugins that narrowed the nodes)."""
+        state.snapshot = snapshot
         result: PreFilterResult | None = None
         with_nodes: set[str] = set()
         returned = SUCCESS
