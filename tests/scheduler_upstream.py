@@ -1,7 +1,7 @@
 """Replays kube-scheduler's own plugin test tables, recorded as data, through dractl's plugins.
 
-The fixtures in ``fixtures/scheduler-upstream/`` are upstream's test tables (k8s.io/kubernetes v1.37.2
-``pkg/scheduler/framework/plugins/<plugin>/*_test.go``) as recorded by ``oracle/schedtables/generate.py``: for
+The fixtures ``fixtures/upstream/scheduler-<plugin>.json`` are upstream's test tables (k8s.io/kubernetes
+v1.37.2 ``pkg/scheduler/framework/plugins/<plugin>/*_test.go``) as recorded by ``oracle/schedtables/generate.py``: for
 every case (upstream's test function and case name, kept) the objects each plugin instance was set up with
 (the snapshot's nodes and pods, informer objects such as Namespaces, Services and ReplicaSets, the plugin
 args, the feature flags the case sets) and every call the case made to the plugin in order — PreFilter, Filter,
@@ -27,7 +27,7 @@ from typing import Any
 from dractl.model.parse import parse_object
 from dractl.scheduler.framework import Code, CycleState, NodeInfo, Plugin, PodInfo, Snapshot, Status
 
-FIXTURES = Path(__file__).parent / "fixtures" / "scheduler-upstream"
+FIXTURES = Path(__file__).parent / "fixtures" / "upstream"
 
 GO_CODES = {
     Code.SUCCESS: "Success", Code.ERROR: "Error", Code.UNSCHEDULABLE: "Unschedulable",
@@ -38,7 +38,7 @@ GO_CODES = {
 
 @cache
 def load(name: str) -> list[dict[str, Any]]:
-    return json.loads((FIXTURES / f"{name}.json").read_text())["cases"]
+    return json.loads((FIXTURES / f"scheduler-{name}.json").read_text())["cases"]
 
 
 def case_id(c: Mapping[str, Any]) -> str:
@@ -50,7 +50,7 @@ def to_pod(d: Mapping[str, Any] | None, i: int = 0):
     meta = d.setdefault("metadata", {})
     meta.setdefault("name", f"unnamed-{i}")
     meta["namespace"] = meta.get("namespace") or "default"
-    d.setdefault("spec", {}).setdefault("containers", [{"name": "c", "image": "i"}])
+    d.setdefault("spec", {})
     _default_namespaces(d["spec"].get("affinity"))
     # Upstream's tables use names the apiserver would refuse (nodeA, namespace subteam1.team1): not validated.
     return parse_object({"apiVersion": "v1", "kind": "Pod", **d}, validate=False)
@@ -128,14 +128,22 @@ def replay(
             pod_infos[i] = PodInfo(to_pod(pods[i], 1000 + i))
         return pod_infos[i]
 
+    latest: tuple[Snapshot, list[Mapping[str, Any]]] | None = None
     for n, call in enumerate(case["calls"]):
         kind = call["kind"]
         where = f"call {n} ({kind}{' ' + call['node'] if 'node' in call else ''})"
+        if kind == "snapshot":
+            # a test that builds its plugin itself: the calls that follow use the snapshot it made
+            latest = build_setup(call)
+            continue
         if kind == "setup":
             snap, objs = build_setup(call)
             setups[call["plugin"]] = Setup(make_plugin(call.get("args") or {}, objs, case["flags"]), snap,
                                            call.get("args") or {}, objs)
             continue
+        if call["plugin"] not in setups:
+            assert latest is not None, where
+            setups[call["plugin"]] = Setup(make_plugin({}, latest[1], case["flags"]), latest[0], {}, latest[1])
         setup = setups[call["plugin"]]
         pl, snap = setup.plugin, setup.snapshot
         state = states.setdefault(call["state"], CycleState(snap))

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Record kube-scheduler's plugin test tables as data: tests/fixtures/scheduler-upstream/<plugin>.json.
+"""Record kube-scheduler's plugin test tables as data: tests/fixtures/upstream/scheduler-<plugin>.json.
 
     python3 tests/oracle/schedtables/generate.py [plugin ...]     (default: every plugin in PLUGINS)
 
@@ -25,15 +25,19 @@ from typing import Any
 
 K8S_VERSION = "v1.37.2"
 HERE = Path(__file__).resolve().parent
-FIXTURES = HERE.parent.parent / "fixtures" / "scheduler-upstream"
+FIXTURES = HERE.parent.parent / "fixtures" / "upstream"
 CACHE = Path(os.environ.get("DRACTL_CLUSTER_CACHE")
              or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dractl-test-cluster")
 SCRATCH = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dractl-schedtables"
 
-#: plugin package -> the test files whose tables are recorded
-PLUGINS: dict[str, tuple[str, ...]] = {
-    "podtopologyspread": ("filtering_test.go", "scoring_test.go"),
-    "interpodaffinity": ("filtering_test.go", "scoring_test.go"),
+#: fixture name -> (plugin package, the test files whose tables are recorded, record cache.NewSnapshot calls)
+PLUGINS: dict[str, tuple[str, tuple[str, ...], bool]] = {
+    "podtopologyspread": ("podtopologyspread", ("filtering_test.go", "scoring_test.go"), False),
+    "interpodaffinity": ("interpodaffinity", ("filtering_test.go", "scoring_test.go"), False),
+    "noderesources-score": ("noderesources", ("*",), True),
+    "tainttoleration": ("tainttoleration", ("taint_toleration_test.go",), True),
+    "nodeaffinity": ("nodeaffinity", ("node_affinity_test.go",), True),
+    "imagelocality": ("imagelocality", ("image_locality_test.go",), True),
 }
 
 
@@ -59,19 +63,38 @@ CALLS = (("PreFilter", "dumpPreFilter"), ("Filter", "dumpFilter"), ("PreScore", 
          ("RemovePod", "dumpRemovePod"))
 
 
-def patch(src: str) -> str:
-    """Record each case (after t.Run(tt.name ...)), each plugin set-up and each call to the plugin."""
-    src = strip_benchmarks(src)
-    src = re.sub(r"(\n(\s*)t\.Run\((?:fmt\.Sprintf\(\"[^\"]*\", )?(\w+)\.name[^\n]*func\(t \*testing\.T\) \{\n)",
-                 lambda m: m.group(1) + m.group(2) + "\tdumpCase(t, " + m.group(3) + ")\n", src)
-    src = re.sub(r"pl, err := New\(ctx, &(\w+)\.config, f, ", r"pl, err := dumpNew(t, \1.objs, ctx, &\1.config, f, ",
-                 src)
-    src = src.replace("plugintesting.SetupPluginWithInformers(", "dumpSetupPluginWithInformers(")
-    src = src.replace("plugintesting.SetupPlugin(", "dumpSetupPlugin(")
-    for meth, fn in CALLS:
-        src = re.sub(RECV + r"\." + meth + r"\(ctx, ", fn + r"(t, \1, ctx, ", src)
+def _functions(src: str) -> list[str]:
+    """The source cut before each top-level func."""
+    parts = re.split(r"(?m)^(?=func )", src)
+    return [p for p in parts if p]
+
+
+def patch(src: str, snapshots: bool) -> str:
+    """Record each case (after t.Run(tt.name ...) or tCtx.SyncTest(tt.name ...)), each plugin set-up (and, with
+    ``snapshots``, each cache.NewSnapshot) and each call to the plugin."""
+    out = []
+    for block in _functions(strip_benchmarks(src)):
+        tv = "tCtx" if "tCtx ktesting.TContext" in block else "t"
+        block = re.sub(
+            r"(\n(\s*)(?:t\.Run|tCtx\.SyncTest|tCtx\.Run)\((?:fmt\.Sprintf\(\"[^\"]*\", )?(\w+)\.name[^\n]*"
+            r"func\((t \*testing\.T|tCtx ktesting\.TContext)\) \{\n)",
+            lambda m: m.group(1) + m.group(2) + "\tdumpCase(" + m.group(4).split()[0] + ", " + m.group(3) + ")\n",
+            block)
+        block = re.sub(r"pl, err := New\(ctx, &(\w+)\.config, f, ",
+                       r"pl, err := dumpNew(t, \1.objs, ctx, &\1.config, f, ", block)
+        block = block.replace("plugintesting.SetupPluginWithInformers(", "dumpSetupPluginWithInformers(")
+        block = block.replace("plugintesting.SetupPlugin(", "dumpSetupPlugin(")
+        if snapshots:
+            block = block.replace("cache.NewSnapshot(", f"dumpNewSnapshot({tv}, ")
+        for meth, fn in CALLS:
+            block = re.sub(RECV + r"\." + meth + r"\((ctx|tCtx), ", lambda m, fn=fn: (
+                f"{fn}({'tCtx' if m.group(2) == 'tCtx' else 't'}, {m.group(1)}, {m.group(2)}, "), block)
+        out.append(block)
+    src = "".join(out)
     if "plugintesting" in src:
         src += "\nvar _ = plugintesting.SetupPlugin\n"
+    if snapshots and '"k8s.io/kubernetes/pkg/scheduler/backend/cache"' in src:
+        src += "\nvar _ = cache.NewSnapshot\n"
     return src
 
 
@@ -85,23 +108,31 @@ def setup_module() -> None:
     shutil.copy(consumer / "go.sum", SCRATCH / "go.sum")
 
 
-def copy_package(pkg: str, tests: tuple[str, ...]) -> Path:
+def copy_package(pkg: str, tests: tuple[str, ...], snapshots: bool) -> Path:
     src = Path(go_env("GOMODCACHE")) / f"k8s.io/kubernetes@{K8S_VERSION}" / "pkg/scheduler/framework/plugins" / pkg
     dest = SCRATCH / pkg
     if dest.exists():
         shutil.rmtree(dest)
     dest.mkdir()
     name = ""
+    uses_new = False
     for f in sorted(src.glob("*.go")):
         text = f.read_text()
         name = name or re.search(r"^package (\w+)", text, re.M).group(1)  # type: ignore[union-attr]
         if f.name.endswith("_test.go"):
-            if f.name not in tests:
+            if f.name not in tests and tests != ("*",):
                 continue
-            text = patch(text)
+            text = patch(text, snapshots)
+            uses_new = uses_new or "dumpNew(" in text
         (dest / f.name).write_text(text)
-    (dest / "zz_dump_test.go").write_text((HERE / "zz_dump_test.go.in").read_text().replace("package PKG",
-                                                                                             f"package {name}"))
+    dump = (HERE / "zz_dump_test.go.in").read_text().replace("package PKG", f"package {name}")
+    code = "".join(f.read_text() for f in src.glob("*.go") if not f.name.endswith("_test.go"))
+    for placeholder, const in (("PREFILTER_KEY", "preFilterStateKey"), ("PRESCORE_KEY", "preScoreStateKey")):
+        has = re.search(rf"\b{const}\s*=", code) is not None
+        dump = dump.replace(placeholder, const if has else 'fwk.StateKey("-")')
+    if not uses_new:  # dumpNew calls the package's New, which only some packages have with that signature
+        dump = re.sub(r"// BEGIN dumpNew\n.*?// END dumpNew\n", "", dump, flags=re.S)
+    (dest / "zz_dump_test.go").write_text(dump)
     return dest
 
 
@@ -121,19 +152,14 @@ def pod(p: Any) -> Any:
     if p is None:
         return None
     meta = {k: (p.get("metadata") or {}).get(k) for k in POD_META}
-    spec = dict(p.get("spec") or {})
-    spec.pop("containers", None)
-    out: dict[str, Any] = {"metadata": meta, "spec": spec}
-    status = p.get("status") or {}
-    for k in ("nominatedNodeName", "conditions"):
-        if status.get(k):
-            out.setdefault("status", {})[k] = status[k]
-    return clean(out)
+    return clean({"metadata": meta, "spec": p.get("spec") or {}, "status": p.get("status") or {}})
 
 
 def node(n: Any) -> Any:
     meta = {k: (n.get("metadata") or {}).get(k) for k in ("name", "labels")}
-    return clean({"metadata": meta, "spec": n.get("spec") or {}})
+    status = n.get("status") or {}
+    return clean({"metadata": meta, "spec": n.get("spec") or {},
+                  "status": {k: status.get(k) for k in ("allocatable", "images")}})
 
 
 def _ref(pods: list[Any], p: Any) -> int:
@@ -156,12 +182,17 @@ def compact(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
             name = name[: m.start()] + (m.group(2) or "")
         test, _, case_name = name.partition("/")
         case = c.get("case") or {}
-        flags = {k: v for k, v in case.items() if k.startswith("enable")}
+        flags = {k: v for k, v in case.items()
+                 if k.startswith("enable") or k in ("args", "resources", "runPreScore", "draObjects")}
         pods_called: list[Any] = []
 
         calls: list[dict[str, Any]] = []
         for call in c["calls"]:
             k = call["kind"]
+            if k == "snapshot":
+                calls.append(clean({"kind": k, "nodes": [node(n) for n in call.get("nodes") or []],
+                                    "pods": [pod(p) for p in call.get("pods") or []]}))
+                continue
             if k == "setup":
                 calls.append(clean({
                     "kind": k, "plugin": call["plugin"], "args": call.get("args"),
@@ -193,16 +224,17 @@ def main() -> None:
     setup_module()
     env = {**os.environ, "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local"}
     FIXTURES.mkdir(parents=True, exist_ok=True)
-    for pkg in plugins:
-        copy_package(pkg, PLUGINS[pkg])
-        raw = SCRATCH / f"{pkg}.raw.json"
+    for fixture in plugins:
+        pkg, tests, snapshots = PLUGINS[fixture]
+        copy_package(pkg, tests, snapshots)
+        raw = SCRATCH / f"{fixture}.raw.json"
         subprocess.run(["go", "test", f"./{pkg}/", "-count=1"], cwd=SCRATCH, check=True,
                        env={**env, "DUMP_OUT": str(raw)})
         cases = compact(json.loads(raw.read_text())["cases"])
-        source = f"k8s.io/kubernetes@{K8S_VERSION} pkg/scheduler/framework/plugins/{pkg} {' '.join(PLUGINS[pkg])}"
-        (FIXTURES / f"{pkg}.json").write_text(json.dumps({"source": source, "cases": cases}, separators=(",", ":"),
-                                                         sort_keys=True) + "\n")
-        print(f"{pkg}: {len(cases)} cases", file=sys.stderr)
+        source = f"k8s.io/kubernetes@{K8S_VERSION} pkg/scheduler/framework/plugins/{pkg} {' '.join(tests)}"
+        text = json.dumps({"source": source, "cases": cases}, separators=(",", ":"), sort_keys=True)
+        (FIXTURES / f"scheduler-{fixture}.json").write_text(text + "\n")
+        print(f"{fixture}: {len(cases)} cases", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,35 @@
+"""Score helpers shared by the score plugins: pkg/scheduler/framework/plugins/helper/normalize_score.go and Go's
+integer and float arithmetic where it differs from Python's."""
+
+from __future__ import annotations
+
+import math
+
+MAX_NODE_SCORE = 100  # k8s.io/kube-scheduler framework MaxNodeScore
+
+
+def go_div(a: int, b: int) -> int:
+    """Go integer division: truncates toward zero (Python's // floors)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def go_int(x: float) -> int:
+    """Go's int64(x) for a float: truncates toward zero."""
+    return math.trunc(x)
+
+
+def default_normalize_score(max_priority: int, reverse: bool, scores: dict[str, int]) -> None:
+    """normalize_score.go DefaultNormalizeScore: scale to 0..max_priority by the highest score (in place);
+    ``reverse`` turns it around (max_priority for the lowest)."""
+    max_count = 0
+    for s in scores.values():
+        max_count = max(max_count, s)
+    if max_count == 0:
+        if reverse:
+            for k in scores:
+                scores[k] = max_priority
+        return
+    for k, s in scores.items():
+        s = go_div(max_priority * s, max_count)
+        scores[k] = max_priority - s if reverse else s
