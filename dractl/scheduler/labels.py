@@ -74,38 +74,42 @@ class Requirement:
         return out + (f"({vals})" if op in (IN, NOT_IN) else vals)
 
 
-def new_requirement(key: str, op: str, values: Iterable[str]) -> Requirement:
+def new_requirement(key: str, op: str, values: Iterable[str] | None, path: str = "") -> Requirement:
     """selector.go NewRequirement: the key and values must be a label key and label values, the operator
-    must take as many values as given; the errors are field errors, several aggregated as ``[a, b]``."""
+    must take as many values as given; the errors are field errors (under ``path``), several aggregated as
+    ``[a, b]``. ``values`` None is Go's nil slice (shown as null)."""
     from dractl.model.validate.field_errors import _show
     from dractl.model.validate.formats import _label_key_err, _label_value_err
 
-    vals = tuple(values)
+    vals = tuple(values or ())
     errs: list[str] = []
+    at = f"{path}." if path else ""
     if (e := _label_key_err(key)) is not None:
-        errs.append(f"key: Invalid value: {_show(key)}: {e}")
-    shown = _show(list(vals))
+        errs.append(f"{at}key: Invalid value: {_show(key)}: {e}")
+    shown = "null" if values is None else _show(list(vals))
     if op in (IN, NOT_IN):
         if not vals:
-            errs.append(f"values: Invalid value: {shown}: for 'in', 'notin' operators, values set can't be empty")
+            errs.append(f"{at}values: Invalid value: {shown}: for 'in', 'notin' operators, values set can't be empty")
     elif op in (EQUALS, DOUBLE_EQUALS, NOT_EQUALS):
         if len(vals) != 1:
-            errs.append(f"values: Invalid value: {shown}: exact-match compatibility requires one single value")
+            errs.append(f"{at}values: Invalid value: {shown}: exact-match compatibility requires one single value")
     elif op in (EXISTS, DOES_NOT_EXIST):
         if vals:
-            errs.append(f"values: Invalid value: {shown}: values set must be empty for exists and does not exist")
+            errs.append(f"{at}values: Invalid value: {shown}: values set must be empty for exists and does not "
+                        "exist")
     elif op in (GREATER_THAN, LESS_THAN):
         if len(vals) != 1:
-            errs.append(f"values: Invalid value: {shown}: for 'Gt', 'Lt' operators, exactly one value is required")
+            errs.append(f"{at}values: Invalid value: {shown}: for 'Gt', 'Lt' operators, exactly one value is "
+                        "required")
         for i, v in enumerate(vals):
             if _parse_int(v) is None:
-                errs.append(f"values[{i}]: Invalid value: {_show(v)}: for 'Gt', 'Lt' operators, the value must be "
-                            "an integer")
+                errs.append(f"{at}values[{i}]: Invalid value: {_show(v)}: for 'Gt', 'Lt' operators, the value "
+                            "must be an integer")
     else:
-        errs.append(f"operator: Unsupported value: {_show(op)}")
+        errs.append(f"{at}operator: Unsupported value: {_show(op)}")
     for i, v in enumerate(vals):
         if (e := _label_value_err(v)) is not None:
-            errs.append(f"values[{i}][{key}]: Invalid value: {_show(v)}: {e}")
+            errs.append(f"{at}values[{i}][{key}]: Invalid value: {_show(v)}: {e}")
     if errs:
         raise SelectorError(errs[0] if len(errs) == 1 else "[" + ", ".join(errs) + "]")
     return Requirement(key, op, vals)
@@ -179,7 +183,8 @@ def label_selector_as_selector(ps: Any) -> Selector:
         op = _OPS.get(operator) if isinstance(operator, str) else None
         if op is None:
             raise SelectorError(f'"{operator}" is not a valid label selector operator')
-        reqs.append(new_requirement(str(e.get("key") or ""), op, (str(v) for v in e.get("values") or ())))
+        vals = e.get("values")
+        reqs.append(new_requirement(str(e.get("key") or ""), op, None if vals is None else [str(v) for v in vals]))
     return Selector(reqs)
 
 

@@ -79,10 +79,12 @@ def preferred_scheduling_terms(terms: Any) -> list[_Term]:
                 if op is None:
                     term_errs.append(f"{path}.operator: Unsupported value: {e.get('operator')!r}")
                     continue
+                vals = e.get("values")
                 try:
-                    reqs.append(new_requirement(str(e.get("key") or ""), op, (str(v) for v in _l(e.get("values")))))
+                    reqs.append(new_requirement(str(e.get("key") or ""), op,
+                                                None if vals is None else [str(v) for v in _l(vals)], path))
                 except SelectorError as err:
-                    term_errs.append(f"{path}: {err}")
+                    term_errs.append(str(err))
             labels = Selector(reqs)
         fields: list[tuple[str, str, str]] | None = None
         if flds:

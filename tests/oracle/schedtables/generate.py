@@ -219,6 +219,18 @@ def compact(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def build_oracle() -> Path:
+    """schedoracle (oracle.go.in) built in the scratch module: kube-scheduler's plugins on JSON scenarios."""
+    setup_module()
+    d = SCRATCH / "schedoracle"
+    d.mkdir(exist_ok=True)
+    (d / "main.go").write_text((HERE / "oracle.go.in").read_text())
+    out = SCRATCH / "bin" / "schedoracle"
+    env = {**os.environ, "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local"}
+    subprocess.run(["go", "build", "-o", str(out), "./schedoracle"], cwd=SCRATCH, check=True, env=env)
+    return out
+
+
 def main() -> None:
     plugins = sys.argv[1:] or list(PLUGINS)
     setup_module()
