@@ -6,7 +6,7 @@ from typing import Any
 
 # Pod fields scheduling (and so dractl) uses; everything else (env, volumes, commands) stays out of a dump.
 _POD_SPEC_KEEP = ("nodeName", "nodeSelector", "affinity", "tolerations", "resourceClaims", "schedulerName",
-                  "priority", "priorityClassName")
+                  "priority", "priorityClassName", "topologySpreadConstraints")
 _POD_STATUS_KEEP = ("phase", "conditions", "resourceClaimStatuses", "nominatedNodeName")
 _DROP_ANNOTATIONS = ("kubectl.kubernetes.io/last-applied-configuration",)
 

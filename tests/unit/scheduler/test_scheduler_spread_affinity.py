@@ -169,3 +169,17 @@ def test_pod_affinity_match_label_keys_are_merged_as_the_apiserver_does() -> Non
     r = run(pod("c", labels={"app": "web", "tenant": "t1"}, affinity=anti), nodes, pods)
     assert r["n1"] is None
     assert r["n2"].reasons == ("node(s) didn't match pod anti-affinity rules",)
+
+
+def test_a_snapshot_keeps_what_spread_and_affinity_read() -> None:
+    from dractl.sources.snapshot_doc import clean
+
+    aff = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "db"}}, "topologyKey": ZONE}]}}
+    p = pod("db-0", "n1", {"app": "db"}, affinity=aff, topologySpreadConstraints=[spread()])
+    kept = clean(dict(p.raw))
+    assert kept["metadata"]["labels"] == {"app": "db"}
+    assert kept["spec"]["affinity"] == aff
+    assert kept["spec"]["topologySpreadConstraints"] == [spread()]
+    ns = clean(b.namespace("prod-a", {"tier": "prod"}))
+    assert ns["metadata"]["labels"] == {"tier": "prod"}
