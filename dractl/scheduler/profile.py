@@ -44,9 +44,11 @@ NOT_MODELLED = frozenset({"VolumeRestrictions", "NodeVolumeLimits", "VolumeBindi
 
 
 def _registry() -> dict[str, Callable[[], Plugin]]:
+    from dractl.scheduler.plugins.imagelocality import ImageLocality
     from dractl.scheduler.plugins.interpodaffinity import InterPodAffinity
     from dractl.scheduler.plugins.nodeaffinity import NodeAffinity
     from dractl.scheduler.plugins.nodename import NodeName
+    from dractl.scheduler.plugins.noderesources_score import NodeResourcesBalancedAllocation
     from dractl.scheduler.plugins.nodeunschedulable import NodeUnschedulable
     from dractl.scheduler.plugins.podtopologyspread import PodTopologySpread
     from dractl.scheduler.plugins.tainttoleration import TaintToleration
@@ -58,6 +60,8 @@ def _registry() -> dict[str, Callable[[], Plugin]]:
         "NodeAffinity": NodeAffinity,
         "PodTopologySpread": PodTopologySpread,
         "InterPodAffinity": InterPodAffinity,
+        "NodeResourcesBalancedAllocation": NodeResourcesBalancedAllocation,
+        "ImageLocality": ImageLocality,
     }
 
 

@@ -10,13 +10,13 @@ from dractl.scheduler.framework import (
     SKIP,
     CycleState,
     NodeInfo,
-    Plugin,
     PodInfo,
     PreFilterResult,
     Snapshot,
     Status,
     unresolvable,
 )
+from dractl.scheduler.plugins.nodeaffinity_score import NodeAffinityScore
 
 NAME = "NodeAffinity"
 ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector"
@@ -28,7 +28,9 @@ class _State:
     required: NodeSelector | None
 
 
-class NodeAffinity(Plugin):
+class NodeAffinity(NodeAffinityScore):
+    """PreFilter and Filter here; PreScore, Score and NormalizeScore (preferred terms) in nodeaffinity_score.py."""
+
     name = NAME
 
     def pre_filter(

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from dractl.scheduler.framework import CycleState, NodeInfo, Plugin, PodInfo, Status, unresolvable
+from dractl.scheduler.framework import CycleState, NodeInfo, PodInfo, Status, unresolvable
+from dractl.scheduler.plugins.tainttoleration_score import TaintTolerationScore
 
 NAME = "TaintToleration"
 ERR_REASON = "node(s) had untolerated taint(s)"
@@ -43,7 +44,9 @@ def taint_text(taint: Mapping[str, Any]) -> str:
     return f"{key}={value}:{effect}" if value else f"{key}:{effect}"
 
 
-class TaintToleration(Plugin):
+class TaintToleration(TaintTolerationScore):
+    """The filter here; PreScore, Score and NormalizeScore (PreferNoSchedule) in tainttoleration_score.py."""
+
     name = NAME
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:

@@ -14,9 +14,9 @@ from scheduler_upstream import case_id, load, replay
 
 from dractl.scheduler.framework import Plugin
 from dractl.scheduler.plugins.imagelocality import ImageLocality
-from dractl.scheduler.plugins.nodeaffinity_score import NodeAffinityScore
+from dractl.scheduler.plugins.nodeaffinity import NodeAffinity
 from dractl.scheduler.plugins.noderesources_score import FitScore, NodeResourcesBalancedAllocation, ScoreFeatures
-from dractl.scheduler.plugins.tainttoleration_score import TaintTolerationScore
+from dractl.scheduler.plugins.tainttoleration import TaintToleration
 
 # Upstream's tests build the plugins with feature.Features{}: every gate the scorers read is off.
 GATES_OFF = ScoreFeatures(in_place_pod_vertical_scaling=False, pod_level_resources=False,
@@ -36,9 +36,9 @@ PLUGINS: dict[tuple[str, str], MakePlugin] = {
     ("noderesources-score", "TestNodeResourcesBalancedAllocation"):
         lambda args, objs, flags: NodeResourcesBalancedAllocation(
             resources=_resources((flags.get("args") or {}).get("Resources")), features=GATES_OFF),
-    ("tainttoleration", "TestTaintTolerationScore"): lambda args, objs, flags: TaintTolerationScore(),
+    ("tainttoleration", "TestTaintTolerationScore"): lambda args, objs, flags: TaintToleration(),
     ("nodeaffinity", "TestNodeAffinityPriority"):
-        lambda args, objs, flags: NodeAffinityScore(added_affinity=(flags.get("args") or {}).get("AddedAffinity")),
+        lambda args, objs, flags: NodeAffinity(added_affinity=(flags.get("args") or {}).get("AddedAffinity")),
     ("imagelocality", "TestImageLocalityPriority"): lambda args, objs, flags: ImageLocality(),
 }
 
