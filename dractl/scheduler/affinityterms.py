@@ -23,6 +23,7 @@ from dractl.scheduler.labels import (
     Selector,
     SelectorError,
     label_selector_as_selector,
+    selector_text,
 )
 
 
@@ -36,6 +37,8 @@ class AffinityTerm:
     namespace_selector: Selector
     #: the term as the user wrote it, for explanations
     raw: Mapping[str, Any]
+    #: the term for a user (term_text), made once
+    text: str = ""
 
     def matches(self, namespace: str, labels: Mapping[str, str], ns_labels: Mapping[str, str] | None) -> bool:
         """AffinityTerm.Matches: the pod's namespace is listed or its labels match the namespace selector,
@@ -75,13 +78,14 @@ def new_affinity_term(namespace: str, pod_labels: Mapping[str, str], term: Mappi
     ns_selector_raw = term.get("namespaceSelector")
     # getNamespacesFromPodAffinityTerm: no namespaces and no namespaceSelector means the pod's own namespace
     names = frozenset(namespaces) if namespaces or ns_selector_raw is not None else frozenset((namespace,))
-    return AffinityTerm(
+    t = AffinityTerm(
         namespaces=names,
         selector=_merged_label_selector(term, pod_labels),
         topology_key=str(term.get("topologyKey") or ""),
         namespace_selector=label_selector_as_selector(ns_selector_raw),
         raw=term,
     )
+    return replace(t, text=term_text(t))
 
 
 def affinity_terms(namespace: str, labels: Mapping[str, str], v1_terms: Any) -> tuple[AffinityTerm, ...]:
@@ -147,9 +151,9 @@ def pod_affinity_terms(namespace: str, labels: Mapping[str, str], affinity: Mapp
 
 
 def term_text(term: AffinityTerm) -> str:
-    """A term for a user: ``app=web in zone`` (plus its namespaces when not only the pod's own)."""
-    from dractl.scheduler.labels import selector_text
-
+    """A term for a user: ``app=web by zone`` (plus its namespaces when not only the pod's own)."""
+    if term.text:
+        return term.text
     out = f"{selector_text(term.selector)} by {term.topology_key}"
     ns = term.raw.get("namespaces")
     if ns:

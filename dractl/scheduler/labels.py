@@ -127,7 +127,10 @@ class Selector:
     def matches(self, labels: Mapping[str, str]) -> bool:
         if self.nothing:
             return False
-        return all(r.matches(labels) for r in self.requirements)
+        for r in self.requirements:
+            if not r.matches(labels):
+                return False
+        return True
 
     def empty(self) -> bool:
         """True only for a selector with no requirement (``{}``); NOTHING is not empty."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from dractl.scheduler.affinityterms import (
     AffinityTerm,
@@ -83,11 +83,10 @@ def pod_matches_all_affinity_terms(terms: Sequence[AffinityTerm], p: PodInfo) ->
     return all(t.matches(p.namespace, p.labels, None) for t in terms)
 
 
-@dataclass(frozen=True)
-class _Who:
+class _Who(NamedTuple):
     """An existing pod behind a count, for explanations."""
 
-    pod: str
+    pod: PodInfo
     node: str
     term_index: int
     term: AffinityTerm
@@ -130,7 +129,7 @@ class PreFilterState:
             if t.matches(self.pod.namespace, self.pod.labels, self.namespace_labels) and t.topology_key in labels:
                 pair = (t.topology_key, labels[t.topology_key])
                 _add(self.existing_anti_affinity_counts, pair, multiplier)
-                _track(self.existing_who, pair, _Who(_key(p), node.name, i, t), multiplier)
+                _track(self.existing_who, pair, _Who(p, node.name, i, t), multiplier)
         if pod_matches_all_affinity_terms(self.affinity_terms, p):
             for t in self.affinity_terms:
                 if t.topology_key in labels:
@@ -139,7 +138,7 @@ class PreFilterState:
             if t.matches(p.namespace, p.labels, None) and t.topology_key in labels:
                 pair = (t.topology_key, labels[t.topology_key])
                 _add(self.anti_affinity_counts, pair, multiplier)
-                _track(self.anti_who, pair, _Who(_key(p), node.name, i, t), multiplier)
+                _track(self.anti_who, pair, _Who(p, node.name, i, t), multiplier)
 
 
 def _key(p: PodInfo) -> str:
@@ -153,7 +152,7 @@ def _track(m: dict[TopologyPair, list[_Who]], pair: TopologyPair, who: _Who, mul
     lst = m.get(pair)
     if lst:
         for i, w in enumerate(lst):
-            if w.pod == who.pod and w.term_index == who.term_index:
+            if _key(w.pod) == _key(who.pod) and w.term_index == who.term_index:
                 del lst[i]
                 break
         if not lst:
@@ -195,32 +194,39 @@ class InterPodAffinity(Plugin):
             namespace_labels=dict(all_ns.get(pod.namespace) or {}),
         )
         # getExistingAntiAffinityCounts over the nodes with pods with required anti-affinity
+        ns, pod_labels, ns_labels = pod.namespace, pod.labels, s.namespace_labels
         for ni in snapshot.have_pods_with_required_anti_affinity:
             if ni.node is None:
                 continue
             labels = ni.labels
             for existing in ni.pods_with_required_anti_affinity:
                 for i, t in enumerate(terms_of(existing).required_anti_affinity):
-                    if t.matches(pod.namespace, pod.labels, s.namespace_labels) and t.topology_key in labels:
+                    if t.topology_key in labels and t.matches(ns, pod_labels, ns_labels):
                         pair = (t.topology_key, labels[t.topology_key])
                         _add(s.existing_anti_affinity_counts, pair, 1)
-                        s.existing_who.setdefault(pair, []).append(_Who(_key(existing), ni.name, i, t))
+                        s.existing_who.setdefault(pair, []).append(_Who(existing, ni.name, i, t))
         # getIncomingAffinityAntiAffinityCounts over all nodes
-        if s.affinity_terms or s.anti_affinity_terms:
+        aff, anti = s.affinity_terms, s.anti_affinity_terms
+        if aff or anti:
             for ni in snapshot.node_infos:
                 if ni.node is None:
                     continue
                 labels = ni.labels
+                # the node's topology pair for each term (a term whose key the node lacks counts nothing here)
+                aff_pairs = [(t.topology_key, labels[t.topology_key]) for t in aff if t.topology_key in labels]
+                anti_pairs = [(i, t, (t.topology_key, labels[t.topology_key])) for i, t in enumerate(anti)
+                              if t.topology_key in labels]
+                if not aff_pairs and not anti_pairs:
+                    continue
                 for existing in ni.pods:
-                    if pod_matches_all_affinity_terms(s.affinity_terms, existing):
-                        for t in s.affinity_terms:
-                            if t.topology_key in labels:
-                                _add(s.affinity_counts, (t.topology_key, labels[t.topology_key]), 1)
-                    for i, t in enumerate(s.anti_affinity_terms):
-                        if t.matches(existing.namespace, existing.labels, None) and t.topology_key in labels:
-                            pair = (t.topology_key, labels[t.topology_key])
+                    e_ns, e_labels = existing.namespace, existing.pod.meta.labels
+                    if aff_pairs and all(t.matches(e_ns, e_labels, None) for t in aff):
+                        for pair in aff_pairs:
+                            _add(s.affinity_counts, pair, 1)
+                    for i, t, pair in anti_pairs:
+                        if t.matches(e_ns, e_labels, None):
                             _add(s.anti_affinity_counts, pair, 1)
-                            s.anti_who.setdefault(pair, []).append(_Who(_key(existing), ni.name, i, t))
+                            s.anti_who.setdefault(pair, []).append(_Who(existing, ni.name, i, t))
         if not s.existing_anti_affinity_counts and not s.affinity_terms and not s.anti_affinity_terms:
             return SKIP
         state.data[_PRE_FILTER_KEY] = s
@@ -287,7 +293,7 @@ class InterPodAffinity(Plugin):
             for k, v in labels.items():
                 if s.existing_anti_affinity_counts.get((k, v), 0) > 0:
                     who = s.existing_who.get((k, v), [])
-                    lines = tuple(f"pod {w.pod} on node {w.node} has podAntiAffinity term {w.term_index} "
+                    lines = tuple(f"pod {_key(w.pod)} on node {w.node} has podAntiAffinity term {w.term_index} "
                                   f"({term_text(w.term)}) that this pod matches, and the node is in the same "
                                   f"{k}={v}" for w in who[:3])
                     if len(who) > 3:
@@ -385,7 +391,7 @@ def _int32(v: int) -> int:
 
 def _pods_text(who: Iterable[_Who]) -> str:
     who = list(who)
-    names = ", ".join(f"{w.pod} (node {w.node})" for w in who[:3])
+    names = ", ".join(f"{_key(w.pod)} (node {w.node})" for w in who[:3])
     if len(who) > 3:
         names += f" and {len(who) - 3} more"
     return ("pods " if len(who) > 1 else "pod ") + names if who else "pods"

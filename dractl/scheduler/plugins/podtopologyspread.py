@@ -212,16 +212,13 @@ def count_pods_match_selector(pods: Iterable[PodInfo], selector: Selector, ns: s
     if selector.empty():
         return 0
     n = 0
+    matches = selector.matches
     for p in pods:
-        if p.namespace != ns or _terminating(p):
+        if p.namespace != ns or p.pod.meta.deletion_timestamp:
             continue
-        if selector.matches(p.labels):
+        if matches(p.pod.meta.labels):
             n += 1
     return n
-
-
-def _terminating(p: PodInfo) -> bool:
-    return bool((p.pod.raw.get("metadata") or {}).get("deletionTimestamp")) if p.pod.raw else False
 
 
 def _required_node_affinity_matches(pod: PodInfo, node: NodeInfo) -> bool:
