@@ -71,6 +71,7 @@ class Watch:
             return wait_until(f"{text!r} from dractl", seen, timeout)
         except AssertionError:
             if self.p.poll() is None:
+                self.p.kill()  # not left running after a failed test
                 raise AssertionError(f"{text!r} not seen; stdout:\n{self.out}\nstderr:\n{self.err}") from None
             raise
 
@@ -86,7 +87,12 @@ class Watch:
                                      f"stdout:\n{self.out}\nstderr:\n{self.err}")
             return False
 
-        wait_until("the first listing", check, timeout)
+        try:
+            wait_until("the first listing", check, timeout)
+        except AssertionError:
+            if self.p.poll() is None:
+                self.p.kill()
+            raise
 
     def finish(self, timeout: float = 60) -> int:
         """Wait for dractl to exit on its own and for its output to be read; its exit status."""
