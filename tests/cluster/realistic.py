@@ -782,7 +782,13 @@ def judge_pod(api: Any, sc: RealScenario, step: Step, work: Path, kubeconfig: Pa
         amsg = body.get("message", str(body)) if isinstance(body, dict) else str(body)
         out.what, out.scheduler = "refused", f"apiserver {code}: {amsg}"
         aspects["verdict"] = said == "refused"
-        aspects["message"] = amsg in dmsg or amsg in err
+        if code == 422 and code0 == 2:
+            # invalid input: dractl's one line names file, object and field (issue 16 §9): it must carry the
+            # apiserver's first field error, `spec.containers[0].resources.requests: Invalid value: ...`
+            first = re.split(r", (?=spec\.)", amsg.split(" is invalid: ", 1)[-1].lstrip("["))[0].rstrip("]")
+            aspects["message"] = first in err
+        else:  # refused at admission: the apiserver's words in the pod's entry (outcome refused)
+            aspects["message"] = amsg in dmsg
         if not aspects["message"]:
             details["message"] = f"apiserver: {amsg!r}; dractl: {dmsg!r}"
         if not aspects["verdict"]:
