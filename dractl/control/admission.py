@@ -1,18 +1,37 @@
 """What kube-apiserver does to an object on create or update, for the fake control plane.
 
-Pure: raises :class:`~dractl.errors.InputError` for what the apiserver refuses, and
-returns the object as the apiserver would store it.
+Pure. :class:`Admission` is the apiserver's write path for one batch of objects (one ``apply``, or the
+claims a controller creates), in its order: API defaulting (a container's requests default to its
+limits), the mutating LimitRanger (``default``/``defaultRequest``), the pod-level defaulting of
+PrepareForCreate, validation of the result, then the validating plugins (LimitRanger's min/max/ratio,
+ResourceQuota). It returns each object as the apiserver would store it, or a :class:`Refusal` with the
+apiserver's message (``pods "p1" is forbidden: exceeded quota: ...``); a refused object is never stored.
+Refusals that do not depend on the cluster's LimitRanges and ResourceQuotas (adminAccess, immutable
+claims) raise :class:`~dractl.errors.InputError` as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from dractl.errors import InputError
+from dractl.control import limitranger, quota
+from dractl.errors import InputError, ValidationError
+from dractl.model.objects import DeviceClass, LimitRange, Pod, ResourceClaim, ResourceQuota
 
 ADMIN_ACCESS_LABEL = "resource.kubernetes.io/admin-access"
-NAMESPACED = frozenset({"ResourceClaim", "ResourceClaimTemplate", "Pod"})
+NAMESPACED = frozenset({"ResourceClaim", "ResourceClaimTemplate", "Pod", "LimitRange", "ResourceQuota"})
+#: the apiserver's resource name of each namespaced kind (for ``<resource> "<name>" is forbidden``)
+_FORBIDDEN_RESOURCE = {
+    "Pod": "pods",
+    "ResourceClaim": "resourceclaims.resource.k8s.io",
+    "ResourceClaimTemplate": "resourceclaimtemplates.resource.k8s.io",
+    "LimitRange": "limitranges",
+    "ResourceQuota": "resourcequotas",
+}
+
+Key = tuple[str, str, str]  # (kind, namespace, name)
 
 
 def defaulted(raw: Mapping[str, Any], namespace: str | None) -> Mapping[str, Any]:
@@ -22,6 +41,25 @@ def defaulted(raw: Mapping[str, Any], namespace: str | None) -> Mapping[str, Any
     if raw.get("kind") in NAMESPACED and not (raw.get("metadata") or {}).get("namespace"):
         return {**raw, "metadata": {**(raw.get("metadata") or {}), "namespace": namespace or "default"}}
     return raw
+
+
+def key_of(raw: Mapping[str, Any]) -> Key:
+    md = raw.get("metadata") or {}
+    return (str(raw.get("kind", "")), str(md.get("namespace") or ""), str(md.get("name") or ""))
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The apiserver refused to store an object: ``message`` is its words."""
+
+    kind: str
+    namespace: str
+    name: str
+    message: str
+
+    @property
+    def ref(self) -> str:
+        return f"{self.kind.lower()}/{self.name}"
 
 
 def admit(raw: Mapping[str, Any], old: Mapping[str, Any] | None, namespace_labels: Mapping[str, str]) -> None:
@@ -77,3 +115,226 @@ def reference(raw: Mapping[str, Any]) -> str:
     group = (raw.get("apiVersion") or "").rpartition("/")[0]
     resource = kind.lower() + (f".{group}" if group else "")
     return f"{resource}/{(raw.get('metadata') or {}).get('name', '')}"
+
+
+# ------------------------------------------------------------------ pod defaulting
+
+
+def _containers(spec: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    items = spec.get(key)
+    if not isinstance(items, list):
+        return []
+    spec[key] = [dict(c) if isinstance(c, Mapping) else c for c in items]
+    return [c for c in spec[key] if isinstance(c, dict)]
+
+
+def default_pod(raw: Mapping[str, Any]) -> Mapping[str, Any]:
+    """SetDefaults_Pod (pkg/apis/core/v1/defaults.go): a container's requests default to its limits."""
+    spec = raw.get("spec") or {}
+    if not any((c.get("resources") or {}).get("limits") for key in ("containers", "initContainers")
+               for c in spec.get(key) or [] if isinstance(c, Mapping)):
+        return raw
+    spec = dict(spec)
+    for key in ("containers", "initContainers"):
+        for c in _containers(spec, key):
+            res = dict(c.get("resources") or {})
+            limits = res.get("limits") or {}
+            if not limits:
+                continue
+            requests = dict(res.get("requests") or {})
+            for k, v in limits.items():
+                requests.setdefault(k, v)
+            res["requests"] = requests
+            c["resources"] = res
+    return {**raw, "spec": spec}
+
+
+def default_pod_level(raw: Mapping[str, Any]) -> Mapping[str, Any]:
+    """podutil.DefaultPodLevelResources (PrepareForCreate, PodLevelResourcesFixDefaulting): pod-level
+    hugepage limits from the containers', then pod-level requests from the containers' (cpu, memory) or
+    from the pod-level limits."""
+    spec = raw.get("spec") or {}
+    res = spec.get("resources")
+    if not isinstance(res, Mapping) or not (res.get("requests") or res.get("limits")):
+        return raw
+    requests = dict(res.get("requests") or {})
+    limits = dict(res.get("limits") or {})
+    for k, q in quota._aggregate(spec, "limits").items():
+        if k.startswith(quota.HUGEPAGES_PREFIX) and k not in requests and k not in limits:
+            limits[k] = str(q)
+    if limits:
+        for k, q in quota._aggregate(spec, "requests").items():
+            if k not in requests and k in ("cpu", "memory"):
+                requests[k] = str(q)
+        for k, v in limits.items():
+            if k not in requests and (k in ("cpu", "memory") or k.startswith(quota.HUGEPAGES_PREFIX)):
+                requests[k] = v
+    new = dict(res)
+    if limits:
+        new["limits"] = limits
+    if requests:
+        new["requests"] = requests
+    return {**raw, "spec": {**spec, "resources": new}}
+
+
+def _keep_server_set(old: Mapping[str, Any], new: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A pod applied again keeps what the apiserver set on create (defaulted requests, LimitRanger's values
+    and annotation): kubectl's patch does not name them, so they stay."""
+    old_spec = old.get("spec") or {}
+    spec = dict(new.get("spec") or {})
+    for key in ("containers", "initContainers"):
+        before = {c.get("name"): c for c in old_spec.get(key) or [] if isinstance(c, Mapping)}
+        for c in _containers(spec, key):
+            prev = (before.get(c.get("name")) or {}).get("resources") or {}
+            if not prev:
+                continue
+            res = dict(c.get("resources") or {})
+            for field in ("requests", "limits"):
+                if prev.get(field):
+                    res[field] = {**prev[field], **(res.get(field) or {})}
+            c["resources"] = res
+    out = {**new, "spec": spec}
+    note = ((old.get("metadata") or {}).get("annotations") or {}).get(limitranger.ANNOTATION)
+    if note is not None:
+        md = dict(new.get("metadata") or {})
+        md["annotations"] = {limitranger.ANNOTATION: note, **(md.get("annotations") or {})}
+        out["metadata"] = md
+    return out
+
+
+# ------------------------------------------------------------------ the admission chain
+
+
+class Admission:
+    """kube-apiserver's admission chain over a store's objects.
+
+    ``lookup(kind, namespace)`` lists the stored objects of a kind in a namespace (model objects);
+    objects admitted through this instance count at once (as the apiserver's quota admission charges
+    ``status.used`` before the quota controller catches up), whether or not the caller has stored them yet.
+    """
+
+    def __init__(self, objects: Iterable[Any]) -> None:
+        self._stored: dict[tuple[str, str], dict[str, Any]] = {}
+        for o in objects:
+            self._stored.setdefault((type(o).__name__, o.meta.namespace), {})[o.meta.name] = o
+        self._admitted: dict[tuple[str, str], dict[str, Any]] = {}  # this batch's objects (model objects)
+        self._quotas: dict[str, list[quota.QuotaStatus]] = {}
+        self._ext: quota.ExtendedResourceNames | None = None
+
+    # -- the objects the plugins read: the store, then this batch
+    def _objects(self, kind: str, ns: str) -> list[Any]:
+        stored = self._stored.get((kind, ns), {})
+        mine = self._admitted.get((kind, ns))
+        if not mine:
+            return list(stored.values())
+        return [o for n, o in stored.items() if n not in mine] + list(mine.values())
+
+    def get(self, kind: str, ns: str, name: str) -> Any:
+        """The object of that name as this batch leaves it (None when there is none)."""
+        mine = self._admitted.get((kind, ns))
+        if mine and name in mine:
+            return mine[name]
+        return self._stored.get((kind, ns), {}).get(name)
+
+    def _namespace_labels(self, ns: str) -> Mapping[str, str]:
+        n = self.get("Namespace", "", ns)
+        return n.meta.labels if n is not None else {}
+
+    def _extended(self) -> quota.ExtendedResourceNames:
+        if self._ext is None:
+            self._ext = quota.ExtendedResourceNames.of(self._objects(DeviceClass.__name__, ""))
+        return self._ext
+
+    def note(self, obj: Any) -> None:
+        """``obj`` (a model object) is stored by this batch: later objects see it."""
+        kind, ns = type(obj).__name__, obj.meta.namespace
+        self._admitted.setdefault((kind, ns), {})[obj.meta.name] = obj
+        if kind == "ResourceQuota":
+            self._quotas.pop(ns, None)
+        if kind == "DeviceClass":
+            self._ext = None
+
+    # -- the chain
+    def review(self, raw: Mapping[str, Any], old: Mapping[str, Any] | None) -> Mapping[str, Any] | Refusal:
+        """The object as it would be stored, or the apiserver's refusal. ``old``: the stored object of the
+        same name (an update); raises InputError for the refusals that are bad input."""
+        kind, ns, name = key_of(raw)
+        admit(raw, old, self._namespace_labels(ns) if ns else {})
+        if old is not None:
+            return _keep_server_set(old, raw) if kind == "Pod" else raw
+        if kind == "Pod":
+            return self._create_pod(raw, ns, name)
+        if kind in _FORBIDDEN_RESOURCE:
+            return self._charge(kind, ns, name, raw)
+        return raw
+
+    def _create_pod(self, raw: Mapping[str, Any], ns: str, name: str) -> Mapping[str, Any] | Refusal:
+        ranges = sorted(self._objects(LimitRange.__name__, ns), key=lambda lr: lr.name)
+        raw = default_pod(raw)
+        raw = limitranger.mutate(raw, ranges)
+        raw = default_pod_level(raw)
+        from dractl.model.validate.pod_spec import validate_pod_spec
+
+        try:
+            validate_pod_spec(raw.get("spec") or {})
+        except ValidationError as e:
+            return Refusal("Pod", ns, name, f'The Pod "{name}" is invalid: {e.field}: {e.detail}')
+        err = limitranger.validate(raw, ranges)
+        if err:
+            return Refusal("Pod", ns, name, f'pods "{name}" is forbidden: {err}')
+        return self._charge("Pod", ns, name, raw)
+
+    def _evaluator(self, kind: str) -> quota.Evaluator:
+        if kind == "Pod":
+            return quota.Evaluator(matching=quota.pod_matching, usage=quota.pod_usage, scope=quota.pod_matches_scope,
+                                   constraints=quota.pod_constraints)
+        if kind == "ResourceClaim":
+            ext = self._extended()
+            return quota.Evaluator(matching=lambda names: quota.claim_matching(names, ext),
+                                   usage=lambda c: quota.claim_usage(c, ext, self._owner_usage))
+        return quota.object_count(quota.RESOURCES[kind])
+
+    def _owner_usage(self, claim: Mapping[str, Any]) -> quota.ResourceList | None:
+        """getVerifiedPodUsage: the pod's own usage when ``claim`` is its extended-resource claim."""
+        md = claim.get("metadata") or {}
+        if (md.get("annotations") or {}).get(quota.EXTENDED_CLAIM_ANNOTATION) != "true":
+            return None
+        owner = next((r for r in md.get("ownerReferences") or [] if r.get("controller")), None)
+        if owner is None or owner.get("kind") != "Pod" or owner.get("apiVersion") != "v1":
+            return None
+        ns = md.get("namespace") or ""
+        pod = next((p for p in self._objects(Pod.__name__, ns) if p.name == owner.get("name")), None)
+        if pod is None or pod.meta.uid != owner.get("uid"):
+            return None
+        status = (pod.raw.get("status") or {}).get("extendedResourceClaimStatus")
+        if status is not None and status.get("resourceClaimName") != md.get("name"):
+            return None
+        if status is None:
+            mine = (md.get("creationTimestamp") or "", md.get("name") or "")
+            for c in self._objects(ResourceClaim.__name__, ns):
+                ref = next((r for r in c.meta.owner_references if r.controller), None)
+                if (c.meta.annotations.get(quota.EXTENDED_CLAIM_ANNOTATION) == "true" and ref is not None
+                        and ref.uid == owner.get("uid") and (c.meta.creation_timestamp, c.name) < mine):
+                    return None
+        return quota.pod_usage(pod.raw)
+
+    def quotas(self, ns: str) -> list[quota.QuotaStatus]:
+        """The namespace's quotas with ``used`` as the quota controller computes it (name order)."""
+        if ns not in self._quotas:
+            out = []
+            for q in sorted(self._objects(ResourceQuota.__name__, ns), key=lambda q: q.name):
+                used = dict(q.used)
+                for kind in quota.RESOURCES:
+                    used.update(quota.used_by(q, self._evaluator(kind), [o.raw for o in self._objects(kind, ns)]))
+                out.append(quota.QuotaStatus(q, quota.mask(used, q.hard)))
+            self._quotas[ns] = out
+        return self._quotas[ns]
+
+    def _charge(self, kind: str, ns: str, name: str, raw: Mapping[str, Any]) -> Mapping[str, Any] | Refusal:
+        quotas = self.quotas(ns)
+        if not quotas:
+            return raw
+        err = quota.check_request(quotas, self._evaluator(kind), raw)
+        if err:
+            return Refusal(kind, ns, name, f'{_FORBIDDEN_RESOURCE[kind]} "{name}" is forbidden: {err}')
+        return raw

@@ -73,9 +73,10 @@ def _key(o: Any) -> Key:
 class Change:
     """One thing that happened, as a fact: ``ref`` (``pod/x``), ``verb`` and its details.
 
-    verbs: created, configured, unchanged, deleted, not found, marked for deletion (``users``),
-    claim created (``template``, ``pod``), scheduled (``node``), pending (``message``;
-    ``explainable`` when the allocator could say more), evicted (``message``).
+    verbs: created, configured, unchanged, refused (``message``: the apiserver's), deleted, not found,
+    marked for deletion (``users``), claim created (``template``, ``pod``), claim refused (``template``,
+    ``pod``, ``message``), scheduled (``node``), pending (``message``; ``explainable`` when the allocator
+    could say more), evicted (``message``).
 
     A ``deleted`` object has its ``namespace`` (empty for a cluster-scoped one) and, when
     the control plane removed it rather than the user, a ``cause``: ``owner gone`` (a
@@ -147,6 +148,8 @@ class ControlPlane:
     def of(cls, cluster: Cluster, **kw: Any) -> ControlPlane:
         objs = [
             *cluster.namespaces,
+            *cluster.limit_ranges,
+            *cluster.resource_quotas,
             *cluster.nodes,
             *cluster.classes,
             *cluster.slices,
@@ -179,40 +182,51 @@ class ControlPlane:
     def raw_items(self) -> list[dict[str, Any]]:
         return [dict(o.raw) for o in self.objects]
 
-    def _namespace_labels(self, ns: str) -> Mapping[str, str]:
-        n = self.get(Namespace.__name__, "", ns)
-        return n.meta.labels if n is not None else {}
-
     # ------------------------------------------------------------ apiserver writes
+
+    def admission(self) -> admission.Admission:
+        """kube-apiserver's admission chain over the objects stored now."""
+        return admission.Admission(self.objects)
 
     def apply(
         self, objects: Sequence[Any], namespace: str | None, *, namespaces_must_exist: bool = False
     ) -> list[Change]:
         """Create or update ``objects`` (model objects, e.g. parsed from a file), as kubectl apply.
 
-        Admission runs for each object before it is stored; an object it refuses raises
-        InputError (callers keep nothing then). With ``namespaces_must_exist``, an object in a
-        namespace that neither exists nor is created by ``objects`` is refused, as
-        kube-apiserver's NamespaceLifecycle admission plugin does
-        (plugin/pkg/admission/namespace/lifecycle/admission.go). An object applied
-        unchanged is reported ``unchanged``, as kubectl apply does.
+        One admission pass (:class:`dractl.control.admission.Admission`) decides what the apiserver would
+        store of each object, in order (each sees the objects before it), then the store takes them. An
+        object the apiserver refuses for the cluster's LimitRanges or ResourceQuotas is not stored: its
+        Change is ``refused`` with the apiserver's message. A refusal that is bad input raises InputError
+        (callers keep nothing then). With ``namespaces_must_exist``, an object in a namespace that neither
+        exists nor is created by ``objects`` is refused, as kube-apiserver's NamespaceLifecycle admission
+        plugin does (plugin/pkg/admission/namespace/lifecycle/admission.go). An object applied unchanged is
+        reported ``unchanged``, as kubectl apply does.
         """
         if namespaces_must_exist:
             self._check_namespaces(objects, namespace)
-        events = []
+        adm = self.admission()
+        events: list[Change] = []
+        accepted: list[Any] = []
         for o in objects:
             raw = admission.defaulted(o.raw, namespace)
             key = object_key(raw)
-            old = self.get(*key)
-            if key[0] in ("ResourceClaim", "ResourceClaimTemplate"):
-                admission.admit(raw, old.raw if old is not None else None, self._namespace_labels(key[1]))
+            old = adm.get(*key)
+            result = adm.review(raw, old.raw if old is not None else None)
+            if isinstance(result, admission.Refusal):
+                events.append(Change(admission.reference(raw), "refused", message=result.message,
+                                     namespace=result.namespace))
+                continue
             if old is not None:
-                raw = admission.updated(old.raw, raw)
-                if raw == old.raw:
-                    events.append(Change(admission.reference(raw), "unchanged"))
+                result = admission.updated(old.raw, result)
+                if result == old.raw:
+                    events.append(Change(admission.reference(result), "unchanged"))
                     continue
-            self._put(o if raw is o.raw else parse_object(dict(raw), validate=False))
-            events.append(Change(admission.reference(raw), "configured" if old is not None else "created"))
+            obj = o if result is o.raw else parse_object(dict(result), validate=False)
+            adm.note(obj)
+            accepted.append(obj)
+            events.append(Change(admission.reference(result), "configured" if old is not None else "created"))
+        for obj in accepted:
+            self._put(obj)
         return events
 
     def _check_namespaces(self, objects: Sequence[Any], namespace: str | None) -> None:
@@ -399,6 +413,7 @@ class ControlPlane:
                 return name
 
     def _create_claims(self, events: list[Change]) -> None:
+        adm: admission.Admission | None = None  # the claims go through the apiserver's admission (quota)
         for pod in [o for o in self.objects if isinstance(o, Pod)]:
             ns = pod.meta.namespace or "default"
             statuses = {s.name: s for s in pod.claim_statuses}
@@ -413,7 +428,16 @@ class ControlPlane:
                 name = self._claim_name(ns, pod.name, rc.name)
                 uid = str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
                 raw = claim_from_template(template, name, pod=pod, pod_claim=rc.name, uid=uid, created=self._at)
-                self._put(parse_object(raw, validate=False))
+                adm = adm or self.admission()
+                verdict = adm.review(raw, None)
+                if isinstance(verdict, admission.Refusal):
+                    # the controller retries; the pod waits for its claim
+                    events.append(Change(f"resourceclaim.resource.k8s.io/{name}", "claim refused",
+                                         message=verdict.message, template=tname, pod=pod.name, namespace=ns))
+                    continue
+                claim = parse_object(raw, validate=False)
+                adm.note(claim)
+                self._put(claim)
                 statuses[rc.name] = PodResourceClaimStatus(rc.name, name)
                 added = True
                 events.append(

@@ -21,13 +21,23 @@ from dractl.control import admission
 from dractl.control.plane import ControlPlane
 from dractl.features import DEFAULT_GATES, FeatureGates
 from dractl.model.cluster import Cluster
-from dractl.model.objects import AllocationResult, DeviceClass, Namespace, Pod, ResourceClaim, ResourceClaimTemplate
+from dractl.model.objects import (
+    AllocationResult,
+    DeviceClass,
+    LimitRange,
+    Namespace,
+    Pod,
+    ResourceClaim,
+    ResourceClaimTemplate,
+    ResourceQuota,
+)
 from dractl.model.parse import parse_object
 from dractl.model.relations import claim_from_template
 from dractl.model.serialize import allocation_to_dict
 
-# DeviceClasses and Namespaces of the file are applied to the copy too: a what-if for a new class.
-CHECKED_KINDS = (ResourceClaim, ResourceClaimTemplate, Pod, DeviceClass, Namespace)
+# DeviceClasses, Namespaces, LimitRanges and ResourceQuotas of the file are applied to the copy too: a what-if
+# for a new class or a new quota.
+CHECKED_KINDS = (ResourceClaim, ResourceClaimTemplate, Pod, DeviceClass, Namespace, LimitRange, ResourceQuota)
 
 
 @dataclass
@@ -50,9 +60,9 @@ class PodOutcome:
 
     namespace: str
     name: str | None
-    outcome: str  # scheduled | unschedulable | error
+    outcome: str  # scheduled | unschedulable | refused (by the apiserver's admission) | error
     node: str | None = None
-    message: str | None = None  # the scheduler's message when not scheduled
+    message: str | None = None  # the scheduler's message when not scheduled, the apiserver's when refused
     error: str | None = None
     claims: list[CheckedClaim] = field(default_factory=list)
     explanation: Explanation | None = None
@@ -70,21 +80,41 @@ class PodOutcome:
         }
 
 
+@dataclass(frozen=True)
+class RefusedObject:
+    """An object of the file (not a pod) that the apiserver would refuse, with its words."""
+
+    kind: str
+    namespace: str
+    name: str
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "namespace": self.namespace, "name": self.name, "message": self.message}
+
+
 @dataclass
 class CheckReport:
     pods: list[PodOutcome] = field(default_factory=list)
     node: str | None = None  # --node
+    refused: list[RefusedObject] = field(default_factory=list)  # the file's other objects admission refuses
 
     @property
     def outcome(self) -> str:
-        """scheduled when every pod is; else error if any pod hit an error; else unschedulable."""
+        """scheduled when every pod is (and nothing is refused); else error if any pod hit an error; else
+        refused if the apiserver refuses an object; else unschedulable."""
         outcomes = {p.outcome for p in self.pods}
-        if outcomes <= {"scheduled"}:
+        if outcomes <= {"scheduled"} and not self.refused:
             return "scheduled"
-        return "error" if "error" in outcomes else "unschedulable"
+        if "error" in outcomes:
+            return "error"
+        return "refused" if "refused" in outcomes or self.refused else "unschedulable"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"outcome": self.outcome, "pods": [p.to_dict() for p in self.pods]}
+        doc: dict[str, Any] = {"outcome": self.outcome, "pods": [p.to_dict() for p in self.pods]}
+        if self.refused:
+            doc["refused"] = [r.to_dict() for r in self.refused]
+        return doc
 
 
 CHECK_POD = "dractl-check"  # the stand-in consumer of a file without pods
@@ -138,13 +168,28 @@ def check(
         objects = _stand_ins(objects)
         pods = [o for o in objects if isinstance(o, Pod)]
     plane = ControlPlane.of(cluster, features=features, random_names=False)
-    plane.apply(objects, namespace)
-    keys = [(p.namespace or "default", p.name) for p in pods]
-    plane.reconcile(explain=keys, pin=dict.fromkeys(keys, node) if node else None)
+    refused = {}
     report = CheckReport(node=node)
+    for e in plane.apply(objects, namespace):
+        if e.verb == "refused":
+            kind, _, name = e.ref.partition("/")
+            if kind == "pod":
+                refused[(e.namespace, name)] = e.message
+            else:
+                report.refused.append(RefusedObject(_KINDS.get(kind.partition(".")[0], kind), e.namespace, name,
+                                                    e.message))
+    keys = [(p.namespace or "default", p.name) for p in pods]
+    admitted = [k for k in keys if k not in refused]
+    plane.reconcile(explain=admitted, pin=dict.fromkeys(admitted, node) if node else None)
     for ns, name in keys:
+        if (ns, name) in refused:
+            report.pods.append(PodOutcome(ns, None if stand_in else name, "refused", message=refused[(ns, name)]))
+            continue
         report.pods.append(_outcome(plane, ns, name, len(plane.cluster().node_names) if node is None else 1, stand_in))
     return report
+
+
+_KINDS = {k.__name__.lower(): k.__name__ for k in CHECKED_KINDS}
 
 
 def _outcome(plane: ControlPlane, ns: str, name: str, n_nodes: int, stand_in: bool) -> PodOutcome:

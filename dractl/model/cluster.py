@@ -20,11 +20,13 @@ from dractl.model.objects import (
     DeviceRequestAllocationResult,
     DeviceTaintRule,
     Event,
+    LimitRange,
     Namespace,
     Node,
     Pod,
     ResourceClaim,
     ResourceClaimTemplate,
+    ResourceQuota,
     ResourceSlice,
 )
 from dractl.quantity import Quantity
@@ -93,6 +95,8 @@ class Cluster:
     namespaces: list[Namespace] = field(default_factory=list)
     taint_rules: list[DeviceTaintRule] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    limit_ranges: list[LimitRange] = field(default_factory=list)
+    resource_quotas: list[ResourceQuota] = field(default_factory=list)
 
     # -------------------------------------------------------------- lookups
 
@@ -257,6 +261,8 @@ def cluster_from(objs: Iterable[Any]) -> Cluster:
         Namespace: c.namespaces,
         DeviceTaintRule: c.taint_rules,
         Event: c.events,
+        LimitRange: c.limit_ranges,
+        ResourceQuota: c.resource_quotas,
     }
     for o in objs:
         buckets[type(o)].append(o)

@@ -515,3 +515,45 @@ class DeviceTaintRule(APIObject):
     taint: DeviceTaint | None = None
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
+
+
+# ---------------------------------------------------------------- namespace policy (admission)
+
+
+@dataclass(frozen=True, slots=True)
+class LimitRangeItem:
+    """One ``spec.limits[]`` entry of a LimitRange (core/v1 LimitRangeItem)."""
+
+    type: str  # Container | Pod | PersistentVolumeClaim
+    max: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
+    min: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
+    default: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
+    default_request: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
+    max_limit_request_ratio: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class LimitRange(APIObject):
+    meta: ObjectMeta
+    limits: tuple[LimitRangeItem, ...] = ()
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ScopedResourceSelectorRequirement:
+    scope_name: str
+    operator: str  # In | NotIn | Exists | DoesNotExist
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceQuota(APIObject):
+    """A core/v1 ResourceQuota: ``hard`` from the spec; ``used`` as its status last said (the quota
+    controller's figure; dractl's control plane recomputes what it tracks from the objects)."""
+
+    meta: ObjectMeta
+    hard: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
+    scopes: tuple[str, ...] = ()
+    scope_selector: tuple[ScopedResourceSelectorRequirement, ...] | None = None
+    used: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)

@@ -29,6 +29,8 @@ KINDS: dict[str, tuple[str, bool]] = {
     "Node": ("", False),
     "Namespace": ("", False),
     "Event": ("", True),
+    "LimitRange": ("", True),
+    "ResourceQuota": ("", True),
 }
 
 
@@ -677,6 +679,53 @@ def _event(o: dict[str, Any]) -> m.Event:
     )
 
 
+def resource_list(d: Any, field: str) -> Mapping[str, Quantity]:
+    """A core/v1 ResourceList (resource name -> quantity), in the document's order."""
+    if not isinstance(d, dict) or not d:
+        return m.EMPTY
+    return MappingProxyType({str(k): quantity(v, f"{field}[{k}]") for k, v in d.items()})
+
+
+def _limit_range(o: dict[str, Any]) -> m.LimitRange:
+    items = []
+    for i, it in enumerate(_l(_d(o.get("spec")).get("limits"))):
+        it = _d(it)
+        f = f"spec.limits[{i}]"
+        items.append(
+            m.LimitRangeItem(
+                type=str(it.get("type") or ""),
+                max=resource_list(it.get("max"), f"{f}.max"),
+                min=resource_list(it.get("min"), f"{f}.min"),
+                default=resource_list(it.get("default"), f"{f}.default"),
+                default_request=resource_list(it.get("defaultRequest"), f"{f}.defaultRequest"),
+                max_limit_request_ratio=resource_list(it.get("maxLimitRequestRatio"), f"{f}.maxLimitRequestRatio"),
+            )
+        )
+    return m.LimitRange(meta=_meta(o.get("metadata")), limits=tuple(items), raw=o)
+
+
+def _resource_quota(o: dict[str, Any]) -> m.ResourceQuota:
+    spec = _d(o.get("spec"))
+    sel = spec.get("scopeSelector")
+    selector = None
+    if isinstance(sel, dict):
+        selector = tuple(
+            m.ScopedResourceSelectorRequirement(
+                str(_d(r).get("scopeName") or ""), str(_d(r).get("operator") or ""),
+                tuple(str(v) for v in _l(_d(r).get("values"))),
+            )
+            for r in _l(sel.get("matchExpressions"))
+        )
+    return m.ResourceQuota(
+        meta=_meta(o.get("metadata")),
+        hard=resource_list(spec.get("hard"), "spec.hard"),
+        scopes=tuple(str(s) for s in _l(spec.get("scopes"))),
+        scope_selector=selector,
+        used=resource_list(_d(o.get("status")).get("used"), "status.used"),
+        raw=o,
+    )
+
+
 _PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "DeviceClass": _device_class,
     "ResourceSlice": _slice,
@@ -687,4 +736,6 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "Node": _node,
     "Event": _event,
     "Namespace": _namespace,
+    "LimitRange": _limit_range,
+    "ResourceQuota": _resource_quota,
 }

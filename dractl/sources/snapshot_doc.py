@@ -74,5 +74,6 @@ def snapshot_document(source: Any) -> dict[str, Any]:
     else:
         c = source.load()
         raws = [dict(o.raw) for group in (c.classes, c.slices, c.taint_rules, c.claims, c.templates, c.pods,
-                                           c.nodes, c.namespaces, c.events) for o in group]
+                                           c.nodes, c.namespaces, c.events, c.limit_ranges, c.resource_quotas)
+                for o in group]
     return {"apiVersion": "v1", "kind": "List", "items": [clean(o) for o in raws]}

@@ -113,6 +113,12 @@ def _lines(report: Any) -> str:
     for p in report.pods:
         if p.outcome == "scheduled" and p.name is not None and not p.claims:
             out.append(f"pod {p.namespace}/{p.name} uses no ResourceClaims: scheduled on {p.node or '-'}")
+    # what the apiserver would refuse before any scheduling (LimitRanger, ResourceQuota), in its words
+    for r in report.refused:
+        out.append(f"refused: {r.kind.lower()} {r.namespace}/{r.name}: {r.message}")
+    for p in report.pods:
+        if p.outcome == "refused":
+            out.append(f"refused: pod {p.namespace}/{p.name}: {p.message}")
     where = f"on node {report.node}" if report.node else "on any node"
     for p in report.pods:
         if p.outcome == "unschedulable":

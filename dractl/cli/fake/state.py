@@ -141,12 +141,18 @@ def _change(ctx: typer.Context, filename: str, *, delete: bool, ignore_not_found
             events = plane.apply(objs, app_ctx.namespace, namespaces_must_exist=True)
         events.extend(plane.reconcile())
         doc["items"] = plane.raw_items()
-    print_changes(app_ctx, [e for e in events if e.verb != "not found"])
+    print_changes(app_ctx, [e for e in events if e.verb not in ("not found", "refused")])
+    # kubectl apply: what the apiserver refused on stderr (the rest is applied), exit 1
+    refused = [e for e in events if e.verb == "refused"]
+    for e in refused:
+        app_ctx.stderr.write(f"error: {e.message}\n")
     # kubectl delete: NotFound on stderr, exit 1; --ignore-not-found: silent
     missing = [e for e in events if e.verb == "not found"]
     if missing and not ignore_not_found:
         for e in missing:
             app_ctx.stderr.write(f"error: {event_line(e)}\n")
+        raise typer.Exit(1)
+    if refused:
         raise typer.Exit(1)
 
 

@@ -26,7 +26,9 @@ strings and version strings are remembered across calls.
 The package: ``limits`` (upstream's constants), ``formats`` (name formats and their messages),
 ``field_errors`` (errors worded as field.Error's), ``fields`` (typed accessors and field checks),
 ``metadata``, ``slices``, ``taints`` (taints and tolerations), ``node_selector``, ``claims`` (claims,
-templates and claim status), ``device_classes``, ``taint_rules`` and ``core_v1`` (Pod, Node, Namespace).
+templates and claim status), ``device_classes``, ``taint_rules``, ``core_v1`` (Pod, Node, Namespace,
+LimitRange, ResourceQuota), ``pod_spec`` (the pod fields scheduling reads: resources, ports, affinity,
+spread constraints) and ``namespace_policy`` (LimitRange, ResourceQuota).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dractl.model.validate.claims import _resource_claim, _resource_claim_template
-from dractl.model.validate.core_v1 import _namespace, _node, _pod
+from dractl.model.validate.core_v1 import _limit_range, _namespace, _node, _pod, _resource_quota
 from dractl.model.validate.device_classes import _device_class
 from dractl.model.validate.field_errors import _required, _wrong_type
 from dractl.model.validate.slices import _resource_slice
@@ -51,6 +53,8 @@ _VALIDATORS: dict[str, Callable[[dict], None]] = {
     "Pod": _pod,
     "Node": _node,
     "Namespace": _namespace,
+    "LimitRange": _limit_range,
+    "ResourceQuota": _resource_quota,
 }
 
 #: The kinds :func:`validate_object` knows; objects of other kinds pass unchecked.

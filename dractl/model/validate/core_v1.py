@@ -1,4 +1,5 @@
-"""The core/v1 rules DRA relies on: Pod (resource claims and container claims), Node, Namespace."""
+"""The core/v1 rules DRA relies on: Pod (resource claims and container claims), Node, Namespace, LimitRange,
+ResourceQuota."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from dractl.model.validate.field_errors import _duplicate, _invalid, _not_found,
 from dractl.model.validate.fields import _dns_label, _list, _obj, _str
 from dractl.model.validate.formats import _dns_label_err, _dns_subdomain_err
 from dractl.model.validate.metadata import _metadata
+from dractl.model.validate.namespace_policy import validate_limit_range, validate_resource_quota
+from dractl.model.validate.pod_spec import validate_pod_spec
 
 
 def _pod(obj: dict) -> None:
@@ -46,6 +49,7 @@ def _pod(obj: dict) -> None:
         err = _dns_subdomain_err(node_name)
         if err:
             raise _invalid("spec.nodeName", node_name, err)
+    validate_pod_spec(spec)
 
 
 def _named(value: Any, path: str) -> None:
@@ -87,3 +91,13 @@ def _node(obj: dict) -> None:
 
 def _namespace(obj: dict) -> None:
     _metadata(obj, "metadata", _dns_label_err, namespaced=False)
+
+
+def _limit_range(obj: dict) -> None:
+    _metadata(obj, "metadata", _dns_subdomain_err, namespaced=True)
+    validate_limit_range(obj)
+
+
+def _resource_quota(obj: dict) -> None:
+    _metadata(obj, "metadata", _dns_subdomain_err, namespaced=True)
+    validate_resource_quota(obj)

@@ -1,0 +1,117 @@
+"""Admission before the scheduler through the CLI: what `check` and `fake apply` say and keep when a
+LimitRange or a ResourceQuota refuses a pod or a claim."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from builders import claim, from_template, namespace, pod, template, write_docs
+
+LR = {"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "limits", "namespace": "default"},
+      "spec": {"limits": [{"type": "Container", "max": {"cpu": "4"}, "default": {"cpu": "4", "memory": "64Gi"},
+                           "defaultRequest": {"cpu": "250m", "memory": "256Mi"}}]}}
+
+
+def quota_doc(name: str, ns: str = "default", **hard: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": name, "namespace": ns},
+            "spec": {"hard": {k.replace("__", "/").replace("_", "."): v for k, v in hard.items()}}}
+
+
+def cpu_pod(name: str, cpu: str, claims: Any = (), **res: Any) -> dict[str, Any]:
+    p = pod(name, claims=claims)
+    p["spec"]["containers"][0].setdefault("resources", {})["requests"] = {"cpu": cpu}
+    for k, v in res.items():
+        p["spec"]["containers"][0]["resources"][k] = v
+    return p
+
+
+def _state() -> dict[str, Any]:
+    import os
+
+    return json.loads(open(os.path.join(os.environ["DRACTL_STATE"], "cluster.json")).read())
+
+
+def test_check_refuses_a_pod_over_the_defaulted_limit(dractl, tmp_path):
+    """The fact seen on the real apiserver: the LimitRange's default limit (4) makes a request of 8 invalid."""
+    assert dractl("fake", "reset").code == 0
+    assert dractl("fake", "apply", "-f", write_docs(tmp_path / "lr.yaml", LR)).code == 0
+    f = write_docs(tmp_path / "p.yaml", cpu_pod("p1", "8"), cpu_pod("p2", "1"))
+    r = dractl("check", "-f", f, "-o", "json")
+    assert r.code == 1
+    doc = r.json()
+    assert doc["outcome"] == "refused"
+    p1, p2 = doc["pods"]
+    assert (p1["outcome"], p1["message"]) == ("refused", 'The Pod "p1" is invalid: spec.containers[0].resources.'
+                                              'requests: Invalid value: "8": must be less than or equal to cpu limit '
+                                              'of 4')
+    assert p2["outcome"] == "scheduled"
+    r = dractl("check", "-f", f)
+    assert r.code == 1
+    assert "refused: pod default/p1: The Pod \"p1\" is invalid: spec.containers[0].resources.requests" in r.out
+
+
+def test_fake_apply_stores_the_defaults_and_refuses_the_rest(dractl, tmp_path):
+    assert dractl("fake", "reset").code == 0
+    f = write_docs(tmp_path / "all.yaml", LR, cpu_pod("ok", "1"), cpu_pod("big", "8"))
+    r = dractl("fake", "apply", "-f", f)
+    assert r.code == 1
+    assert "pod/ok scheduled on" in r.out and "pod/big" not in r.out
+    assert 'error: The Pod "big" is invalid: spec.containers[0].resources.requests: Invalid value: "8"' in r.err
+    pods = {o["metadata"]["name"]: o for o in _state()["items"] if o["kind"] == "Pod"}
+    assert set(pods) == {"ok"}
+    ok = pods["ok"]
+    assert ok["spec"]["containers"][0]["resources"] == {"requests": {"cpu": "1", "memory": "256Mi"},
+                                                       "limits": {"cpu": "4", "memory": "64Gi"}}
+    assert ok["metadata"]["annotations"]["kubernetes.io/limit-ranger"] == (
+        "LimitRanger plugin set: memory request for container ctr; cpu, memory limit for container ctr")
+    # the same file again: the pod keeps what the apiserver set; nothing changes
+    r = dractl("fake", "apply", "-f", write_docs(tmp_path / "ok.yaml", cpu_pod("ok", "1")))
+    assert r.code == 0 and "pod/ok unchanged" in r.out
+
+
+def test_quota_counts_pods_and_devices_as_the_quota_controller_does(dractl, tmp_path):
+    assert dractl("fake", "reset").code == 0
+    tpl = template("two", requests=[{"name": "g", "exactly": {"deviceClassName": "gpu.example.com", "count": 2}}])
+    q = quota_doc("gpus", **{"gpu.example.com.deviceclass.resource.k8s.io__devices": "3", "requests_cpu": "6"})
+    assert dractl("fake", "apply", "-f", write_docs(tmp_path / "q.yaml", q, tpl)).code == 0
+    assert dractl("fake", "apply", "-f", write_docs(tmp_path / "a.yaml", cpu_pod("a", "2", [from_template("two")]))
+                  ).code == 0
+    # a second pod fits the cpu quota, but its claim would hold 4 devices of 3
+    r = dractl("fake", "apply", "-f", write_docs(tmp_path / "b.yaml", cpu_pod("b", "1", [from_template("two")])))
+    assert r.code == 0
+    assert ("not created (from template two for pod b): resourceclaims.resource.k8s.io \"b-gpu-" in r.out)
+    assert ("is forbidden: exceeded quota: gpus, requested: gpu.example.com.deviceclass.resource.k8s.io/devices=2, "
+            "used: gpu.example.com.deviceclass.resource.k8s.io/devices=2, "
+            "limited: gpu.example.com.deviceclass.resource.k8s.io/devices=3") in r.out
+    assert "pod/b pending" in r.out
+    # a pod over the cpu quota is refused at create, with the apiserver's words; check says the same
+    over = write_docs(tmp_path / "c.yaml", cpu_pod("c", "4"))
+    doc = dractl("check", "-f", over, "-o", "json").json()
+    assert doc["pods"][0]["outcome"] == "refused"
+    assert doc["pods"][0]["message"] == ('pods "c" is forbidden: exceeded quota: gpus, requested: requests.cpu=4, '
+                                         'used: requests.cpu=3, limited: requests.cpu=6')
+    r = dractl("fake", "apply", "-f", over)
+    assert r.code == 1 and r.err.strip() == f"error: {doc['pods'][0]['message']}"
+
+
+def test_quota_constraints_and_claim_quota_in_check(dractl, tmp_path):
+    assert dractl("fake", "reset").code == 0
+    q = quota_doc("mem", limits_memory="1Gi")
+    assert dractl("fake", "apply", "-f", write_docs(tmp_path / "q.yaml", namespace("team"), {**q, "metadata": {
+        "name": "mem", "namespace": "team"}})).code == 0
+    r = dractl("-n", "team", "check", "-f", write_docs(tmp_path / "p.yaml", pod("p", None)), "-o", "json")
+    assert r.json()["pods"][0]["message"] == (
+        'pods "p" is forbidden: failed quota: mem: must specify limits.memory for: ctr')
+    # a claim of the file over a device quota is refused; the report says so
+    dq = quota_doc("devs", **{"gpu.example.com.deviceclass.resource.k8s.io__devices": "1"})
+    assert dractl("fake", "apply", "-f", write_docs(tmp_path / "dq.yaml", dq)).code == 0
+    big = claim("big", requests=[{"name": "g", "exactly": {"deviceClassName": "gpu.example.com", "count": 2}}])
+    r = dractl("check", "-f", write_docs(tmp_path / "c.yaml", big), "-o", "json")
+    assert r.code == 1
+    doc = r.json()
+    assert doc["outcome"] == "refused"
+    assert doc["refused"] == [{"kind": "ResourceClaim", "namespace": "default", "name": "big", "message": (
+        'resourceclaims.resource.k8s.io "big" is forbidden: exceeded quota: devs, requested: '
+        'gpu.example.com.deviceclass.resource.k8s.io/devices=2, used: gpu.example.com.deviceclass.resource.k8s.io/'
+        'devices=0, limited: gpu.example.com.deviceclass.resource.k8s.io/devices=1')}]

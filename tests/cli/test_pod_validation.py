@@ -1,0 +1,123 @@
+"""Pods the apiserver would refuse as invalid (pkg/apis/core/validation): one line naming the file, the
+object and the field, exit 2, nothing written, for `check -f` and `fake apply` alike."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from builders import pod, write_docs
+
+
+def _ctr(**resources: Any) -> dict[str, Any]:
+    return {"name": "c", "image": "x", "resources": resources}
+
+
+def _pod(**spec: Any) -> dict[str, Any]:
+    return pod("p", **spec)
+
+
+CASES = {
+    "quantity-does-not-parse": (
+        _pod(containers=[_ctr(requests={"cpu": "1 core"})]),
+        "spec.containers[0].resources.requests[cpu]: Invalid value: \"1 core\": quantities must match the regular "
+        "expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+    "negative-request": (
+        _pod(containers=[_ctr(requests={"memory": "-1Gi"})]),
+        "spec.containers[0].resources.requests[memory]: Invalid value: \"-1Gi\": must be greater than or equal to 0"),
+    "request-above-limit": (
+        _pod(containers=[_ctr(requests={"cpu": "8"}, limits={"cpu": "4"})]),
+        "spec.containers[0].resources.requests: Invalid value: \"8\": must be less than or equal to cpu limit of 4"),
+    "init-request-above-limit": (
+        _pod(initContainers=[_ctr(requests={"memory": "2Gi"}, limits={"memory": "1Gi"})],
+             containers=[_ctr()]),
+        "spec.initContainers[0].resources.requests: Invalid value: \"2Gi\": must be less than or equal to memory "
+        "limit of 1Gi"),
+    "fractional-extended-resource": (
+        _pod(containers=[_ctr(requests={"example.com/gpu": "500m"}, limits={"example.com/gpu": "500m"})]),
+        "spec.containers[0].resources.limits[example.com/gpu]: Invalid value: \"500m\": must be an integer"),
+    "extended-resource-request-without-limit": (
+        _pod(containers=[_ctr(requests={"example.com/gpu": "1"})]),
+        "spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources"),
+    "extended-resource-request-not-limit": (
+        _pod(containers=[_ctr(requests={"example.com/gpu": "1"}, limits={"example.com/gpu": "2"})]),
+        "spec.containers[0].resources.requests: Invalid value: \"1\": must be equal to example.com/gpu limit of 2"),
+    "unknown-resource-name": (
+        _pod(containers=[_ctr(requests={"gpu": "1"})]),
+        "spec.containers[0].resources.requests[gpu]: Invalid value: \"gpu\": must be a standard resource type or "
+        "fully qualified"),
+    "port-out-of-range": (
+        _pod(containers=[{"name": "c", "image": "x", "ports": [{"containerPort": 70000}]}]),
+        "spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive"),
+    "host-port-out-of-range": (
+        _pod(containers=[{"name": "c", "image": "x", "ports": [{"containerPort": 80, "hostPort": -1}]}]),
+        "spec.containers[0].ports[0].hostPort: Invalid value: -1: must be between 1 and 65535, inclusive"),
+    "host-port-twice": (
+        _pod(containers=[{"name": "c", "image": "x", "ports": [{"containerPort": 80, "hostPort": 8080}]},
+                         {"name": "d", "image": "x", "ports": [{"containerPort": 81, "hostPort": 8080}]}]),
+        "spec.containers[1].ports[0].hostPort: Duplicate value: \"TCP//8080\""),
+    "affinity-term-without-topology-key": (
+        _pod(affinity={"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"app": "x"}}}]}}),
+        "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: Required value: "
+        "can not be empty"),
+    "affinity-bad-operator": (
+        _pod(affinity={"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+            {"matchExpressions": [{"key": "zone", "operator": "Equals", "values": ["a"]}]}]}}}),
+        "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]"
+        ".matchExpressions[0].operator: Invalid value: \"Equals\": not a valid selector operator"),
+    "affinity-no-terms": (
+        _pod(affinity={"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": []}}}),
+        "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Required value: "
+        "must have at least one node selector term"),
+    "preferred-weight": (
+        _pod(affinity={"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 0, "podAffinityTerm": {"topologyKey": "zone"}}]}}),
+        "spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: "
+        "must be in the range 1-100"),
+    "spread-max-skew": (
+        _pod(topologySpreadConstraints=[{"maxSkew": 0, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"}]),
+        "spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero"),
+    "spread-action": (
+        _pod(topologySpreadConstraints=[{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "Never"}]),
+        "spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: \"Never\": supported values: "
+        "\"DoNotSchedule\", \"ScheduleAnyway\""),
+    "spread-twice": (
+        _pod(topologySpreadConstraints=[{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"},
+                                        {"maxSkew": 2, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"}]),
+        "spec.topologySpreadConstraints[0].{topologyKey, whenUnsatisfiable}: Duplicate value: "
+        "\"{zone, DoNotSchedule}\""),
+    "spread-min-domains": (
+        _pod(topologySpreadConstraints=[{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway",
+                                         "minDomains": 2}]),
+        "spec.topologySpreadConstraints[0].minDomains: Invalid value: 2: can only use minDomains if "
+        "whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway"),
+    "toleration-operator": (
+        _pod(tolerations=[{"key": "k", "operator": "Lt", "value": "3"}]),
+        "spec.tolerations[0].operator: Unsupported value: \"Lt\": supported values: \"Equal\", \"Exists\", \"Lt\", "
+        "\"Gt\""),
+    "pod-level-resource": (
+        _pod(resources={"requests": {"ephemeral-storage": "1Gi"}}),
+        "spec.resources.requests[ephemeral-storage]: Unsupported value: \"ephemeral-storage\": supported values: "
+        "\"cpu\", \"hugepages-\", \"memory\""),
+}
+
+
+def _state_bytes() -> bytes | None:
+    p = os.path.join(os.environ["DRACTL_STATE"], "cluster.json")
+    return open(p, "rb").read() if os.path.exists(p) else None
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_invalid_pod_is_bad_input(dractl, tmp_path, name):
+    obj, field_error = CASES[name]
+    assert dractl("fake", "reset").code == 0
+    before = _state_bytes()
+    f = write_docs(tmp_path / "pod.yaml", obj)
+    for args in (("check", "-f", f), ("fake", "apply", "-f", f)):
+        r = dractl(*args)
+        assert r.code == 2, (args, r.err)
+        assert r.out == ""
+        assert r.err == f"error: {f}: Pod default/p: {field_error}\n"
+    assert _state_bytes() == before
