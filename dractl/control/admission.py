@@ -18,6 +18,7 @@ from typing import Any
 
 from dractl.control import limitranger, quota
 from dractl.errors import InputError, ValidationError
+from dractl.model.extendedresources import DeviceClassResolver
 from dractl.model.objects import DeviceClass, LimitRange, Pod, ResourceClaim, ResourceQuota
 
 ADMIN_ACCESS_LABEL = "resource.kubernetes.io/admin-access"
@@ -219,7 +220,7 @@ class Admission:
             self._stored.setdefault((type(o).__name__, o.meta.namespace), {})[o.meta.name] = o
         self._admitted: dict[tuple[str, str], dict[str, Any]] = {}  # this batch's objects (model objects)
         self._quotas: dict[str, list[quota.QuotaStatus]] = {}
-        self._ext: quota.ExtendedResourceNames | None = None
+        self._ext: DeviceClassResolver | None = None
 
     # -- the objects the plugins read: the store, then this batch
     def _objects(self, kind: str, ns: str) -> list[Any]:
@@ -240,9 +241,9 @@ class Admission:
         n = self.get("Namespace", "", ns)
         return n.meta.labels if n is not None else {}
 
-    def _extended(self) -> quota.ExtendedResourceNames:
+    def _extended(self) -> DeviceClassResolver:
         if self._ext is None:
-            self._ext = quota.ExtendedResourceNames.of(self._objects(DeviceClass.__name__, ""))
+            self._ext = DeviceClassResolver.of(self._objects(DeviceClass.__name__, ""))
         return self._ext
 
     def note(self, obj: Any) -> None:

@@ -19,7 +19,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from dractl.control.limitranger import ResourceList, resource_list
-from dractl.model.objects import DeviceClass, ResourceQuota, ScopedResourceSelectorRequirement
+from dractl.model.extendedresources import IMPLICIT_PREFIX, DeviceClassResolver
+from dractl.model.objects import ResourceQuota, ScopedResourceSelectorRequirement
 from dractl.quantity import Quantity
 
 # k8s.io/api/core/v1 types.go and resource/v1 types.go
@@ -27,7 +28,6 @@ REQUESTS_PREFIX = "requests."
 LIMITS_PREFIX = "limits."
 HUGEPAGES_PREFIX = "hugepages-"
 PER_CLASS_SUFFIX = ".deviceclass.resource.k8s.io/devices"  # ResourceClaimsPerClass
-IMPLICIT_PREFIX = "deviceclass.resource.kubernetes.io/"  # resourceapi.ResourceDeviceClassPrefix
 IMPLICIT_QUOTA_PREFIX = REQUESTS_PREFIX + IMPLICIT_PREFIX  # ResourceImplicitExtendedClaimsPerClass
 EXTENDED_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim"
 ALLOCATION_RESULTS_MAX_SIZE = 32  # resourceapi.AllocationResultsMaxSize: an "All" request counts this many
@@ -300,35 +300,7 @@ def pod_matching(names: Iterable[str]) -> list[str]:
 # ------------------------------------------------------------------ claims (resource_claims.go)
 
 
-@dataclass(frozen=True)
-class ExtendedResourceNames:
-    """The apiserver's extendedresourcecache: which class an extended resource name maps to, and back."""
-
-    by_name: Mapping[str, str]  # extended resource name (explicit or implicit) -> class
-    by_class: Mapping[str, str]  # class -> its explicit spec.extendedResourceName
-
-    @classmethod
-    def of(cls, classes: Iterable[DeviceClass]) -> ExtendedResourceNames:
-        """Classes as the cache adds them (etcd's order: by name); for one explicit name the newest class
-        wins, on a tie the smaller name; a class that loses is not mapped at all (upstream returns early)."""
-        by_name: dict[str, DeviceClass] = {}
-        by_class: dict[str, str] = {}
-        for c in sorted(classes, key=lambda c: c.name):
-            ern = c.extended_resource_name
-            if ern:
-                by_class[c.name] = ern
-                other = by_name.get(ern)
-                if other is not None and (
-                    c.meta.creation_timestamp < other.meta.creation_timestamp
-                    or (c.meta.creation_timestamp == other.meta.creation_timestamp and c.name >= other.name)
-                ):
-                    continue
-                by_name[ern] = c
-            by_name[IMPLICIT_PREFIX + c.name] = c
-        return cls({k: v.name for k, v in by_name.items()}, by_class)
-
-
-def claim_matching(names: Iterable[str], ext: ExtendedResourceNames) -> list[str]:
+def claim_matching(names: Iterable[str], ext: DeviceClassResolver) -> list[str]:
     """claimEvaluator.MatchingResources."""
     out = []
     for n in names:
@@ -336,10 +308,10 @@ def claim_matching(names: Iterable[str], ext: ExtendedResourceNames) -> list[str
             out.append(n)
             continue
         if n.startswith(IMPLICIT_QUOTA_PREFIX):
-            if ext.by_class.get(n[len(IMPLICIT_QUOTA_PREFIX):]):
+            if ext.extended_resource(n[len(IMPLICIT_QUOTA_PREFIX):]):
                 out.append(n)
                 continue
-        if _is_extended_for_quota(n) and n[len(REQUESTS_PREFIX):] in ext.by_name:
+        if _is_extended_for_quota(n) and ext.device_class(n[len(REQUESTS_PREFIX):]) is not None:
             out.append(n)
     return out
 
@@ -351,7 +323,7 @@ def _devices(sub: Mapping[str, Any]) -> int:
     return ALLOCATION_RESULTS_MAX_SIZE if mode == "All" else 0
 
 
-def claim_usage(claim: Mapping[str, Any], ext: ExtendedResourceNames,
+def claim_usage(claim: Mapping[str, Any], ext: DeviceClassResolver,
                 owner_usage: Callable[[Mapping[str, Any]], ResourceList | None]) -> ResourceList:
     """claimEvaluator.Usage: one claim, devices per class (the largest ``firstAvailable`` alternative per
     class), and for a pod's extended-resource claim its classes' extended names minus what the pod already
@@ -377,7 +349,7 @@ def claim_usage(claim: Mapping[str, Any], ext: ExtendedResourceNames,
         if not cls_name:
             continue
         extended[IMPLICIT_QUOTA_PREFIX + cls_name] = q
-        ern = ext.by_class.get(cls_name)
+        ern = ext.extended_resource(cls_name)
         if ern:
             extended[REQUESTS_PREFIX + ern] = q
     for name, q in extended.items():

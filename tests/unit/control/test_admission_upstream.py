@@ -18,6 +18,7 @@ from conftest import fixture_path
 
 from dractl.control import limitranger, quota
 from dractl.control.admission import Admission
+from dractl.model.extendedresources import DeviceClassResolver
 from dractl.model.parse import parse_object
 
 
@@ -226,7 +227,7 @@ def test_upstream_resource_claim_evaluator_usage(name, claim_, others, mapping, 
     (["requests.deviceclass.resource.kubernetes.io/gpu", "requests.example.com/gpu"], False, []),
 ])
 def test_claim_matching_resources(names, mapping, matched):
-    ext = quota.ExtendedResourceNames.of([parse_object(GPU_CLASS, validate=False)] if mapping else [])
+    ext = DeviceClassResolver.of([parse_object(GPU_CLASS, validate=False)] if mapping else [])
     assert quota.claim_matching(names, ext) == matched
 
 
@@ -237,7 +238,7 @@ def test_one_extended_resource_name_goes_to_the_newest_class():
         c["metadata"]["creationTimestamp"] = created
         return parse_object(c, validate=False)
 
-    ext = quota.ExtendedResourceNames.of([cls("a", "2026-01-01T00:00:00Z"), cls("b", "2026-01-02T00:00:00Z")])
-    assert ext.by_name["example.com/gpu"] == "b"
-    ext = quota.ExtendedResourceNames.of([cls("b", "2026-01-01T00:00:00Z"), cls("a", "2026-01-01T00:00:00Z")])
-    assert ext.by_name["example.com/gpu"] == "a"
+    ext = DeviceClassResolver.of([cls("a", "2026-01-01T00:00:00Z"), cls("b", "2026-01-02T00:00:00Z")])
+    assert ext.by_name["example.com/gpu"].name == "b"
+    ext = DeviceClassResolver.of([cls("b", "2026-01-01T00:00:00Z"), cls("a", "2026-01-01T00:00:00Z")])
+    assert ext.by_name["example.com/gpu"].name == "a"
