@@ -271,15 +271,15 @@ class Admission:
 
     def _create_pod(self, raw: Mapping[str, Any], ns: str, name: str) -> Mapping[str, Any] | Refusal:
         ranges = sorted(self._objects(LimitRange.__name__, ns), key=lambda lr: lr.name)
-        raw = default_pod(raw)
-        raw = limitranger.mutate(raw, ranges)
-        raw = default_pod_level(raw)
-        from dractl.model.validate.pod_spec import validate_pod_spec
+        submitted = raw
+        raw = default_pod_level(limitranger.mutate(default_pod(raw), ranges))
+        if raw is not submitted:  # (what was submitted passed validation when it was read)
+            from dractl.model.validate.pod_spec import validate_pod_spec
 
-        try:
-            validate_pod_spec(raw.get("spec") or {})
-        except ValidationError as e:
-            return Refusal("Pod", ns, name, f'The Pod "{name}" is invalid: {e.field}: {e.detail}')
+            try:
+                validate_pod_spec(raw.get("spec") or {})
+            except ValidationError as e:
+                return Refusal("Pod", ns, name, f'The Pod "{name}" is invalid: {e.field}: {e.detail}')
         err = limitranger.validate(raw, ranges)
         if err:
             return Refusal("Pod", ns, name, f'pods "{name}" is forbidden: {err}')

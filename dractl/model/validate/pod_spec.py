@@ -140,9 +140,33 @@ def _resource_list(d: Any, path: str, name_fn: Callable[[str, str], None]) -> di
     return out
 
 
+_REQUIREMENTS_OK: dict[Any, None] = {}  # requirements already found valid (pods repeat the same few)
+
+
+def _requirements_key(res: Mapping[str, Any], pod_level: bool) -> Any:
+    try:
+        return (pod_level, tuple((f, tuple((res.get(f) or {}).items())) for f in ("limits", "requests")))
+    except AttributeError:  # not mappings: validated (and refused) below
+        return None
+
+
 def resource_requirements(res: Any, path: str, *, pod_level: bool = False) -> None:
     """validateResourceRequirements (containers) / validatePodResourceRequirements (pod level)."""
     res = _obj(res, path)
+    key = _requirements_key(res, pod_level)
+    if key is not None and key in _REQUIREMENTS_OK:
+        return
+    _resource_requirements(res, path, pod_level)
+    if key is not None:
+        try:
+            if len(_REQUIREMENTS_OK) >= 10_000:
+                _REQUIREMENTS_OK.clear()
+            _REQUIREMENTS_OK[key] = None
+        except TypeError:  # an unhashable value (it passed: a quantity given as a number)
+            pass
+
+
+def _resource_requirements(res: Mapping[str, Any], path: str, pod_level: bool) -> None:
     name_fn = _pod_resource_name if pod_level else container_resource_name
     lim_path, req_path = f"{path}.limits", f"{path}.requests"
     limits = _resource_list(res.get("limits"), lim_path, name_fn)
