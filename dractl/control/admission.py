@@ -88,8 +88,37 @@ def admit(raw: Mapping[str, Any], old: Mapping[str, Any] | None, namespace_label
             f'{resource}.resource.k8s.io "{name}" is forbidden: admin access to devices requires the '
             f'`{ADMIN_ACCESS_LABEL}: true` label on the containing namespace "{ns}"'
         )
-    if old is not None and (old.get("spec") or {}) != spec:
+    if old is not None and _defaulted_spec(kind, old.get("spec") or {}) != _defaulted_spec(kind, spec):
         raise InputError(f'{kind}.resource.k8s.io "{name}" is invalid: spec: Invalid value: field is immutable')
+
+
+def _defaulted_request(r: Mapping[str, Any]) -> dict[str, Any]:
+    """SetDefaults_ExactDeviceRequest / _DeviceSubRequest and the tolerations' operator
+    (pkg/apis/resource/v1/defaults.go, zz_generated.defaults.go)."""
+    out = dict(r)
+    mode = out.get("allocationMode") or "ExactCount"
+    out["allocationMode"] = mode
+    if mode == "ExactCount" and not out.get("count"):
+        out["count"] = 1
+    if out.get("tolerations"):
+        out["tolerations"] = [{**t, "operator": t.get("operator") or "Equal"} for t in out["tolerations"]]
+    return out
+
+
+def _defaulted_spec(kind: str, spec: Mapping[str, Any]) -> Any:
+    """A claim's (or a template's) spec as the apiserver stores it: what applying it again compares to."""
+    claim_spec = spec if kind == "ResourceClaim" else (spec.get("spec") or {})
+    requests = []
+    for r in ((claim_spec.get("devices") or {}).get("requests") or []):
+        r = dict(r)
+        if r.get("exactly"):
+            r["exactly"] = _defaulted_request(r["exactly"])
+        if r.get("firstAvailable"):
+            r["firstAvailable"] = [_defaulted_request(s) for s in r["firstAvailable"]]
+        requests.append(r)
+    devices = {**(claim_spec.get("devices") or {}), "requests": requests}
+    out = {**claim_spec, "devices": devices}
+    return out if kind == "ResourceClaim" else {**spec, "metadata": spec.get("metadata") or {}, "spec": out}
 
 
 def updated(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:

@@ -142,6 +142,8 @@ class ControlPlane:
         self.random_names = random_names
         self.results: dict[tuple[str, str], PodResult] = {}
         self._at = ""  # the time of the current reconcile
+        #: pods whose claim the resourceclaim controller could not create in this reconcile: its event's words
+        self._claim_failures: dict[tuple[str, str], str] = {}
         self._reindex()
 
     @classmethod
@@ -413,6 +415,7 @@ class ControlPlane:
                 return name
 
     def _create_claims(self, events: list[Change]) -> None:
+        self._claim_failures = {}
         adm: admission.Admission | None = None  # the claims go through the apiserver's admission (quota)
         for pod in [o for o in self.objects if isinstance(o, Pod)]:
             ns = pod.meta.namespace or "default"
@@ -431,7 +434,9 @@ class ControlPlane:
                 adm = adm or self.admission()
                 verdict = adm.review(raw, None)
                 if isinstance(verdict, admission.Refusal):
-                    # the controller retries; the pod waits for its claim
+                    # the controller retries (Warning FailedResourceClaimCreation); the pod waits for its claim
+                    self._claim_failures[(ns, pod.name)] = (
+                        f"PodResourceClaim {rc.name}: create ResourceClaim : {verdict.message}")
                     events.append(Change(f"resourceclaim.resource.k8s.io/{name}", "claim refused",
                                          message=verdict.message, template=tname, pod=pod.name, namespace=ns))
                     continue
@@ -462,6 +467,9 @@ class ControlPlane:
             if not name and rc.resource_claim_template_name:
                 name = statuses.get(rc.name, "")
                 if not name:
+                    failed = self._claim_failures.get((ns, pod.name))
+                    if failed:
+                        return [], failed
                     return [], f'resourceclaimtemplate.resource.k8s.io "{rc.resource_claim_template_name}" not found'
             if not name:
                 continue

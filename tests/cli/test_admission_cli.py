@@ -115,3 +115,16 @@ def test_quota_constraints_and_claim_quota_in_check(dractl, tmp_path):
         'resourceclaims.resource.k8s.io "big" is forbidden: exceeded quota: devs, requested: '
         'gpu.example.com.deviceclass.resource.k8s.io/devices=2, used: gpu.example.com.deviceclass.resource.k8s.io/'
         'devices=0, limited: gpu.example.com.deviceclass.resource.k8s.io/devices=1')}]
+
+
+def test_a_template_stored_with_the_apiservers_defaults_is_unchanged(dractl, tmp_path):
+    """The apiserver stores a template with allocationMode, count and spec.metadata defaulted: the same file
+    applied again is the same spec, not an attempt to change an immutable one."""
+    assert dractl("fake", "reset").code == 0
+    stored = template("two", requests=[{"name": "g", "exactly": {"deviceClassName": "gpu.example.com",
+                                                                  "allocationMode": "ExactCount", "count": 1}}])
+    stored["spec"]["metadata"] = {}
+    assert dractl("fake", "apply", "-f", write_docs(tmp_path / "stored.yaml", stored)).code == 0
+    as_written = template("two", requests=[{"name": "g", "exactly": {"deviceClassName": "gpu.example.com"}}])
+    r = dractl("check", "-f", write_docs(tmp_path / "t.yaml", as_written))
+    assert r.code == 0, r.err
