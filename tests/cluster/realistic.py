@@ -133,8 +133,8 @@ def judged_aspects(spec: str) -> tuple[str, ...]:
 #: What the generator may put in a scenario; `--without` turns some off. Most random draws are made either way,
 #: so a scenario stays close to what it is with everything on.
 FEATURES = ("taints", "images", "device-plugin", "dra-extended", "claims", "init", "sidecar", "ephemeral-storage",
-            "huge", "invalid", "ports", "node-affinity", "pod-affinity", "spread", "limitrange", "quota",
-            "device-quota", "priority", "pdb", "runtimeclass")
+            "huge", "invalid", "ports", "node-affinity", "pod-affinity", "spread", "match-label-keys", "limitrange",
+            "quota", "device-quota", "priority", "pdb", "runtimeclass", "cordon")
 _enabled: frozenset[str] = frozenset(FEATURES)
 
 
@@ -228,7 +228,8 @@ def generate(seed: int, index: int, features: frozenset[str] = frozenset(FEATURE
             "kind": "Node",
             "metadata": {"name": name, "labels": labels,
                          "annotations": {"kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0"}},
-            "spec": {"taints": taints} if taints else {},
+            "spec": ({"taints": taints} if taints else {})
+            | ({"unschedulable": True} if _on("cordon", extra.random() < 0.08) else {}),
             "status": {"allocatable": alloc, "capacity": capacity, "images": images},
         }
         nodes.append(node)
@@ -351,7 +352,7 @@ def generate(seed: int, index: int, features: frozenset[str] = frozenset(FEATURE
             if _on("ports", rng.random() < 0.15):
                 port = rng.choice([8080, 9090])
                 main["ports"] = [{"containerPort": port, "hostPort": port, "protocol": "TCP"}]
-            _placement(rng, spec, app, apps, zones)
+            _placement(rng, spec, app, apps, zones, extra)
         if runtime_class and extra.random() < 0.4:
             spec["runtimeClassName"] = runtime_class
         if filler and pdb and not pdb_app:  # preemption must respect it where it can
@@ -408,7 +409,8 @@ def _limit(ctr: dict, resource: str, n: int, both: bool) -> None:
         res.setdefault("requests", {})[resource] = str(n)
 
 
-def _placement(rng: random.Random, spec: dict, app: str, apps: list[str], zones: list[str]) -> None:
+def _placement(rng: random.Random, spec: dict, app: str, apps: list[str], zones: list[str],
+               extra: random.Random) -> None:
     """Node selectors, node affinity, pod (anti-)affinity, spread constraints and tolerations."""
     affinity: dict[str, Any] = {}
     if _on("node-affinity", rng.random() < 0.12):
@@ -454,6 +456,10 @@ def _placement(rng: random.Random, spec: dict, app: str, apps: list[str], zones:
             c["nodeAffinityPolicy"] = rng.choice(["Honor", "Ignore"])
         if rng.random() < 0.2:
             c["nodeTaintsPolicy"] = "Honor"
+        if _on("match-label-keys", extra.random() < 0.25):
+            # the apiserver merges matchLabelKeys into the selector (`app In [<the pod's app>]`) at creation
+            c["labelSelector"] = {"matchExpressions": [{"key": "app", "operator": "Exists"}]}
+            c["matchLabelKeys"] = ["app"]
         spec["topologySpreadConstraints"] = [c]
     if _on("taints", rng.random() < 0.3):
         spec["tolerations"] = [{"key": "dractl.test/dedicated", "operator": "Exists", "effect": "NoSchedule"}]
@@ -511,6 +517,8 @@ def check(snap: Path, pod_file: Path, ns: str, node: str | None = None) -> tuple
 def _ready(node: dict) -> bool:
     conds = {c["type"]: c["status"] for c in node.get("status", {}).get("conditions", [])}
     taints = {t["key"] for t in node.get("spec", {}).get("taints", []) or []}
+    # a cordoned node keeps node.kubernetes.io/unschedulable; the others (not-ready...) go once it is Ready
+    taints.discard("node.kubernetes.io/unschedulable")
     return conds.get("Ready") == "True" and not any(k.startswith("node.kubernetes.io/") for k in taints)
 
 
@@ -736,7 +744,8 @@ def context(sc: RealScenario) -> str:
         gpus = next((len(o["spec"]["devices"]) for o in sc.cluster_objects
                      if o["kind"] == "ResourceSlice" and o["spec"]["nodeName"] == md["name"]), 0)
         out.append(f"node {md['name']}: allocatable {json.dumps(st['allocatable'])}; labels {json.dumps(labels)}"
-                   + (f"; taints {taints}" if taints else "") + (f"; {gpus} GPUs in a ResourceSlice" if gpus else "")
+                   + (f"; taints {taints}" if taints else "") + ("; cordoned" if n["spec"].get("unschedulable") else "")
+                   + (f"; {gpus} GPUs in a ResourceSlice" if gpus else "")
                    + f"; images {[i['names'][0] for i in st['images']]}")
     for o in sc.cluster_objects:
         if o["kind"] == "DeviceClass":
