@@ -35,7 +35,7 @@ def is_native(name: str) -> bool:
 
 def is_extended(name: str) -> bool:
     """v1helper.IsExtendedResourceName."""
-    from dractl.model.validate import _label_key_err
+    from dractl.model.validate.formats import _label_key_err
 
     if is_native(name) or name.startswith("requests."):
         return False
