@@ -119,6 +119,11 @@ class Explainer:
             lines.append(f"pod claim {rc.name}: no claim created yet; explained from template {tname}")
             raw = claim_from_template(t, f"{pod.name}-{rc.name}", pod=pod, pod_claim=rc.name)
             claims.append(parse_object(raw, validate=False))
+        special = _extended_resources_claim(self.cluster, pod)
+        if special is not None:
+            lines.append(f"extended resources {special[1]}: no claim created yet; explained as the claim the "
+                         "scheduler creates for them on a node without them in its allocatable")
+            claims.append(special[0])
         status = _pod_condition(pod)
         if blocked:
             summary = status or "the pod waits for its claims to exist"
@@ -328,3 +333,19 @@ def _pod_condition(pod: Pod) -> str | None:
         if c.get("type") == "PodScheduled" and c.get("status") == "False" and c.get("message"):
             return str(c["message"])
     return None
+
+
+def _extended_resources_claim(cluster: Any, pod: Pod) -> tuple[ResourceClaim, str] | None:
+    """A pending pod's DRA extended resources (KEP-5004) that no claim holds yet: the special claim the
+    scheduler would create for them (dractl.scheduler.extended), and the resources it serves."""
+    from dractl.model.extendedresources import DeviceClassResolver
+    from dractl.scheduler.extended import PodExtendedResources
+
+    ext = PodExtendedResources.of(pod, cluster.claims, DeviceClassResolver.of(cluster.classes))
+    if ext is None or ext.existing is not None:
+        return None
+    got = ext.node_claim({})
+    if isinstance(got, str) or got[0] is None:
+        return None
+    served = ", ".join(f"{n}: {q}" for n, q in sorted(ext.scalars.items()) if ext.resolver.device_class(n))
+    return got[0], served

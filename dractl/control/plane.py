@@ -36,6 +36,7 @@ from dractl.control import admission
 from dractl.errors import NotFoundError
 from dractl.features import DEFAULT_GATES, FeatureGates
 from dractl.model.cluster import Cluster, cluster_from
+from dractl.model.extendedresources import DeviceClassResolver
 from dractl.model.objects import (
     AllocationResult,
     ConsumerReference,
@@ -48,6 +49,7 @@ from dractl.model.objects import (
 from dractl.model.parse import parse_object
 from dractl.model.relations import claim_from_template
 from dractl.model.serialize import allocation_to_dict
+from dractl.scheduler.extended import SPECIAL_CLAIM_NAME, PodExtendedResources
 
 BUILTIN_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 _ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # apimachinery's utilrand alphabet
@@ -504,7 +506,8 @@ class ControlPlane:
                                   allocator.cluster.namespaces)
         framework = default_framework()
         # Per claim shape (the specs of the claims still to allocate), the nodes known not to fit.
-        failed: dict[tuple[int, ...], dict[str, str]] = {}
+        failed: dict[tuple[Any, ...], dict[str, str]] = {}
+        resolver = DeviceClassResolver.of(allocator.cluster.classes)
         for pod in pending:
             ns = pod.meta.namespace or "default"
             key = (ns, pod.name)
@@ -515,7 +518,12 @@ class ControlPlane:
                 self.results[key] = PodResult(ns, pod.name, None, message=wait)
                 events.append(Change(ref, "pending", message=wait))
                 continue
-            shape = tuple(id(c.spec) for c in claims if c.allocation is None)
+            ext = PodExtendedResources.of(pod, self._claims_in(ns), resolver)
+            if ext is not None and ext.existing is not None and ext.existing not in claims:
+                claims = [*claims, ext.existing]  # the special claim, once created, is allocated as any claim
+            shape: tuple[Any, ...] = tuple(id(c.spec) for c in claims if c.allocation is None)
+            if ext is not None:
+                shape = (*shape, ext.shape)
             candidates = [pin[key]] if key in pin else nodes
             p = place(
                 allocator,
@@ -524,6 +532,7 @@ class ControlPlane:
                 explain=key in explain,
                 known=failed.setdefault(shape, {}) if shape and key not in pin else None,
                 filters=PodFilters(framework, snapshot, pod),
+                node_claims=_node_claims(ext, claims, snapshot) if ext is not None else None,
             )
             self.results[key] = PodResult(ns, pod.name, p, claims, p.error or p.message or "")
             if p.error is not None:
@@ -534,17 +543,60 @@ class ControlPlane:
                 msg = p.message or ""
                 self._unschedulable(pod, msg)
                 events.append(
-                    Change(ref, "pending", message=msg, explainable=bool(claims) and bool(candidates), namespace=ns)
+                    Change(ref, "pending", message=msg, explainable=bool(claims or ext) and bool(candidates),
+                           namespace=ns)
                 )
                 continue
             done = []
             stamp = self._at
-            for claim, alloc in zip(claims, p.allocations, strict=True):
+            allocated = p.claims if ext is not None else claims
+            if any(c.name == SPECIAL_CLAIM_NAME for c in allocated):
+                created = self._create_extended_claim(pod, allocated, ext, snapshot.get(p.node))
+                if isinstance(created, str):
+                    self._unschedulable(pod, created, reason="SchedulerError")
+                    self.results[key].message = created
+                    events.append(Change(ref, "pending", message=created))
+                    continue
+                allocated, pod = created
+                events.append(Change(f"resourceclaim.resource.k8s.io/{allocated[-1].name}", "claim created",
+                                     pod=pod.name, template=""))
+            for claim, alloc in zip(allocated, p.allocations, strict=True):
                 done.append(self._reserve(claim, alloc, pod, allocator, stamp))
             self.results[key].claims = done
             bound = self._bind(pod, p.node)
             snapshot.add_pod(PodInfo(bound), p.node)
             events.append(Change(ref, "scheduled", node=p.node))
+
+    def _claims_in(self, ns: str) -> list[ResourceClaim]:
+        return [o for o in self.objects if isinstance(o, ResourceClaim) and (o.meta.namespace or "default") == ns]
+
+    def _create_extended_claim(
+        self, pod: Pod, allocated: Sequence[ResourceClaim], ext: Any, node: Any
+    ) -> tuple[list[ResourceClaim], Pod] | str:
+        """What the scheduler's PreBind does for the special claim of a pod's DRA extended resources
+        (extendeddynamicresources.go createExtendedResourceClaimInAPI, patchPodExtendedResourceClaimStatus):
+        create it as ``<pod>-extended-resources-<5 random>`` through the apiserver's admission (its quota),
+        and record it with the container mappings in the pod's ``status.extendedResourceClaimStatus``.
+        Returns the claims with the created one in its place and the pod, or why binding failed."""
+        from dractl.scheduler.extended import claim_status, special_claim
+
+        ns = pod.meta.namespace or "default"
+        got = ext.node_claim(node.allocatable.scalar if node is not None else {})
+        special, mappings = got if not isinstance(got, str) else (None, [])
+        name = self._claim_name(ns, pod.name, "extended-resources")
+        uid = str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
+        spec_requests = (special.raw.get("spec") or {}).get("devices", {}).get("requests", []) if special else []
+        raw = special_claim(pod, name, spec_requests, uid=uid, created=self._at)
+        verdict = self.admission().review(raw, None)
+        if isinstance(verdict, admission.Refusal):
+            return f'running PreBind plugin "DynamicResources": create claim for extended resources {ns}/: ' \
+                   f"{verdict.message}"
+        claim = parse_object(raw, validate=False)
+        self._put(claim)
+        status = {**(pod.raw.get("status") or {}), "extendedResourceClaimStatus": claim_status(name, mappings)}
+        pod = replace(pod, raw={**pod.raw, "status": status})
+        self._put(pod)
+        return [claim if c.name == SPECIAL_CLAIM_NAME else c for c in allocated], pod
 
     def _reserve(
         self, claim: ResourceClaim, alloc: AllocationResult, pod: Pod, allocator: Any, stamp: str
@@ -590,6 +642,23 @@ class ControlPlane:
         status["phase"] = "Pending"
         status["conditions"] = [{"type": "PodScheduled", "status": "False", "reason": reason, "message": message}]
         self._put(replace(pod, phase="Pending", raw={**pod.raw, "status": status}))
+
+
+def _node_claims(ext: Any, claims: Sequence[ResourceClaim], snapshot: Any) -> Any:
+    """The claims DynamicResources allocates on one node for a pod with DRA extended resources: the user's,
+    then the special claim with this node's requests (none where the node's allocatable serves them all);
+    or its Unschedulable status ("cannot fit resource")."""
+    from dractl.scheduler.framework import unschedulable
+
+    def on(node: str) -> Any:
+        ni = snapshot.get(node)
+        got = ext.node_claim(ni.allocatable.scalar if ni is not None else {})
+        if isinstance(got, str):
+            return unschedulable(got)
+        special, _ = got
+        return [*claims, special] if special is not None else list(claims)
+
+    return on
 
 
 def _consumer_dict(r: ConsumerReference) -> dict[str, Any]:

@@ -13,7 +13,7 @@ wins. Upstream scores the feasible nodes instead; dractl's contract is the first
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -104,6 +104,7 @@ class Placement:
     statuses: dict[str, Status] = field(default_factory=dict)
     fits: list[str] = field(default_factory=list)
     explanation: Explanation | None = None
+    claims: list[ResourceClaim] = field(default_factory=list)  # what ``allocations`` are for, in order
 
     @property
     def outcome(self) -> str:
@@ -122,6 +123,7 @@ def place(
     first_fit: bool = True,
     known: MutableMapping[str, str] | None = None,
     filters: PodFilters | None = None,
+    node_claims: Callable[[str], Sequence[ResourceClaim] | Status] | None = None,
 ) -> Placement:
     """Try ``claims`` (one pod's, together) on ``nodes`` in order.
 
@@ -131,7 +133,10 @@ def place(
     available on the node" comes from a claim allocated elsewhere, not from the shape,
     and is never remembered. ``filters`` are the scheduler's filters before DynamicResources
     for this pod (:class:`PodFilters`): a node they turn away is not tried and counts under
-    their reasons, as upstream stops at a node's first failing filter.
+    their reasons, as upstream stops at a node's first failing filter. ``node_claims`` gives the claims
+    to allocate on one node when they depend on the node (a pod's DRA extended resources add a claim whose
+    requests depend on the node's allocatable, dractl.scheduler.extended), or DynamicResources' status
+    for a node that cannot run the pod; ``Placement.claims`` are then the ones the chosen node allocated.
     """
     p = Placement(nodes=len(nodes))
     if not nodes:
@@ -157,7 +162,14 @@ def place(
         if fst is not None:
             tried[node] = fst
             continue
-        out = explained(allocator, node, claims) if explain else allocator.allocate(node, claims)
+        these = claims
+        if node_claims is not None:
+            got = node_claims(node)
+            if isinstance(got, Status):
+                tried[node] = got.with_plugin("DynamicResources")
+                continue
+            these = got
+        out = explained(allocator, node, these) if explain else allocator.allocate(node, these)
         if out.error is not None:
             p.error = out.error
             p.node = node
@@ -165,7 +177,7 @@ def place(
             return p
         if out.allocations is not None:
             if p.allocations is None:
-                p.node, p.allocations = node, out.allocations
+                p.node, p.allocations, p.claims = node, out.allocations, list(these)
             p.fits.append(node)
             if first_fit:
                 return p

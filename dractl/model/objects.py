@@ -422,6 +422,11 @@ class ResourceClaimTemplate(APIObject):
 # ---------------------------------------------------------------- core/v1 parts DRA needs
 
 
+#: The pod claim entry of the claim the scheduler creates for a pod's DRA extended resources (KEP-5004):
+#: upstream's in-memory name for it (dynamicresources specialClaimInMemName).
+EXTENDED_RESOURCES_ENTRY = "<extended-resources>"
+
+
 @dataclass(frozen=True, slots=True)
 class PodResourceClaim:
     name: str
@@ -461,6 +466,8 @@ class ResourceHealthReport:
 class Pod(APIObject):
     meta: ObjectMeta
     node_name: str = ""
+    #: spec.resourceClaims, then (once the scheduler created it) the claim of the pod's DRA extended resources,
+    #: as entry ``<extended-resources>`` (status.extendedResourceClaimStatus)
     resource_claims: tuple[PodResourceClaim, ...] = ()
     container_claims: tuple[ContainerClaim, ...] = ()
     phase: str = "Pending"

@@ -614,7 +614,7 @@ def _pod(o: dict[str, Any]) -> m.Pod:
                 resource_claim_template_name=_d(c).get("resourceClaimTemplateName") or "",
             )
             for c in _l(spec.get("resourceClaims"))
-        ),
+        ) + _extended_claim(status),
         container_claims=tuple(containers),
         phase=status.get("phase") or "Pending",
         claim_statuses=tuple(
@@ -625,6 +625,13 @@ def _pod(o: dict[str, Any]) -> m.Pod:
         health=_health_reports(status),
         raw=o,
     )
+
+
+def _extended_claim(status: dict[str, Any]) -> tuple[m.PodResourceClaim, ...]:
+    """The claim the scheduler created for the pod's DRA extended resources (status.extendedResourceClaimStatus),
+    as one more entry of the pod's claims, named ``<extended-resources>``."""
+    name = _d(status.get("extendedResourceClaimStatus")).get("resourceClaimName")
+    return (m.PodResourceClaim(m.EXTENDED_RESOURCES_ENTRY, str(name)),) if name else ()
 
 
 def _health_reports(status: dict[str, Any]) -> tuple[m.ResourceHealthReport, ...]:

@@ -32,6 +32,8 @@ def event_line(e: Any, explain: Callable[[str, str], str] = explain_hint) -> str
         hint = see(explain(e.namespace, e.ref.partition("/")[2])) if e.explainable else ""
         return f"{e.ref} pending: {e.message}" + (f" {hint}" if hint else "")
     if e.verb == "claim created":
+        if not e.template:  # the scheduler's claim for a pod's DRA extended resources
+            return f"{e.ref} created (for the extended resources of pod {e.pod})"
         return f"{e.ref} created (from template {e.template} for pod {e.pod})"
     if e.verb == "claim refused":
         return f"{e.ref} not created (from template {e.template} for pod {e.pod}): {e.message}"

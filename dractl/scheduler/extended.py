@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from dractl.model.extendedresources import IMPLICIT_PREFIX, DeviceClassResolver
-from dractl.model.objects import Pod, ResourceClaim
+from dractl.model.objects import EXTENDED_RESOURCES_ENTRY, Pod, ResourceClaim
 from dractl.quantity import Quantity, QuantityError
 
 EXTENDED_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim"
-SPECIAL_CLAIM_NAME = "<extended-resources>"  # specialClaimInMemName: the claim before it is created
+SPECIAL_CLAIM_NAME = EXTENDED_RESOURCES_ENTRY  # specialClaimInMemName: the claim before it is created
 GENERATE_NAME_SUFFIX = "-extended-resources-"
 
 
@@ -211,3 +211,59 @@ def special_claim(pod: Pod, name: str, requests: Sequence[Mapping[str, Any]], *,
 def claim_status(name: str, mappings: Sequence[RequestMapping]) -> dict[str, Any]:
     """The pod's status.extendedResourceClaimStatus."""
     return {"requestMappings": [m.to_dict() for m in mappings], "resourceClaimName": name}
+
+
+@dataclass
+class PodExtendedResources:
+    """One pod's DRA extended resources for one scheduling attempt (DynamicResources' PreFilter part).
+
+    ``existing`` is the pod's special claim when it was created before (then it is allocated like a user
+    claim); otherwise :meth:`node_claim` builds, per node, the claim the node would need."""
+
+    pod: Pod
+    spec: Mapping[str, Any]  # the pod's spec after the apiserver's defaulting
+    scalars: Mapping[str, int]  # the pod's requests of scalar resources (PodRequests)
+    resolver: DeviceClassResolver
+    existing: ResourceClaim | None = None
+    _claims: dict[tuple[tuple[str, int], ...], tuple[ResourceClaim, list[RequestMapping]]] | None = None
+
+    @classmethod
+    def of(cls, pod: Pod, claims: Iterable[ResourceClaim],
+           resolver: DeviceClassResolver) -> PodExtendedResources | None:
+        """preFilterExtendedResources: None when no class serves any resource the pod requests."""
+        from dractl.scheduler.resources import Resource, apply_defaults, pod_requests
+
+        spec = apply_defaults((pod.raw or {}).get("spec") or {})
+        scalars = Resource.of(pod_requests(spec)).scalar
+        if not has_mapped_extended_resource(scalars, resolver):
+            return None
+        return cls(pod, spec, scalars, resolver, find_extended_resource_claim(pod, claims))
+
+    def node_claim(self, allocatable: Mapping[str, int]) -> tuple[ResourceClaim | None, list[RequestMapping]] | str:
+        """filterExtendedResources for one node: the special claim with this node's requests (None when the
+        node serves every name from its allocatable, or the claim exists already), or the reason the node
+        cannot run the pod."""
+        if self.existing is not None:
+            return None, []
+        split = node_extended_resources(self.scalars, allocatable, self.resolver)
+        if split.unfit:
+            return "cannot fit resource"
+        if not split.resources:
+            return None, []
+        key = tuple(sorted(split.resources.items()))
+        if self._claims is None:
+            self._claims = {}
+        if key not in self._claims:
+            from dractl.model.parse import parse_object
+
+            requests, mappings = create_requests_and_mappings(self.spec, split.resources, self.resolver)
+            claim = parse_object(special_claim(self.pod, SPECIAL_CLAIM_NAME, requests), validate=False)
+            self._claims[key] = (claim, mappings)
+        return self._claims[key]
+
+    @property
+    def shape(self) -> tuple[Any, ...]:
+        """What the nodes' special claims depend on: the pod's requests of names a class serves, and whether
+        the claim exists (for the per-shape cache of nodes known not to fit)."""
+        served = tuple(sorted((n, q) for n, q in self.scalars.items() if self.resolver.device_class(n) is not None))
+        return (served, self.existing.name if self.existing is not None else "")

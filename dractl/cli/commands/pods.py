@@ -235,13 +235,21 @@ def pod_doc(rel: Relations, p: Pod, explained: list[Explained] | None, hidx: Any
     return d
 
 
+def uses_extended_resources(cluster: Any, p: Pod) -> bool:
+    """The pod requests DRA extended resources (a DeviceClass serves one of its extended resource names)."""
+    from dractl.model.extendedresources import DeviceClassResolver
+    from dractl.scheduler.extended import PodExtendedResources
+
+    return PodExtendedResources.of(p, (), DeviceClassResolver.of(cluster.classes)) is not None
+
+
 def explain_pod(ex: Any, rel: Relations, p: Pod) -> list[Explained]:
     """A pending pod: its claims together, as the scheduler tries them; a scheduled one: each claim."""
     from dractl.allocator.why import Explained
     from dractl.model.relations import claim_keys
 
     ns = p.namespace or "default"
-    if not p.resource_claims:
+    if not p.resource_claims and (p.node_name or not uses_extended_resources(rel.cluster, p)):
         return [Explained(f"Pod {ns}/{p.name}", "no claims", ["this pod uses no ResourceClaims"])]
     if not p.node_name:
         return [ex.pod(p, rel.missing_claims(p))]
