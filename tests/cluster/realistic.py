@@ -71,6 +71,7 @@ IMAGES = {
     "docker.io/library/redis:7.4": 45_000_000,
     "docker.io/library/busybox:1.37": 4_400_000,
 }
+TIERS = {"train": "ml", "serve": "ml", "web": "frontend", "cache": "frontend", "batch": "ml"}
 POD_IMAGES = {
     "registry.example.com/ml/train:2.1": "train",
     "registry.example.com/ml/serve:1.4": "serve",
@@ -359,7 +360,7 @@ def generate(seed: int, index: int, features: frozenset[str] = frozenset(FEATURE
             pdb_app = app
             sc.ns_objects.append({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "pdb"},
                                   "spec": {"maxUnavailable": 0, "selector": {"matchLabels": {"app": app}}}})
-        labels = {"app": app}
+        labels = {"app": app, "tier": TIERS[app]}
         pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "labels": labels}, "spec": spec}
         objs.append(pod)
         apps.append(app)
@@ -457,8 +458,10 @@ def _placement(rng: random.Random, spec: dict, app: str, apps: list[str], zones:
         if rng.random() < 0.2:
             c["nodeTaintsPolicy"] = "Honor"
         if _on("match-label-keys", extra.random() < 0.25):
-            # the apiserver merges matchLabelKeys into the selector (`app In [<the pod's app>]`) at creation
-            c["labelSelector"] = {"matchExpressions": [{"key": "app", "operator": "Exists"}]}
+            # the apiserver merges matchLabelKeys into the selector (`app In [<the pod's app>]`) at creation;
+            # a key in both is invalid input
+            key = "app" if _on("invalid", extra.random() < 0.1) else "tier"
+            c["labelSelector"] = {"matchExpressions": [{"key": key, "operator": "Exists"}]}
             c["matchLabelKeys"] = ["app"]
         spec["topologySpreadConstraints"] = [c]
     if _on("taints", rng.random() < 0.3):
