@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from dractl.errors import ValidationError
 from dractl.model.parse import parse_object
 from dractl.scheduler.framework import Code, CycleState, Plugin, PodInfo, Snapshot
 from dractl.scheduler.plugins.imagelocality import ImageLocality
@@ -161,6 +162,19 @@ def _containers(rng: random.Random) -> list[dict[str, Any]]:
 
 
 def _pod(rng: random.Random, name: str, node: str | None, incoming: bool) -> dict[str, Any]:
+    """A pod the apiserver would admit: drawn again while dractl's validation refuses it (e.g. two spread
+    constraints on one {topologyKey, whenUnsatisfiable}), as upstream's plugins never see such a pod."""
+    for _ in range(100):
+        raw = _pod_once(rng, name, node, incoming)
+        try:
+            parse_object(copy.deepcopy(raw))
+        except ValidationError:
+            continue
+        return raw
+    raise AssertionError(f"no valid pod {name} drawn in 100 tries")
+
+
+def _pod_once(rng: random.Random, name: str, node: str | None, incoming: bool) -> dict[str, Any]:
     ns = rng.choice(sorted(NAMESPACES)) if rng.random() < 0.3 else "default"
     labels = {"app": rng.choice(APPS)}
     if rng.random() < 0.5:
