@@ -80,9 +80,9 @@ def _gates() -> list[tuple[str, str]]:
 
 
 def _profiles() -> list[tuple[str, str]]:
-    from dractl.control.profiles import PROFILES
+    from dractl.control.profiles import all_profiles
 
-    return [(p, "") for p in PROFILES]
+    return [(p.name, p.summary) for p in all_profiles()]
 
 
 def _usage_groups() -> list[tuple[str, str]]:

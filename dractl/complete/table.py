@@ -445,8 +445,8 @@ TABLE = {'help': '',
                                     'help': 'Show this message and exit',
                                     'kind': None}],
                        'args': [],
-                       'commands': {'reset': {'help': 'Recreate the fake cluster: N nodes with the example '
-                                                      "driver's GPUs",
+                       'commands': {'reset': {'help': "Recreate the fake cluster: N nodes with a driver's "
+                                                      'devices (the example drive...',
                                               'options': [{'names': ['--nodes'],
                                                            'dest': 'nodes',
                                                            'value': True,
@@ -460,12 +460,49 @@ TABLE = {'help': '',
                                                           {'names': ['--profile'],
                                                            'dest': 'profile',
                                                            'value': True,
-                                                           'help': 'example-gpu | example-gpu-shared | '
-                                                                   'example-gpu-partitions',
+                                                           'help': "What the nodes publish (see 'dractl fake "
+                                                                   "profiles'): example-gpu, nvidia-mig,...",
                                                            'kind': 'choices',
-                                                           'choices': [['example-gpu', ''],
-                                                                       ['example-gpu-shared', ''],
-                                                                       ['example-gpu-partitions', '']]},
+                                                           'choices': [['example-gpu',
+                                                                        "the example driver's GPUs, default "
+                                                                        'Helm values (80Gi, compute 100)'],
+                                                                       ['example-gpu-shared',
+                                                                        'GPUs claims share by memory and '
+                                                                        'compute (DRAConsumableCapacity)'],
+                                                                       ['example-gpu-partitions',
+                                                                        '4 partitions and a full device per '
+                                                                        'GPU on shared counters '
+                                                                        '(DRAPartitionableDevices)'],
+                                                                       ['example-gpu-shared-partitions',
+                                                                        'partitions claims share by memory '
+                                                                        'and compute (both features)'],
+                                                                       ['example-gpu-binding',
+                                                                        'GPUs usable once binding conditions '
+                                                                        'are met '
+                                                                        '(DRADeviceBindingConditions)'],
+                                                                       ['example-gpu-extended',
+                                                                        'GPUs also requested as extended '
+                                                                        'resource example.com/gpu '
+                                                                        '(DRAExtendedResource)'],
+                                                                       ['example-net',
+                                                                        'NICs claims share by bandwidth, '
+                                                                        '100G each way '
+                                                                        '(DRAConsumableCapacity)'],
+                                                                       ['nvidia-gpu',
+                                                                        'NVIDIA A100-SXM4-40GB GPUs as '
+                                                                        "NVIDIA's driver publishes them, "
+                                                                        'PCIe roots included'],
+                                                                       ['nvidia-mig',
+                                                                        'Dynamic MIG: every MIG placement, '
+                                                                        "drawing on its GPU's counters "
+                                                                        '(DRAPartitionableDevices)'],
+                                                                       ['dranet',
+                                                                        "dranet's EFA (RDMA) and ENA "
+                                                                        'adapters with their PCIe roots'],
+                                                                       ['nvidia-dranet',
+                                                                        'NVIDIA GPUs and dranet NICs sharing '
+                                                                        'PCIe roots (matchAttribute '
+                                                                        'pcieRoot)']]},
                                                           {'names': ['-h', '--help'],
                                                            'dest': 'help',
                                                            'value': False,
@@ -473,6 +510,15 @@ TABLE = {'help': '',
                                                            'kind': None}],
                                               'args': [],
                                               'commands': {}},
+                                    'profiles': {'help': "List the profiles 'fake reset --profile' takes: "
+                                                         'driver, devices per node (at ...',
+                                                 'options': [{'names': ['-h', '--help'],
+                                                              'dest': 'help',
+                                                              'value': False,
+                                                              'help': 'Show this message and exit',
+                                                              'kind': None}],
+                                                 'args': [],
+                                                 'commands': {}},
                                     'load': {'help': "Replace the fake cluster's state with the objects in "
                                                      'FILE',
                                              'options': [{'names': ['-h', '--help'],
@@ -541,7 +587,7 @@ TABLE = {'help': '',
                                                         {'name': 'state', 'nargs': 1, 'kind': None}],
                                                'commands': {}},
                                     'publish': {'help': "Publish the fake cluster's profile into the live "
-                                                        'cluster: its DeviceClass and...',
+                                                        'cluster: its DeviceClasses a...',
                                                 'options': [{'names': ['--nodes'],
                                                              'dest': 'nodes',
                                                              'value': True,

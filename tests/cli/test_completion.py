@@ -200,7 +200,7 @@ def test_commands_options_and_values(world):
     assert values(lines)[:3] == ["devices", "slices", "classes"] and "fake" in values(lines) and d == 4
     assert "devices\tList every device" in lines[0]
     assert values(fast(world, "fake", "")[0]) == [
-        "reset", "load", "apply", "delete", "env", "health", "publish", "unpublish"]
+        "reset", "profiles", "load", "apply", "delete", "env", "health", "publish", "unpublish"]
     assert "--node" in values(fast(world, "devices", "--")[0])
     assert "--from" in values(fast(world, "devices", "--")[0])  # global flags work after the subcommand
     assert "--install-completion" not in values(fast(world, "devices", "--")[0])
@@ -211,10 +211,12 @@ def test_commands_options_and_values(world):
     assert values(fast(world, "--from", world["snap"], "-nte")[0]) == ["-nteam-a"]
     assert values(fast(world, "devices", "--output=y")[0]) == ["--output=yaml"]
     assert values(fast(world, "fake", "reset", "--profile", "")[0]) == [
-        "example-gpu",
-        "example-gpu-shared",
-        "example-gpu-partitions",
+        "example-gpu", "example-gpu-shared", "example-gpu-partitions", "example-gpu-shared-partitions",
+        "example-gpu-binding", "example-gpu-extended", "example-net", "nvidia-gpu", "nvidia-mig", "dranet",
+        "nvidia-dranet",
     ]
+    # each with what it shows
+    assert "nvidia-mig\tDynamic MIG" in "\n".join(fast(world, "fake", "reset", "--profile", "nv")[0])
     assert values(fast(world, "completion", "")[0]) == ["bash", "zsh", "fish", "powershell"]
     assert fast(world, "--from", "")[1] == 0  # file names
     assert fast(world, "--state-dir", "")[1] == 16  # directory names
@@ -585,7 +587,7 @@ def test_fish(world):
     gates = [c.split("\t")[0] for c in fish_complete(world, "dractl --feature-gates DRAAdminAccess=true,DRAPri")]
     assert gates == ["DRAAdminAccess=true,DRAPrioritizedList="]
     assert [c.split("\t")[0] for c in fish_complete(world, "kubectl-dra fake reset --profile example-gpu-s")] == [
-        "example-gpu-shared"
+        "example-gpu-shared", "example-gpu-shared-partitions"
     ]
     assert [c.split("\t")[0] for c in fish_complete(world, f"dractl --from {world['snap']} -n te")] == ["team-a"]
     assert fish_complete(world, f"dractl claims --from {world['snap']} -n team-a ") == [
@@ -682,8 +684,10 @@ def _name_worlds(dractl, tmp_path):
     blog = tmp_path / "blog.yaml"
     blog.write_text(yaml.safe_dump_all([namespace("dra-demo"), *({**d, "metadata": {**d["metadata"],
                                         "namespace": "dra-demo"}} for d in blog_demo_docs())]))
-    for profile in ("example-gpu", "example-gpu-shared", "example-gpu-partitions"):
-        assert dractl("fake", "reset", "--profile", profile, "--nodes", "2").code == 0
+    from dractl.control.profiles import PROFILES
+
+    for profile in PROFILES:
+        assert dractl("fake", "reset", "--profile", profile, "--nodes", "2", "--devices-per-node", "4").code == 0
         assert dractl("fake", "apply", "-f", str(blog)).code == 0
         yield profile, engine._fake_docs(None)
 

@@ -11,6 +11,7 @@ app = typer.Typer(help="Manage the embedded fake cluster (state in $DRACTL_STATE
 
 # in the order `dractl fake --help` lists them
 app.command("reset")(state.reset)
+app.command("profiles")(state.profiles_)
 app.command("load")(state.load)
 app.command("apply")(state.apply)
 app.command("delete")(state.delete)

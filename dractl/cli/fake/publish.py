@@ -41,8 +41,8 @@ def publish(
     ] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
 ) -> None:
-    """Publish the fake cluster's profile into the live cluster: its DeviceClass and one ResourceSlice set per
-    node, as the dra-example-driver would, labelled app.kubernetes.io/managed-by=dractl."""
+    """Publish the fake cluster's profile into the live cluster: its DeviceClasses and one ResourceSlice set per
+    node, as the profile's drivers would, labelled app.kubernetes.io/managed-by=dractl."""
     from dractl.control import profiles
     from dractl.control.store import Store
     from dractl.errors import UsageError
@@ -50,13 +50,16 @@ def publish(
     app_ctx = app_context(ctx)
     live = _live(app_ctx)
     state = Store(app_ctx.source_options.state_dir).read()
-    profile = state.get("profile")
-    if profile not in profiles.PROFILES:
+    name = state.get("profile")
+    if name not in profiles.PROFILES:
         raise UsageError(
-            f"the fake cluster holds objects loaded from a file (profile {profile!r}); publish needs a profile: "
+            f"the fake cluster holds objects loaded from a file (profile {name!r}); publish needs a profile: "
             "run 'dractl fake reset --profile NAME' first"
         )
-    per_node = _devices_per_node(state["items"])
+    profile = profiles.get(str(name))
+    per_node = state.get("devicesPerNode")
+    if not isinstance(per_node, int) or isinstance(per_node, bool):
+        per_node = _devices_per_node(state["items"])
     live_nodes = {n["metadata"]["name"]: n for n in live.list_raw("Node")["items"]}
     wanted = [n for n in (nodes.split(",") if nodes else sorted(live_nodes)) if n]
     missing = [n for n in wanted if n not in live_nodes]
@@ -65,22 +68,26 @@ def publish(
     if not wanted:
         raise UsageError(f"{live.description} has no nodes to publish devices on")
     slices = live.list_raw("ResourceSlice")["items"]
-    taken = {s["spec"].get("nodeName") for s in slices
-             if s["spec"].get("driver") == profiles.DRIVER and not _ours(s)}
+    drivers = set(profile.drivers)
+    taken = {s["spec"].get("nodeName") for s in slices if s["spec"].get("driver") in drivers and not _ours(s)}
     skipped = [n for n in wanted if n in taken]
     if skipped:
-        app_ctx.warn(f"skipping node(s) where {profiles.DRIVER} already publishes devices: {', '.join(skipped)}")
+        app_ctx.warn(f"skipping node(s) where {' or '.join(sorted(drivers))} already publishes devices: "
+                     f"{', '.join(skipped)}")
     wanted = [n for n in wanted if n not in taken]
     objs: list[dict[str, Any]] = []
     classes = {c["metadata"]["name"]: c for c in live.list_raw("DeviceClass")["items"]}
-    dc = _label(profiles.device_class())
-    existing = classes.get(dc["metadata"]["name"])
-    if existing is not None and not _ours(existing):
-        app_ctx.warn(f"DeviceClass {dc['metadata']['name']} exists and is not dractl's: left as it is")
-    else:
-        objs.append(dc)
+    new_classes = []
+    for dc in map(_label, profile.classes()):
+        existing = classes.get(dc["metadata"]["name"])
+        if existing is not None and not _ours(existing):
+            app_ctx.warn(f"DeviceClass {dc['metadata']['name']} exists and is not dractl's: left as it is")
+        else:
+            objs.append(dc)
+            new_classes.append(dc["metadata"]["name"])
     for n in wanted:
-        for s in profiles.gpu_slices(n, per_node, profile):
+        for s in profile.slices(n, per_node):
+            s = {**s, "metadata": dict(s["metadata"])}
             md = s["metadata"]
             md.pop("generateName", None)
             # Owned by the live node, as a kubelet plugin's slices are (a made-up uid would be garbage collected).
@@ -89,8 +96,9 @@ def publish(
             objs.append(_label(s))
     n_slices = sum(1 for o in objs if o["kind"] == "ResourceSlice")
     n_devices = sum(len(o["spec"].get("devices") or []) for o in objs if o["kind"] == "ResourceSlice")
-    plan = (f"publish profile {profile} into {live.description}: "
-            + ("DeviceClass " + dc["metadata"]["name"] + " and " if objs and objs[0]["kind"] == "DeviceClass" else "")
+    what = (f"DeviceClass {', '.join(new_classes)} and " if len(new_classes) == 1 else
+            f"DeviceClasses {', '.join(new_classes)} and " if new_classes else "")
+    plan = (f"publish profile {profile.name} into {live.description}: " + what
             + f"{n_slices} ResourceSlice(s) with {n_devices} device(s) on {len(wanted)} node(s)")
     if not n_slices and not objs:
         _print_done(app_ctx, "nothing to publish", [], "applied")

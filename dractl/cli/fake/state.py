@@ -30,12 +30,12 @@ def reset(
         str,
         typer.Option(
             "--profile",
-            help="example-gpu | example-gpu-shared | example-gpu-partitions",
+            help="What the nodes publish (see 'dractl fake profiles'): example-gpu, nvidia-mig, dranet, ...",
             autocompletion=_c.complete_profiles,
         ),
     ] = "example-gpu",
 ) -> None:
-    """Recreate the fake cluster: N nodes with the example driver's GPUs."""
+    """Recreate the fake cluster: N nodes with a driver's devices (the example driver's GPUs by default)."""
     from dractl.control import profiles
     from dractl.control.store import document
 
@@ -44,9 +44,41 @@ def reset(
     with store.transaction() as doc:
         doc.clear()
         doc.update(document(profile, items))
-    total = sum(len((o.get("spec") or {}).get("devices") or []) for o in items if o["kind"] == "ResourceSlice")
+        doc["devicesPerNode"] = devices_per_node
+    total = profiles.device_count(items)
     _say(app_ctx, f"fake cluster reset: profile {profile}, {nodes} node(s), {total} device(s)",
          {"profile": profile, "nodes": nodes, "devices": total})
+
+
+def profiles_(ctx: typer.Context) -> None:
+    """List the profiles 'fake reset --profile' takes: driver, devices per node (at --devices-per-node 8), what
+    each shows."""
+    from dractl.control import profiles
+    from dractl.render.printers import Result, Table, dractl_list
+
+    app_ctx = app_context(ctx)
+    rows = []
+    for p in profiles.all_profiles():
+        slices = p.slices("node", 8)
+        per_driver = {d: profiles.device_count([s for s in slices if s["spec"]["driver"] == d]) for d in p.drivers}
+        rows.append((p, profiles.device_count(slices), per_driver))
+
+    def per_node(p: Any, n: int, per_driver: dict[str, int]) -> str:
+        if n == 8:
+            return f"8 {p.unit}"
+        if len(per_driver) > 1:
+            return f"{n}: " + " + ".join(f"{k} {d}" for d, k in per_driver.items())
+        return f"{n} (8 {p.unit})"
+
+    app_ctx.print(Result(
+        table=lambda: Table(["NAME", "DRIVER", "DEVICES/NODE", "SHOWS", "HELM VALUES"],
+                            [[p.name, ",".join(p.drivers), per_node(p, n, d), p.summary, " ".join(p.helm) or "-"]
+                             for p, n, d in rows], drop=["HELM VALUES"]),
+        document=lambda: dractl_list("FakeProfileList", [
+            {"name": p.name, "drivers": list(p.drivers), "devicesPerNode": n, "devicesPerDriver": d, "unit": p.unit,
+             "units": 8, "summary": p.summary, "helmValues": list(p.helm)} for p, n, d in rows]),
+        names=lambda: [p.name for p, _, _ in rows],
+    ))
 
 
 def load(
