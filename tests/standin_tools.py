@@ -9,11 +9,13 @@ real tool does, with the real tools' output formats:
   ``delete cluster``; the clusters are kept in $STANDIN_DIR/kind-clusters;
 - kubectl: backed by dractl's fake cluster ($DRACTL_STATE), whose control plane schedules what
   is applied: ``apply -f -``, ``get ... -o json`` (a List, as kubectl prints it; FailedScheduling
-  events made from pending pods' conditions, as kube-scheduler records them), ``logs`` (the
-  demo's ``env | grep GPU_DEVICE`` output from the simulated container environment),
-  ``api-versions``, ``rollout status``, ``delete namespace``; it refuses any context but the
+  events made from pending pods' conditions, as kube-scheduler records them), ``logs [-c CTR]`` (the
+  container's driver environment from the simulated one, as the demo pods print it), ``api-versions``,
+  ``rollout status``, ``get namespace``, ``delete namespace``, ``delete devicetaintrules...``; it refuses
+  any context but the
   ones in $STANDIN_CONTEXTS, as kubectl does for an unknown context;
-- helm: ``version --short``, ``upgrade -i``, ``uninstall``;
+- helm: ``version --short``, ``upgrade -i`` (its ``--set`` values publish the fake cluster profile made of the
+  same Helm values, as the driver would after the upgrade), ``uninstall``;
 - git: ``clone`` (creates the chart folder);
 - docker: present only (kind would call it).
 $STANDIN_HANG names a subcommand (e.g. "rollout") that sleeps, to test Ctrl-C; $STANDIN_WRONG_LOGS makes
@@ -34,11 +36,12 @@ KINDS = {
     "resourceslices.resource.k8s.io": "ResourceSlice",
     "resourceclaims.resource.k8s.io": "ResourceClaim",
     "resourceclaimtemplates.resource.k8s.io": "ResourceClaimTemplate",
+    "devicetaintrules.resource.k8s.io": "DeviceTaintRule",
     "nodes": "Node",
     "pods": "Pod",
     "events": "Event",
 }
-CLUSTER_SCOPED = {"DeviceClass", "ResourceSlice", "Node"}
+CLUSTER_SCOPED = {"DeviceClass", "ResourceSlice", "Node", "DeviceTaintRule"}
 
 
 def install(bin_dir: str, tools: tuple[str, ...] = TOOLS) -> None:
@@ -134,12 +137,37 @@ def helm(args: list[str]) -> int:
         if not os.path.isdir(chart):
             print(f"Error: path \"{chart}\" not found", file=sys.stderr)
             return 1
+        values = tuple(rest[i + 1] for i, a in enumerate(rest) if a == "--set")
+        _publish_helm_values(values)
         print(f'Release "{rest[2]}" does not exist. Installing it now.\nNAME: {rest[2]}\nSTATUS: deployed')
         return 0
     if "uninstall" in rest:
         print(f'release "{rest[-1]}" uninstalled')
         return 0
     return 1
+
+
+def _publish_helm_values(values: tuple[str, ...]) -> None:
+    """The example driver after `helm upgrade --set ...`: the fake cluster profile of those values."""
+    from dractl.control import profiles
+    from dractl.control.store import Store
+    from dractl.demo.setup import publish_into
+
+    profile = next((p.name for p in profiles.all_profiles() if p.name.startswith("example-") and p.helm == values),
+                   None)
+    if profile is None:
+        return
+    with Store(None).transaction() as doc:
+        items = publish_into(doc["items"], profile, doc.get("devicesPerNode") or 8)
+        if items is not None:
+            doc["items"] = items
+
+
+def _fake_target():
+    from dractl.demo.target import FakeTarget
+    from dractl.features import DEFAULT_GATES
+
+    return FakeTarget(None, lambda m: None, DEFAULT_GATES)
 
 
 def git(args: list[str]) -> int:
@@ -181,13 +209,29 @@ def kubectl(args: list[str]) -> int:
         print("GPU_DEVICE_7=gpu-7")  # a driver that hands out the wrong device
         return 0
     if verb == "logs":
-        for line in _dractl("-n", ns, "fake", "env", words[1])[1].splitlines():
-            if line.startswith("GPU_DEVICE"):  # the demo pods run `env | grep GPU_DEVICE`
-                print(line)
+        from dractl.control.driver import container_env
+
+        state = json.load(open(os.path.join(os.environ["DRACTL_STATE"], "cluster.json")))
+        envs = container_env(state["items"], ns, words[1])
+        for ctr, env in envs.items():
+            if "-c" in words and ctr != words[words.index("-c") + 1]:
+                continue
+            for k, v in env.items():
+                print(f'declare -x {k}="{v}"')  # the example pods run `export`
+        return 0
+    if verb == "get" and words[1] == "namespace":
+        if not _fake_target().namespace_exists(words[2]):
+            print(f'Error from server (NotFound): namespaces "{words[2]}" not found', file=sys.stderr)
+            return 1
+        print(f"namespace/{words[2]}")
         return 0
     if verb == "delete" and words[1] == "namespace":
-        if "deleted" in _dractl("demo", "cleanup")[1]:
+        target = _fake_target()
+        if target.namespace_exists(words[2]) and target.delete_namespace(words[2]):
             print(f'namespace "{words[2]}" deleted')
+        return 0
+    if verb == "delete" and words[1] == "devicetaintrules.resource.k8s.io":
+        _fake_target().delete_namespace("", (("DeviceTaintRule", words[2]),))
         return 0
     if verb == "get":
         state = json.load(open(os.path.join(os.environ["DRACTL_STATE"], "cluster.json")))

@@ -85,6 +85,9 @@ def container_env(items: list[dict[str, Any]], namespace: str, pod_name: str) ->
         env.setdefault("KUBERNETES_NODE_NAME", node)
         env.setdefault("DRA_RESOURCE_DRIVER_NAME", driver)
         dev = r.get("device", "")
+        if EXAMPLE_DRIVERS[driver] == "net":
+            _net_env(env, dev, uid, r)
+            continue
         ident = dev.removeprefix(driver.split(".")[0] + "-").upper().replace("-", "_")
         base = f"{profile}_DEVICE_{ident}"
         env[base] = dev
@@ -100,6 +103,20 @@ def container_env(items: list[dict[str, Any]], namespace: str, pod_name: str) ->
             env[f"{base}_{cap.rpartition('/')[2].upper()}"] = str(q)
         env["DRA_ADMIN_ACCESS"] = "true" if r.get("adminAccess") else "false"
     return {c: dict(sorted(env.items())) for c, env in out.items()}
+
+
+def _net_env(env: dict[str, str], dev: str, uid: str, r: dict[str, Any]) -> None:
+    """The net profile (internal/profiles/net/net.go applyNetConfig, cdi.go): NET_DEVICE_<n>_INGRESS_RATE and
+    _EGRESS_RATE in bits per second from the consumed bandwidth; the claim UID keyed by the device name."""
+    from dractl.quantity import Quantity
+
+    ident = dev[4:]  # nic-0 -> 0
+    env[f"NET_DEVICE_{dev.upper().replace('-', '_')}_RESOURCE_CLAIM"] = uid
+    for cap, name in (("ingressBandwidth", "INGRESS"), ("egressBandwidth", "EGRESS")):
+        q = (r.get("consumedCapacity") or {}).get(cap)
+        if q is not None:
+            env[f"NET_DEVICE_{ident}_{name}_RATE"] = str(Quantity.parse(q).value_int())
+    env["DRA_ADMIN_ACCESS"] = "true" if r.get("adminAccess") else "false"
 
 
 def other_drivers_devices(items: list[dict[str, Any]], namespace: str, pod_name: str) -> dict[str, list[str]]:

@@ -78,7 +78,8 @@ class Change:
     verbs: created, configured, unchanged, refused (``message``: the apiserver's), deleted, not found,
     marked for deletion (``users``), claim created (``template``, ``pod``), claim refused (``template``,
     ``pod``, ``message``), scheduled (``node``), pending (``message``; ``explainable`` when the allocator
-    could say more), evicted (``message``).
+    could say more), evicted (``message``), binding (claims reserved on ``node``, the pod waits for its
+    devices' binding conditions; ``message``).
 
     A ``deleted`` object has its ``namespace`` (empty for a cluster-scoped one) and, when
     the control plane removed it rather than the user, a ``cause``: ``owner gone`` (a
@@ -550,6 +551,7 @@ class ControlPlane:
             done = []
             stamp = self._at
             allocated = p.claims if ext is not None else claims
+            first = any(not any(r.uid == pod.meta.uid for r in c.reserved_for) for c in allocated)
             if any(c.name == SPECIAL_CLAIM_NAME for c in allocated):
                 created = self._create_extended_claim(pod, allocated, ext, snapshot.get(p.node))
                 if isinstance(created, str):
@@ -563,6 +565,16 @@ class ControlPlane:
             for claim, alloc in zip(allocated, p.allocations, strict=True):
                 done.append(self._reserve(claim, alloc, pod, allocator, stamp))
             self.results[key].claims = done
+            if self.features.binding_conditions and not all(_ready_for_binding(c) for c in done):
+                # kube-scheduler's DynamicResources PreBind (dynamicresources.go): the pod is assumed on the node
+                # and its claims stay allocated and reserved; it is bound only once every binding condition of its
+                # devices is True (a driver's controller sets them; the timeout and bindingFailureConditions are
+                # not modelled).
+                snapshot.add_pod(PodInfo(pod), p.node)
+                if first:
+                    events.append(Change(ref, "binding", node=p.node,
+                                         message=f"waiting for binding conditions for device on node {p.node}"))
+                continue
             bound = self._bind(pod, p.node)
             snapshot.add_pod(PodInfo(bound), p.node)
             events.append(Change(ref, "scheduled", node=p.node))
@@ -659,6 +671,22 @@ def _node_claims(ext: Any, claims: Sequence[ResourceClaim], snapshot: Any) -> An
         return [*claims, special] if special is not None else list(claims)
 
     return on
+
+
+def _ready_for_binding(claim: ResourceClaim) -> bool:
+    """isClaimReadyForBinding (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go): every
+    binding condition of every allocated device is True in the claim's status.devices."""
+    for r in claim.allocation.results if claim.allocation else ():
+        if not r.binding_conditions:
+            continue
+        status = next((d for d in claim.devices if (d.driver, d.pool, d.device) == (r.driver, r.pool, r.device)
+                       and (not r.share_id or d.share_id == r.share_id)), None)
+        if status is None:
+            return False
+        true = {c.get("type") for c in status.conditions if c.get("status") == "True"}
+        if not set(r.binding_conditions) <= true:
+            return False
+    return True
 
 
 def _consumer_dict(r: ConsumerReference) -> dict[str, Any]:

@@ -28,6 +28,8 @@ DRIVER_RELEASE = "dra-example-driver"
 DRIVER_NAMESPACE = "dra-example-driver"
 DRIVER_CHART = "deployments/helm/dra-example-driver"
 DRIVER_DAEMONSET = "ds/dra-example-driver-kubeletplugin"
+NET_RELEASE = "dra-example-driver-net"
+PUBLISHED = "dractl fake publish"  # key of the profile published with dractl in Kind.profile_plan's record
 MIN_KIND = (0, 33, 0)
 ROLLOUT_TIMEOUT = "300s"
 
@@ -133,6 +135,8 @@ class PlanStep:
     stdin: list[str] = field(default_factory=list)  # the command whose output is piped in
 
     def text(self) -> str:
+        if not self.argv:
+            return f"# {self.note}"
         line = quote(self.argv, self.env)
         if self.stdin:
             line = f"{quote(self.stdin)} | {line}"
@@ -167,13 +171,47 @@ class Kind:
     def clone_argv(self) -> list[str]:
         return ["git", "clone", "--depth", "1", "-b", self.opts.driver_version, DRIVER_REPO, self.opts.driver_dir]
 
-    def helm_install_argv(self) -> list[str]:
+    def helm_install_argv(self, release: str = DRIVER_RELEASE, values: tuple[str, ...] = ()) -> list[str]:
         chart = os.path.join(self.opts.driver_dir, DRIVER_CHART)
-        return self._helm("upgrade", "-i", DRIVER_RELEASE, chart, "--namespace", DRIVER_NAMESPACE, "--create-namespace")
+        sets = [a for v in values for a in ("--set", v)]
+        return self._helm("upgrade", "-i", release, chart, "--namespace", release, "--create-namespace", *sets)
 
-    def rollout_argv(self) -> list[str]:
+    def rollout_argv(self, release: str = DRIVER_RELEASE) -> list[str]:
         timeout = f"--timeout={ROLLOUT_TIMEOUT}"
-        return self.kubectl("-n", DRIVER_NAMESPACE, "rollout", "status", DRIVER_DAEMONSET, timeout)
+        return self.kubectl("-n", release, "rollout", "status", f"ds/{release}-kubeletplugin", timeout)
+
+    # ------------------------------------------------------------ the devices each demo needs
+
+    def profile_plan(self, profile: str, installed: dict[str, tuple[str, ...]]) -> list[PlanStep]:
+        """What makes the kind cluster publish profile ``profile``'s devices, given what ``installed`` holds
+        (release -> Helm values; updated): the example driver reinstalled with the profile's Helm values (the net
+        profile in a release of its own, as the cpu example installs its own), or, for other drivers' profiles,
+        dractl's fake devices published with ``dractl fake publish`` (kind has no GPUs: their pods get scheduled,
+        no kubelet plugin prepares them)."""
+        from dractl.control import profiles
+
+        p = profiles.get(profile)
+        if not profile.startswith("example-"):
+            if installed.get(PUBLISHED) == (profile,):
+                return []
+            installed[PUBLISHED] = (profile,)
+            state = os.path.join(cache_dir(), "kind-profile")
+            kc = ["--kubeconfig", self.opts.kubeconfig] if self.opts.kubeconfig else []
+            return [
+                PlanStep(["dractl", "--state-dir", state, "fake", "reset", "--profile", profile],
+                         f"{profile}: fake devices (no such hardware on kind), in a state folder of their own"),
+                PlanStep(["dractl", "--state-dir", state, *kc, "--context", self.opts.context, "fake", "unpublish",
+                          "--yes"], "what dractl published before"),
+                PlanStep(["dractl", "--state-dir", state, *kc, "--context", self.opts.context, "fake", "publish",
+                          "--yes"], f"{', '.join(p.drivers)} devices on every node"),
+            ]
+        release = NET_RELEASE if profile == "example-net" else DRIVER_RELEASE
+        if installed.get(release) == p.helm:
+            return []
+        installed[release] = p.helm
+        return [PlanStep(self.helm_install_argv(release, p.helm),
+                         f"{profile}: " + (" ".join(p.helm) if p.helm else "the chart's default values")),
+                PlanStep(self.rollout_argv(release), "wait for the kubelet plugin")]
 
     def api_argv(self) -> list[str]:
         return self.kubectl("api-versions")
@@ -192,9 +230,10 @@ class Kind:
         ]
 
     def cleanup_plan(self, env: dict[str, str], everything: bool) -> list[PlanStep]:
-        from dractl.demo.catalog import NAMESPACE
+        from dractl.demo.catalog import namespaces
 
-        steps = [PlanStep(self.kubectl("delete", "namespace", NAMESPACE, "--ignore-not-found"), "the demo objects")]
+        steps = [PlanStep(self.kubectl("delete", "namespace", *namespaces(), "--ignore-not-found"),
+                          "the demos' objects")]
         if everything:
             steps.append(PlanStep(self._helm("-n", DRIVER_NAMESPACE, "uninstall", DRIVER_RELEASE), "the driver"))
             steps.append(PlanStep(self._kind("delete", "cluster", "--name", self.opts.cluster), "the cluster", env))
@@ -235,15 +274,16 @@ class Kind:
 
     def cleanup(self, everything: bool, step: Callable[[str], None]) -> list[str]:
         """What was removed."""
-        from dractl.demo.catalog import NAMESPACE
+        from dractl.demo.catalog import namespaces
 
         if not self.exists():
             return []
         done = []
-        step(f"deleting namespace {NAMESPACE}")
-        p = self.shell.run(self.kubectl("delete", "namespace", NAMESPACE, "--ignore-not-found"), timeout=300)
-        if p.stdout.strip():
-            done.append(f"namespace {NAMESPACE}")
+        for ns in namespaces():
+            step(f"deleting namespace {ns}")
+            p = self.shell.run(self.kubectl("delete", "namespace", ns, "--ignore-not-found"), timeout=300)
+            if p.stdout.strip():
+                done.append(f"namespace {ns}")
         if everything:
             step("uninstalling the example driver")
             uninstall = self._helm("-n", DRIVER_NAMESPACE, "uninstall", DRIVER_RELEASE)
@@ -256,3 +296,46 @@ class Kind:
             self.shell.run(self._kind("delete", "cluster", "--name", self.opts.cluster), timeout=300)
             done.append(f"kind cluster {self.opts.cluster}")
         return done
+
+
+class ProfileInstaller:
+    """Gives the kind cluster a profile's devices when a demo needs it (``Kind.profile_plan``), then waits until
+    the driver publishes them (and only them) — for the runner's ``ensure``."""
+
+    def __init__(self, kind: Kind, observe: Callable[[], object], timeout: float, poll: float = 2.0) -> None:
+        self.kind = kind
+        self.observe = observe
+        self.timeout = timeout
+        self.poll = poll
+        #: the bootstrap installed the chart with its default values
+        self.installed: dict[str, tuple[str, ...]] = {DRIVER_RELEASE: ()}
+
+    def __call__(self, profile: str, step: Callable[[str], None]) -> None:
+        import contextlib
+        import io
+        import time
+
+        from dractl.demo import setup
+
+        plan = self.kind.profile_plan(profile, self.installed)
+        for s in plan:
+            step(s.note)
+            if s.argv[0] == "dractl":
+                from dractl.cli.main import main
+
+                with contextlib.redirect_stdout(io.StringIO()):
+                    code = main(s.argv[1:])
+                if code:
+                    raise ToolError(f"{quote(s.argv)} failed (exit {code})")
+            else:
+                self.kind.shell.run(s.argv, timeout=600)
+        start = time.monotonic()
+        exact = profile.startswith("example-gpu")
+        while plan:
+            lacking = setup.missing(self.observe(), profile, exact=exact)  # type: ignore[arg-type]
+            if lacking is None:
+                return
+            if time.monotonic() - start > self.timeout:
+                raise SourceError(f"context {self.kind.opts.context}: after installing profile {profile}: {lacking}")
+            step(f"waiting for the devices of profile {profile}: {lacking}")
+            time.sleep(self.poll)

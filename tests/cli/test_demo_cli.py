@@ -24,8 +24,9 @@ from test_demos_fake import DEMO1, DEMO2, DEMO3
 def test_list_and_show(dractl):
     r = dractl("demo", "list", "-o", "json")
     assert r.code == 0
-    assert [(d["id"], d["name"]) for d in r.json()["items"]] == [
-        (1, "One GPU per pod"), (2, "One GPU shared by two pods"), (3, "Pick a GPU by its attributes")]
+    assert [(d["id"], d["name"], d["group"]) for d in r.json()["items"]][:3] == [
+        ("1", "One GPU per pod", "blog"), ("2", "One GPU shared by two pods", "blog"),
+        ("3", "Pick a GPU by its attributes", "blog")]
     # show prints the post's YAML (shipped inside the package) after the Namespace the post creates first
     namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "dra-demo"}}
     for n, text in (("1", DEMO1), ("2", DEMO2), ("3", DEMO3)):
@@ -84,11 +85,11 @@ def test_fake_run_all_shows_the_posts_outcome(dractl):
 
 
 def test_json_contract(dractl):
-    r = dractl("--fake", "demo", "run", "all", "-o", "json")
+    r = dractl("--fake", "demo", "run", "blog", "-o", "json")
     assert r.code == 0
     doc = r.json()
     assert doc["passed"] is True
-    assert [d["id"] for d in doc["demos"]] == [1, 2, 3]
+    assert [d["id"] for d in doc["demos"]] == ["1", "2", "3"]
     for d in doc["demos"]:
         assert set(d) >= {"id", "name", "passed", "pods"} and d["passed"] is True
         for p in d["pods"]:
@@ -122,13 +123,16 @@ def test_a_wrong_outcome_fails_with_the_reason(dractl):
     assert [p["name"] for p in j["demos"][0]["pods"] if p["reason"]] == ["pod-b"]
 
 
-def test_no_driver_in_the_fake_cluster(dractl, tmp_path):
+def test_no_nodes_in_the_fake_cluster(dractl, tmp_path):
     empty = tmp_path / "empty.yaml"
     empty.write_text("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n")
     assert dractl("fake", "load", str(empty)).code == 0
-    r = dractl("--fake", "demo", "run")
-    assert r.code == 1 and r.err.strip().splitlines()[-1] == ("error: the fake cluster: no DeviceClass gpu.example.com;"
-                                                             " run 'dractl fake reset' for the example driver's GPUs")
+    r = dractl("--fake", "demo", "run", "1")
+    assert r.code == 1
+    assert "Demo 1: One GPU per pod: FAIL\n  cannot run: the fake cluster has no nodes; run 'dractl fake reset' first" \
+        in r.out
+    assert dractl("--fake", "demo", "run", "1", "-o", "json").json()["demos"][0]["error"].startswith(
+        "the fake cluster has no nodes")
 
 
 @pytest.mark.parametrize("args", [["demo", "--help"], ["demo", "list"], ["demo", "show", "3"],
@@ -178,8 +182,10 @@ def test_dry_run_prints_the_posts_commands(dractl, tmp_path):
     assert r.out.splitlines()[-1].startswith("dractl demo show 3 | kubectl --context prod apply -f -")
     assert not [line for line in r.out.splitlines() if line.startswith(("kind ", "helm ", "git "))]
     r = dractl("demo", "cleanup", "--all", "--dry-run")
+    from dractl.demo.catalog import namespaces
+
     assert [line.split("   # ")[0] for line in r.out.splitlines()] == [
-        "kubectl --context kind-dra-demo delete namespace dra-demo --ignore-not-found",
+        f"kubectl --context kind-dra-demo delete namespace {' '.join(namespaces())} --ignore-not-found",
         "helm --kube-context kind-dra-demo -n dra-example-driver uninstall dra-example-driver",
         "kind delete cluster --name dra-demo",
     ]
@@ -263,7 +269,8 @@ def test_kind_bootstrap_and_demos_through_standins(standins):
     ]
     # never a kubectl/helm call without the kind cluster's context; the pods' logs were read
     assert all(c[1:3] == ["--context", "kind-dra-demo"] for c in calls if c[0] == "kubectl")
-    assert {c[-1] for c in calls if "logs" in c} == {"pod-a", "pod-b", "shared-1", "shared-2", "big-gpu"}
+    assert {c[c.index("logs") + 1] for c in calls if "logs" in c} == {"pod-a", "pod-b", "shared-1", "shared-2",
+                                                                      "big-gpu"}
 
     # a second run reuses the cluster and the clone
     before = len(calls)
@@ -278,11 +285,14 @@ def test_kind_bootstrap_and_demos_through_standins(standins):
     assert p.returncode == 0, p.stderr
     assert p.stdout.splitlines() == ["deleted namespace dra-demo", "deleted helm release dra-example-driver",
                                      "deleted kind cluster dra-demo"]
+    from dractl.demo.catalog import namespaces
+
     assert standins.calls()[before:] == [
         ["kind", "version"],
         ["helm", "version", "--short"],
         ["kind", "get", "clusters"],
-        ["kubectl", "--context", "kind-dra-demo", "delete", "namespace", "dra-demo", "--ignore-not-found"],
+        *(["kubectl", "--context", "kind-dra-demo", "delete", "namespace", ns, "--ignore-not-found"]
+          for ns in namespaces()),
         ["helm", "--kube-context", "kind-dra-demo", "-n", "dra-example-driver", "uninstall", "dra-example-driver"],
         ["kind", "delete", "cluster", "--name", "dra-demo"],
     ]

@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from dractl.demo.kind import KindOptions, PlanStep
 
 app = typer.Typer(
-    help="The blog post's three DRA demos: run them and check the outcome "
-    "(on kind by default, --context NAME for any cluster, --fake for the embedded fake cluster).",
+    help="DRA demos, run and checked: the blog post's three, the dra-example-driver's examples and two on real "
+    "drivers' devices (on kind by default, --context NAME for any cluster, --fake for the embedded fake cluster).",
     no_args_is_help=True,
 )
 
@@ -34,43 +34,58 @@ def _ctx(ctx: typer.Context) -> AppContext:
 
 @app.command("list")
 def list_(ctx: typer.Context) -> None:
-    """List the demos and the outcome each one checks."""
+    """List the demos by group (blog, examples, drivers): the DRA feature, the gates it needs and what it checks."""
+    from dractl.control import profiles
     from dractl.demo.catalog import DEMOS
     from dractl.render.printers import Result, Table, dractl_list
 
     app_ctx = app_context(ctx)
+
+    def checks(d: Any) -> str:
+        return f"not run: {d.skipped}" if d.skipped else d.outcome
+
     app_ctx.print(Result(
-        table=lambda: Table(["ID", "NAME", "PODS", "OUTCOME"],
-                            [[str(d.id), d.name, ",".join(d.pods), d.outcome] for d in DEMOS], drop=["PODS"]),
-        document=lambda: dractl_list("DemoList", [{"id": d.id, "name": d.name, "file": d.file, "pods": list(d.pods),
-                                                   "outcome": d.outcome} for d in DEMOS]),
-        names=lambda: [str(d.id) for d in DEMOS],
+        table=lambda: Table(["GROUP", "NAME", "FEATURE", "GATES", "CHECKS", "PROFILE"],
+                            [[d.group, d.id, d.feature, d.gates, checks(d), d.profile] for d in DEMOS],
+                            drop=["PROFILE", "GATES", "FEATURE"]),
+        document=lambda: dractl_list("DemoList", [
+            {"id": d.id, "group": d.group, "name": d.name, "feature": d.feature, "gates": d.gates,
+             "outcome": d.outcome, "namespace": d.namespace, "files": list(d.manifests), "pods": list(d.pods),
+             "profile": d.profile, "helmValues": list(profiles.get(d.profile).helm), "runs": d.skipped is None,
+             **({"skipped": d.skipped} if d.skipped else {}), "source": d.source} for d in DEMOS]),
+        names=lambda: [d.id for d in DEMOS],
     ))
 
 
 @app.command("show")
 def show(
-    ctx: typer.Context, demo: Annotated[str, typer.Argument(metavar="N", help="Demo number (1, 2 or 3).")]
+    ctx: typer.Context,
+    demo: Annotated[str, typer.Argument(metavar="NAME", help="A demo (see 'dractl demo list').")],
+    step: Annotated[int, typer.Option("--step", metavar="N", min=1, help="Only the manifest of step N.")] = 0,
 ) -> None:
-    """Print a demo's manifests (the post's YAML, namespace dra-demo), ready for 'apply -f -'."""
-    from dractl.demo.catalog import NAMESPACE, select
+    """Print a demo's manifests in the order it applies them, ready for 'apply -f -'."""
+    from dractl.demo.catalog import get
     from dractl.render.printers import Result, kube_list
 
-    if demo == "all":
-        raise UsageError("dractl demo show takes one demo number (1, 2 or 3)")
-    manifest = select(demo)[0].manifest()
-    # The post runs `kubectl create namespace dra-demo` first; with the Namespace in front the output applies
-    # as it is (`dractl demo show 1 | kubectl apply -f -`, or `dractl fake apply -f -`).
-    head = (f"# The post creates the namespace first: kubectl create namespace {NAMESPACE}\n"
-            f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {NAMESPACE}\n---\n")
-    text = head + manifest
+    if demo in ("all", "blog", "examples", "drivers"):
+        raise UsageError("dractl demo show takes one demo (a name from 'dractl demo list')")
+    d = get(demo)
+    files = d.manifests
+    if step > len(files):
+        raise UsageError(f"--step {step}: demo {d.id} has {len(files)} manifest(s)")
+    text = d.manifest(files[step - 1]) if step else d.all_manifests()
+    if d.keep and step <= 1:
+        # The post runs `kubectl create namespace dra-demo` first; with the Namespace in front the output applies
+        # as it is (`dractl demo show 1 | kubectl apply -f -`, or `dractl fake apply -f -`).
+        text = (f"# The post creates the namespace first: kubectl create namespace {d.namespace}\n"
+                f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {d.namespace}\n---\n") + text
 
     def document() -> dict[str, Any]:
         import yaml
 
         return kube_list([o for o in yaml.safe_load_all(text) if o])
 
-    # the post's YAML as it is; -o json|yaml: its objects in a v1 List
+    # the YAML as it is; -o json|yaml: its objects in a v1 List
     app_context(ctx).print(Result(table=None, text=lambda: text, document=document))
 
 
@@ -99,27 +114,31 @@ DryRun = Annotated[bool, typer.Option("--dry-run", help="Print the commands with
 @app.command("run")
 def run(
     ctx: typer.Context,
-    which: Annotated[str, typer.Argument(metavar="1|2|3|all", help="Which demo (default: all).")] = "all",
+    which: Annotated[str, typer.Argument(metavar="NAME|blog|examples|drivers|all",
+                                         help="A demo, a group, or all (default: the blog's three).")] = "blog",
     dry_run: DryRun = False,
     timeout: Annotated[
-        str, typer.Option("--timeout", metavar="DURATION", help="How long to wait for each demo's pods (e.g. 90s, 3m).")
+        str, typer.Option("--timeout", metavar="DURATION", help="How long to wait for each step (e.g. 90s, 3m).")
     ] = "180s",
+    keep: Annotated[bool, typer.Option("--keep", help="Leave the examples' objects (each deletes its own after its "
+                                                      "checks, as its README does; a DeviceTaintRule still goes).")
+                    ] = False,
     cluster: ClusterName = "dra-demo",
     node_image: NodeImage = "kindest/node:v1.37.0",
     driver_version: DriverVersion = "v0.5.0",
 ) -> None:
-    """Run the demos and check each one's outcome from the cluster state (exit 0 only when all show it)."""
-    from dractl.demo.catalog import select
+    """Run demos and check what each demonstrates from the cluster state (exit 0 only when all show it)."""
+    from dractl.demo.catalog import run_order, select
 
     app_ctx = _ctx(ctx)
-    demos = select(which)
+    demos = run_order(select(which))
     seconds = parse_timeout(timeout)
     opts = app_ctx.source_options
     kind_opts = None if (opts.fake or opts.context) else _kind_options(app_ctx, cluster, node_image, driver_version)
     if dry_run:
-        _print_plan(app_ctx, _run_plan(app_ctx, demos, kind_opts), _VIA_API if opts.context else "")
+        _print_plan(app_ctx, _run_plan(app_ctx, demos, kind_opts, keep), _VIA_API if opts.context else "")
         return
-    raise typer.Exit(_run(app_ctx, demos, seconds, kind_opts))
+    raise typer.Exit(_run(app_ctx, demos, seconds, kind_opts, keep))
 
 
 @app.command("cleanup")
@@ -131,26 +150,27 @@ def cleanup(
     dry_run: DryRun = False,
     cluster: ClusterName = "dra-demo",
 ) -> None:
-    """Delete the demo namespace (dra-demo); with --all also the driver and the kind cluster, as the post does."""
-    from dractl.demo.catalog import NAMESPACE
+    """Delete the demos' namespaces (dra-demo and the examples'); with --all also the driver and the kind cluster."""
+    from dractl.demo.catalog import namespaces
 
     app_ctx = _ctx(ctx)
     opts = app_ctx.source_options
     if everything and (opts.fake or opts.context):
         raise UsageError("--all removes the driver and the kind cluster dractl creates; with --fake or --context "
-                         "only the namespace is deleted (leave out --all)")
+                         "only the namespaces are deleted (leave out --all)")
     if opts.fake or opts.context:
         if dry_run:
             if opts.context:
                 _print_plan(app_ctx, [_namespace_delete_step(app_ctx)], _VIA_API)
             else:
-                _print_plan(app_ctx, [], f"delete namespace {NAMESPACE} and every object in it from the fake cluster")
+                _print_plan(app_ctx, [], "delete the demos' namespaces and every object in them from the fake "
+                                         "cluster")
             return
         target = _target(app_ctx, None)
-        gone = target.delete_namespace()
-        _print_cleanup(app_ctx, target.description, [f"namespace {NAMESPACE}"] if gone else [],
-                       f"namespace {NAMESPACE} deleted from {target.description}" if gone else
-                       f"nothing to clean up: no namespace {NAMESPACE} on {target.description}")
+        gone = [ns for ns in namespaces() if target.namespace_exists(ns) and target.delete_namespace(ns)]
+        _print_cleanup(app_ctx, target.description, [f"namespace {ns}" for ns in gone],
+                       "\n".join(f"namespace {ns} deleted from {target.description}" for ns in gone) or
+                       f"nothing to clean up: no demo namespace on {target.description}")
         return
     from dractl.demo.kind import Kind
     from dractl.demo.shell import Shell
@@ -166,7 +186,7 @@ def cleanup(
         done = Kind(kind_opts, shell).cleanup(everything, progress)
     _print_cleanup(app_ctx, f"kind cluster {cluster}", done,
                    "\n".join(f"deleted {what}" for what in done)
-                   or f"nothing to clean up: no kind cluster {cluster} (or no namespace {NAMESPACE} in it)")
+                   or f"nothing to clean up: no kind cluster {cluster} (or no demo namespace in it)")
 
 
 def _print_cleanup(app_ctx: AppContext, target: str, deleted: list[str], text: str) -> None:
@@ -177,10 +197,10 @@ def _print_cleanup(app_ctx: AppContext, target: str, deleted: list[str], text: s
 
 
 def _namespace_delete_step(app_ctx: AppContext) -> PlanStep:
-    from dractl.demo.catalog import NAMESPACE
+    from dractl.demo.catalog import namespaces
     from dractl.demo.kind import PlanStep
 
-    return PlanStep([*_kubectl_base(app_ctx), "delete", "namespace", NAMESPACE, "--ignore-not-found"])
+    return PlanStep([*_kubectl_base(app_ctx), "delete", "namespace", *namespaces(), "--ignore-not-found"])
 
 
 def _kubectl_base(app_ctx: AppContext) -> list[str]:
@@ -191,7 +211,8 @@ def _kubectl_base(app_ctx: AppContext) -> list[str]:
 # ---------------------------------------------------------------- targets and tools
 
 
-def _target(app_ctx: AppContext, kind_opts: KindOptions | None, shell: Any = None) -> Any:
+def _target(app_ctx: AppContext, kind_opts: KindOptions | None, shell: Any = None, kind: Any = None,
+            timeout: float = 180.0) -> Any:
     """The fake cluster (--fake), the kind cluster through kubectl, or --context through the live source."""
     from dractl.demo.shell import Shell
     from dractl.demo.target import FakeTarget, KubectlTarget, LiveTarget
@@ -200,7 +221,12 @@ def _target(app_ctx: AppContext, kind_opts: KindOptions | None, shell: Any = Non
     if o.fake:
         return FakeTarget(o.state_dir, app_ctx.warn, app_ctx.features)
     if kind_opts is not None:
-        return KubectlTarget(kind_opts.context, o.kubeconfig, shell or Shell(), app_ctx.warn)
+        target = KubectlTarget(kind_opts.context, o.kubeconfig, shell or Shell(), app_ctx.warn)
+        if kind is not None:
+            from dractl.demo.kind import ProfileInstaller
+
+            target._installer = ProfileInstaller(kind, lambda: target.observe(""), timeout)
+        return target
     source = app_ctx.source
     if not hasattr(source, "apply"):  # not a live cluster
         raise UsageError(f"--context {o.context}: dractl demo needs a live cluster, not {source.description}")
@@ -229,7 +255,7 @@ def _tools(app_ctx: AppContext, needed: tuple[str, ...], *, suggest_fake: bool =
 # ---------------------------------------------------------------- run
 
 
-def _run(app_ctx: AppContext, demos: list[Any], timeout: float, kind_opts: KindOptions | None) -> int:
+def _run(app_ctx: AppContext, demos: list[Any], timeout: float, kind_opts: KindOptions | None, keep: bool) -> int:
     from dractl.demo.runner import Runner
 
     kind = None
@@ -243,9 +269,9 @@ def _run(app_ctx: AppContext, demos: list[Any], timeout: float, kind_opts: KindO
                 shell = _tools(app_ctx, ("docker", "kind", "kubectl", "helm", "git"))
                 kind = Kind(kind_opts, shell)
                 kind.bootstrap(progress)
-            target = _target(app_ctx, kind_opts, shell)
+            target = _target(app_ctx, kind_opts, shell, kind, timeout)
             runner = Runner(target, app_ctx.features, timeout=timeout,
-                            settles_at_once=bool(app_ctx.source_options.fake), progress=progress)
+                            settles_at_once=bool(app_ctx.source_options.fake), progress=progress, keep=keep)
             table = app_ctx.output in ("table", "wide")
 
             def each(outcome: Any) -> None:
@@ -254,15 +280,15 @@ def _run(app_ctx: AppContext, demos: list[Any], timeout: float, kind_opts: KindO
                     _print_outcome(app_ctx, outcome)
 
             outcomes = runner.run(demos, each)
-            explained = runner.explain("huge-gpu") if any(d.id == 3 for d in demos) else None
+            explained = runner.explain("huge-gpu", "dra-demo") if any(d.id == "3" for d in demos) else None
         except KeyboardInterrupt:
             progress.pause()
-            left = (kind.left if kind else []) + (runner.left_behind() if runner else [])
+            left = (kind.left if kind else []) + (runner.left_behind(demos) if runner else [])
             doing = progress.last or "starting"
             app_ctx.stderr.write(f"Interrupted while {doing}.\n")
             if left:
                 app_ctx.stderr.write("Left behind: " + "; ".join(left) + ".\n")
-                app_ctx.stderr.write("'dractl demo cleanup' deletes the namespace"
+                app_ctx.stderr.write("'dractl demo cleanup' deletes the namespaces"
                                      + ("; 'dractl demo cleanup --all' also the driver and the kind cluster.\n"
                                         if kind else ".\n"))
             else:
@@ -275,7 +301,7 @@ def _run(app_ctx: AppContext, demos: list[Any], timeout: float, kind_opts: KindO
         demos = []
         for o in outcomes:
             d = o.to_dict()
-            if o.demo.id == 3 and explained is not None:
+            if o.demo.id == "3" and explained is not None:
                 d["explanation"] = {"title": explained.title, "summary": explained.summary,
                                     "lines": list(explained.lines)}
             demos.append(d)
@@ -289,8 +315,13 @@ def _run(app_ctx: AppContext, demos: list[Any], timeout: float, kind_opts: KindO
             lines += ["", f"Why huge-gpu stays Pending ({command}):", explained.title + ":"]
             lines += ["  " + line for line in explained.lines]
         n = sum(o.passed for o in outcomes)
-        lines += ["", f"{n}/{len(outcomes)} {'demos show' if len(outcomes) != 1 else 'demo shows'} the post's "
-                  f"outcome on {target.description}."]
+        blog = all(o.demo.group == "blog" for o in outcomes)
+        what = "the post's outcome" if blog else "what it demonstrates" if len(outcomes) == 1 else \
+            "what they demonstrate"
+        if not blog and len(outcomes) != 1:
+            what = "what each demonstrates"
+        lines += ["", f"{n}/{len(outcomes)} {'demos show' if len(outcomes) != 1 else 'demo shows'} {what} "
+                  f"on {target.description}."]
         return "".join(line + "\n" for line in lines)
 
     app_ctx.print(Result(table=None, document=document, text=text,
@@ -303,37 +334,78 @@ def _print_outcome(app_ctx: AppContext, outcome: Any) -> None:
 
     out = app_ctx.stdout
     verdict = "PASS" if outcome.passed else "FAIL"
-    out.write(f"\nDemo {outcome.demo.id}: {outcome.demo.name}: {verdict}\n")
+    d = outcome.demo
+    title = f"Demo {d.id}: {d.name}" if d.group == "blog" else f"Demo {d.id}: {d.name} ({d.feature})"
+    out.write(f"\n{title}: {verdict}\n")
+    if outcome.error:
+        out.write(f"  cannot run: {outcome.error}\n")
+        return
     rows = []
     for p in outcome.pods:
         rows.append([p.name, p.phase, p.node or "-", ",".join(p.claim_names) or "-", ",".join(p.devices) or "-",
                      "pass" if p.passed else "fail", p.reason or "-"])
-    print_table(Table(["POD", "PHASE", "NODE", "CLAIM", "DEVICE", "RESULT", "REASON"], rows, drop=["PHASE", "NODE"]),
-                no_headers=app_ctx.no_headers, out=out)
+    if rows:
+        print_table(Table(["POD", "PHASE", "NODE", "CLAIM", "DEVICE", "RESULT", "REASON"], rows,
+                          drop=["PHASE", "NODE"]), no_headers=app_ctx.no_headers, out=out)
+    for c in outcome.checks:
+        out.write(f"  {'ok  ' if c.passed else 'FAIL'} {c.text}\n")
 
 
 # ---------------------------------------------------------------- plans (--dry-run)
 
 
-def _run_plan(app_ctx: AppContext, demos: list[Any], kind_opts: KindOptions | None) -> list[PlanStep]:
-    from dractl.demo.catalog import NAMESPACE, NAMESPACE_MANIFEST
+def _run_plan(app_ctx: AppContext, demos: list[Any], kind_opts: KindOptions | None, keep: bool) -> list[PlanStep]:
+    from dractl.control import profiles
+    from dractl.demo.catalog import NAMESPACE_MANIFEST
     from dractl.demo.kind import Kind, PlanStep, provider_env
+    from dractl.demo.setup import hint
     from dractl.demo.shell import Shell
 
     steps: list[PlanStep] = []
-    if app_ctx.source_options.fake:
+    kind = None
+    fake = app_ctx.source_options.fake
+    if fake:
         apply = ["dractl", "--fake", "fake", "apply", "-f", "-"]
+        delete = ["dractl", "--fake", "fake", "delete", "-f", "-"]
+    elif kind_opts is not None:
+        kind = Kind(kind_opts, Shell())
+        steps.extend(kind.plan(provider_env()))
+        apply = kind.kubectl("apply", "-f", "-")
+        delete = kind.kubectl("delete", "-f", "-")
     else:
-        if kind_opts is not None:
-            kind = Kind(kind_opts, Shell())
-            steps.extend(kind.plan(provider_env()))
-            apply = kind.kubectl("apply", "-f", "-")
-        else:
-            apply = [*_kubectl_base(app_ctx), "apply", "-f", "-"]
-    steps.append(PlanStep(apply, f"namespace {NAMESPACE}", stdin=["echo", NAMESPACE_MANIFEST]))
+        apply = [*_kubectl_base(app_ctx), "apply", "-f", "-"]
+        delete = [*_kubectl_base(app_ctx), "delete", "-f", "-"]
+    installed: dict[str, tuple[str, ...]] = {"dra-example-driver": ()}
+    last = ""
+    made: set[str] = set()
     for d in demos:
-        steps.append(PlanStep(apply, f"then wait for {', '.join(d.pods)} and check: {d.outcome}",
-                              stdin=["dractl", "demo", "show", str(d.id)]))
+        if kind is not None:
+            steps.extend(kind.profile_plan(d.profile, installed))
+        elif d.profile != last:
+            p = profiles.get(d.profile)
+            steps.append(PlanStep([], f"profile {d.profile} ({p.summary}): published into the fake cluster unless "
+                                      "it is there" if fake else f"needs profile {d.profile}: {hint(d.profile)}"))
+        last = d.profile
+        if d.keep and d.namespace not in made:
+            made.add(d.namespace)
+            steps.append(PlanStep(apply, f"namespace {d.namespace}", stdin=["echo", NAMESPACE_MANIFEST]))
+        for i, s in enumerate(d.steps, 1):
+            show = ["dractl", "demo", "show", d.id] + (["--step", str(i)] if len(d.manifests) > 1 else [])
+            wants = ", ".join(f"{p} {w.lower()}" for p, w in s.expect)
+            if s.file:
+                note = (f"{s.note}; " if s.note else "") + (f"then wait for {wants}" if wants else "")
+                if s.pin:
+                    note += f" (dractl pins its pods to {s.pin}'s node)"
+                if d.group == "blog":
+                    note = f"then wait for {', '.join(d.pods)} and check: {d.outcome}"
+                steps.append(PlanStep(apply, note.strip("; "), stdin=show))
+            else:
+                steps.append(PlanStep([], f"{s.note}; then wait for {wants}"))
+        if d.group != "blog":
+            steps.append(PlanStep([], f"check: {d.outcome}"))
+        if not d.keep and not keep:
+            steps.append(PlanStep(delete, "the example's Cleanup, as its README does",
+                                  stdin=["dractl", "demo", "show", d.id]))
     return steps
 
 
