@@ -77,9 +77,9 @@ def blog_demo_docs() -> list[dict]:
     """The blog post's three demos as dractl ships them (copied verbatim from the post), without a namespace."""
     import yaml
 
-    from dractl.demo.catalog import DEMOS
+    from dractl.demo.catalog import BLOG
 
-    docs = [d for demo in DEMOS for d in yaml.safe_load_all(demo.manifest()) if d]
+    docs = [d for demo in BLOG for d in yaml.safe_load_all(demo.manifest()) if d]
     for d in docs:
         d["metadata"].pop("namespace", None)
     return docs

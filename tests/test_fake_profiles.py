@@ -31,7 +31,7 @@ def test_profiles_lists_every_profile_once(dractl):
     assert lines[0].split()[:3] == ["NAME", "DRIVER", "DEVICES/NODE"]
     assert [line.split()[0] for line in lines[1:]] == list(profiles.PROFILES)
     rows = {line.split()[0]: line for line in lines[1:]}
-    assert "gpu.nvidia.com,dra.net" in rows["nvidia-dranet"] and "8 gpu.nvidia.com + 7 dra.net" in rows["nvidia-dranet"]
+    assert "gpu.nvidia.com,dra.net" in rows["nvidia-dranet"] and "15: 8 GPUs, 7 NICs" in rows["nvidia-dranet"]
     assert "208 (8 GPUs)" in rows["nvidia-mig"] and "DRAPartitionableDevices" in rows["nvidia-mig"]
     doc = dractl("fake", "profiles", "-o", "json").json()
     by_name = {i["name"]: i for i in doc["items"]}

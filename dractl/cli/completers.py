@@ -85,6 +85,18 @@ def _profiles() -> list[tuple[str, str]]:
     return [(p.name, p.summary) for p in all_profiles()]
 
 
+def _demos() -> list[tuple[str, str]]:
+    from dractl.demo.catalog import DEMOS
+
+    return [(d.id, d.name) for d in DEMOS if d.skipped is None]
+
+
+def _demo_runs() -> list[tuple[str, str]]:
+    groups = [("blog", "the blog post's three demos"), ("examples", "the dra-example-driver's examples"),
+              ("drivers", "demos on NVIDIA's and dranet's devices"), ("all", "every demo")]
+    return groups + _demos()
+
+
 def _usage_groups() -> list[tuple[str, str]]:
     from dractl.model.usage import GROUPINGS
 
@@ -100,6 +112,8 @@ def _shells() -> list[tuple[str, str]]:
 complete_formats = _static("choices", _formats)
 complete_gates = _static("gates", _gates)
 complete_profiles = _static("choices", _profiles)
+complete_demos = _static("choices", _demos)
+complete_demo_runs = _static("choices", _demo_runs)
 complete_shells = _static("choices", _shells)
 complete_usage_groups = _static("choices", _usage_groups)
 complete_files = _path("files")

@@ -159,7 +159,7 @@ EXAMPLES: tuple[Demo, ...] = (
          _BASE, "init0 and ctr0 of pod0 use the one claim: the same GPU", "initcontainer-shared-gpu",
          (Step("initcontainer-shared-gpu.yaml", _e(pod0=RUNNING)),), source=_ex("initcontainer-shared-gpu")),
     Demo("cel-selector", "examples", "Pick a GPU with CEL selectors", "CEL selectors", _BASE,
-         "pod0's GPU has model LATEST-GPU-MODEL and at least 4Gi, and the claim's selectors are true for it",
+         "pod0's GPU has model LATEST-GPU-MODEL and at least 4Gi, as its two selectors ask",
          "cel-selector", (Step("cel-selector.yaml", _e(pod0=RUNNING)),), source=_ex("cel-selector")),
     Demo("admin-access", "examples", "Admin access to every GPU of a node", "adminAccess, allocationMode All",
          "DRAAdminAccess (GA, locked on)",

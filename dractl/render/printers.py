@@ -52,7 +52,8 @@ NAME_LIKE = frozenset({"NAME", "NAMESPACE", "NODE", "DEVICE", "DEVICES", "CLAIM"
 #: free-text columns that may be cut with an ellipsis to fit a terminal, before any column is dropped
 FREE_TEXT = frozenset({"ATTRIBUTES", "CAPACITY", "COUNTERS", "COUNTERS LEFT", "STATUS", "POOL STATUS", "MESSAGE",
                        "REASON", "SCHEDULED", "SELECTOR", "SELECTORS", "SHARED", "CONSUMERS", "TAINT", "TAINTS",
-                       "MATCHES", "DRIVER-STATUS", "OUTCOME", "EXTENDED RESOURCE"})
+                       "MATCHES", "DRIVER-STATUS", "OUTCOME", "EXTENDED RESOURCE", "CHECKS", "FEATURE", "GATES",
+                       "SHOWS", "HELM VALUES"})
 _MIN_CUT = 12  # a cut column keeps at least this many cells (or its header's width)
 
 

@@ -277,13 +277,16 @@ def test_default_tables_fit_an_80_column_terminal_and_keep_names_whole(dractl, t
 
 
 def test_every_table_command_fits_an_80_column_terminal(dractl, tmp_path):
+    from dractl.control.profiles import PROFILES
+    from dractl.demo.catalog import DEMOS
+
     env = _blog_demos_applied(dractl, tmp_path)
     rule = "apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceTaintRule\nmetadata: {name: maintenance}\n" \
         "spec:\n  deviceSelector: {driver: gpu.example.com}\n  taint: {key: example.com/maintenance, effect: None}\n"
     assert dractl("fake", "apply", "-f", write(tmp_path, "rule.yaml", rule)).code == 0
     cel = "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0"
     for args, n in ((["pods", "-A"], 6), (["slices"], 1), (["classes"], 1), (["usage"], 2), (["taints"], 1),
-                    (["cel", cel], 8), (["demo", "list"], 3)):
+                    (["cel", cel], 8), (["demo", "list"], len(DEMOS)), (["fake", "profiles"], len(PROFILES))):
         lines = visible_lines(run_in_pty(["--fake", *args], env, columns=80))
         assert all(len(line) <= 80 for line in lines), (args, lines)
         rows = [line for line in lines[2:] if line and not re.match(r"\d+ of \d+ ", line)]  # cel's summary

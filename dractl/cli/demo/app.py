@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from dractl.cli import completers as _c
 from dractl.cli.context import app_context
 from dractl.errors import UsageError
 
@@ -60,7 +61,8 @@ def list_(ctx: typer.Context) -> None:
 @app.command("show")
 def show(
     ctx: typer.Context,
-    demo: Annotated[str, typer.Argument(metavar="NAME", help="A demo (see 'dractl demo list').")],
+    demo: Annotated[str, typer.Argument(metavar="NAME", help="A demo (see 'dractl demo list').",
+                                        autocompletion=_c.complete_demos)],
     step: Annotated[int, typer.Option("--step", metavar="N", min=1, help="Only the manifest of step N.")] = 0,
 ) -> None:
     """Print a demo's manifests in the order it applies them, ready for 'apply -f -'."""
@@ -114,8 +116,9 @@ DryRun = Annotated[bool, typer.Option("--dry-run", help="Print the commands with
 @app.command("run")
 def run(
     ctx: typer.Context,
-    which: Annotated[str, typer.Argument(metavar="NAME|blog|examples|drivers|all",
-                                         help="A demo, a group, or all (default: the blog's three).")] = "blog",
+    which: Annotated[list[str] | None, typer.Argument(
+        metavar="[NAME|blog|examples|drivers|all]...", help="Demos, groups, or all (default: the blog's three).",
+        show_default=False, autocompletion=_c.complete_demo_runs)] = None,
     dry_run: DryRun = False,
     timeout: Annotated[
         str, typer.Option("--timeout", metavar="DURATION", help="How long to wait for each step (e.g. 90s, 3m).")
@@ -131,7 +134,8 @@ def run(
     from dractl.demo.catalog import run_order, select
 
     app_ctx = _ctx(ctx)
-    demos = run_order(select(which))
+    chosen = [d for w in (which or ["blog"]) for d in select(w)]
+    demos = run_order(list({d.id: d for d in chosen}.values()))
     seconds = parse_timeout(timeout)
     opts = app_ctx.source_options
     kind_opts = None if (opts.fake or opts.context) else _kind_options(app_ctx, cluster, node_image, driver_version)

@@ -67,13 +67,13 @@ def profiles_(ctx: typer.Context) -> None:
         if n == 8:
             return f"8 {p.unit}"
         if len(per_driver) > 1:
-            return f"{n}: " + " + ".join(f"{k} {d}" for d, k in per_driver.items())
+            return f"{n}: " + ", ".join(f"{k} {'NICs' if d == 'dra.net' else 'GPUs'}" for d, k in per_driver.items())
         return f"{n} (8 {p.unit})"
 
     app_ctx.print(Result(
         table=lambda: Table(["NAME", "DRIVER", "DEVICES/NODE", "SHOWS", "HELM VALUES"],
                             [[p.name, ",".join(p.drivers), per_node(p, n, d), p.summary, " ".join(p.helm) or "-"]
-                             for p, n, d in rows], drop=["HELM VALUES"]),
+                             for p, n, d in rows], drop=["HELM VALUES", "DRIVER"]),
         document=lambda: dractl_list("FakeProfileList", [
             {"name": p.name, "drivers": list(p.drivers), "devicesPerNode": n, "devicesPerDriver": d, "unit": p.unit,
              "units": 8, "summary": p.summary, "helmValues": list(p.helm)} for p, n, d in rows]),
