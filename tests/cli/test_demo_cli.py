@@ -353,3 +353,22 @@ def test_ctrl_c_stops_cleanly_and_says_what_is_left(standins):
     assert ("Left behind: kind cluster dra-demo; helm release dra-example-driver in namespace dra-example-driver."
             in err)
     assert "'dractl demo cleanup --all' also the driver and the kind cluster" in err
+
+
+def test_examples_on_kind_through_standins(standins):
+    """Each example's Helm values installed before it; every container's log read; both examples pass."""
+    p = standins.run("demo", "run", "basic-resourceclaim-opaque-config", "gpu-allow-multiple-allocations",
+                     "-o", "json")
+    assert p.returncode == 0, p.stderr + p.stdout
+    doc = json.loads(p.stdout)
+    assert [d["id"] for d in doc["demos"]] == ["basic-resourceclaim-opaque-config", "gpu-allow-multiple-allocations"]
+    checks = [c["check"] for d in doc["demos"] for c in d["checks"]]
+    assert "ts-ctr0/1 see their GPU time-sliced (Long), sp-ctr0/1 theirs space-partitioned (10)" in checks
+    calls = standins.calls()
+    helm = [c for c in calls if c[0] == "helm" and "upgrade" in c]
+    assert [c[c.index("--create-namespace") + 1:] for c in helm] == [[], ["--set", "gpuAllowMultipleAllocations=true"]]
+    logs = [(c[c.index("logs") + 1], c[-1]) for c in calls if "logs" in c]
+    assert {ctr for pod, ctr in logs if pod == "pod0"} >= {"ts-ctr0", "ts-ctr1", "sp-ctr0", "sp-ctr1"}
+    # each example deleted its namespace after its checks
+    assert ["kubectl", "--context", "kind-dra-demo", "delete", "namespace", "gpu-allow-multiple-allocations",
+            "--ignore-not-found"] in calls
