@@ -357,8 +357,7 @@ def test_ctrl_c_stops_cleanly_and_says_what_is_left(standins):
 
 def test_examples_on_kind_through_standins(standins):
     """Each example's Helm values installed before it; every container's log read; both examples pass."""
-    p = standins.run("demo", "run", "basic-resourceclaim-opaque-config", "gpu-allow-multiple-allocations",
-                     "-o", "json")
+    p = standins.run("demo", "run", "basic-resourceclaim-opaque-config,gpu-allow-multiple-allocations", "-o", "json")
     assert p.returncode == 0, p.stderr + p.stdout
     doc = json.loads(p.stdout)
     assert [d["id"] for d in doc["demos"]] == ["basic-resourceclaim-opaque-config", "gpu-allow-multiple-allocations"]

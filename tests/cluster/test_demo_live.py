@@ -32,7 +32,7 @@ def test_every_demo_runs_on_the_real_control_plane(bare_control_plane, dractl, m
             assert dractl("fake", "reset", "--profile", profile, "--devices-per-node", str(gpus)).code == 0
             # one node: the demos that share a device find both pods on it
             assert dractl("fake", "publish", "--nodes", cp.nodes[0], "--yes").code == 0
-            r = dractl("--context", ctx, "demo", "run", *ids, "-o", "json", "--timeout", "60s")
+            r = dractl("--context", ctx, "demo", "run", ",".join(ids), "-o", "json", "--timeout", "60s")
             seen.update({d["id"]: d for d in r.json()["demos"]})
             assert dractl("fake", "unpublish", "--yes").code == 0
     finally:

@@ -116,9 +116,10 @@ DryRun = Annotated[bool, typer.Option("--dry-run", help="Print the commands with
 @app.command("run")
 def run(
     ctx: typer.Context,
-    which: Annotated[list[str] | None, typer.Argument(
-        metavar="[NAME|blog|examples|drivers|all]...", help="Demos, groups, or all (default: the blog's three).",
-        show_default=False, autocompletion=_c.complete_demo_runs)] = None,
+    which: Annotated[str, typer.Argument(
+        metavar="NAME|blog|examples|drivers|all[,...]",
+        help="Demos or groups, comma-separated, or all (default: the blog's three).",
+        autocompletion=_c.complete_demo_runs)] = "blog",
     dry_run: DryRun = False,
     timeout: Annotated[
         str, typer.Option("--timeout", metavar="DURATION", help="How long to wait for each step (e.g. 90s, 3m).")
@@ -134,7 +135,7 @@ def run(
     from dractl.demo.catalog import run_order, select
 
     app_ctx = _ctx(ctx)
-    chosen = [d for w in (which or ["blog"]) for d in select(w)]
+    chosen = [d for w in which.split(",") if w for d in select(w)]
     demos = run_order(list({d.id: d for d in chosen}.values()))
     seconds = parse_timeout(timeout)
     opts = app_ctx.source_options
