@@ -49,7 +49,18 @@ def _container_results(
         by_pod_claim[rc.get("name")] = key
     claims = {_key(c): c for c in items if c.get("kind") == "ResourceClaim"}
     spec = pod.get("spec") or {}
+    # DRA extended resources: the scheduler's claim, its requests mapped to containers
+    # (status.extendedResourceClaimStatus; the kubelet gives each container its requests' devices)
+    ext = (pod.get("status") or {}).get("extendedResourceClaimStatus") or {}
+    ext_claim = claims.get((_key(pod)[0], ext.get("resourceClaimName") or "")) if isinstance(ext, dict) else None
+    ext_alloc = ((ext_claim or {}).get("status") or {}).get("allocation")
+    ext_requests: dict[str, set[str]] = {}
+    for m in (ext.get("requestMappings") or []) if ext_claim and ext_alloc else []:
+        ext_requests.setdefault(m.get("containerName", ""), set()).add(m.get("requestName", ""))
     for c in (spec.get("initContainers") or []) + (spec.get("containers") or []):
+        for r in ((ext_alloc or {}).get("devices") or {}).get("results") or []:
+            if r.get("request") in ext_requests.get(c.get("name", ""), ()):
+                yield c.get("name", ""), ext_claim or {}, r
         for ref in (c.get("resources") or {}).get("claims") or []:
             key = by_pod_claim.get(ref.get("name"))
             claim = claims.get(key) if key else None

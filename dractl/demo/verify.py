@@ -105,26 +105,10 @@ def find_pod(cluster: Cluster, name: str, namespace: str) -> Pod | None:
 
 
 def pod_claims(cluster: Cluster, pod: Pod) -> list[ResourceClaim | None]:
-    """The pod's claims in spec order (None: not created yet), then the claim the scheduler made for its extended
-    resources (status.extendedResourceClaimStatus)."""
+    """The pod's claims in spec order (None: not created yet), the one the scheduler made for its DRA extended
+    resources last (the model lists it among the pod's claims)."""
     keys = claim_keys(pod)
-    out = [cluster.claim(*k) if (k := keys.get(rc.name)) else None for rc in pod.resource_claims]
-    ext = ((pod.raw or {}).get("status") or {}).get("extendedResourceClaimStatus") or {}
-    if isinstance(ext, dict) and ext.get("resourceClaimName"):
-        out.append(cluster.claim(pod.namespace or "default", str(ext["resourceClaimName"])))
-    elif _extended_requests(pod):
-        out.append(None)
-    return out
-
-
-def _extended_requests(pod: Pod) -> list[str]:
-    spec = (pod.raw or {}).get("spec") or {}
-    names = []
-    for c in (spec.get("initContainers") or []) + (spec.get("containers") or []):
-        for k in ((c.get("resources") or {}).get("limits") or {}):
-            if "/" in k and not k.startswith(("kubernetes.io/", "requests.", "hugepages-")):
-                names.append(k)
-    return names
+    return [cluster.claim(*k) if (k := keys.get(rc.name)) else None for rc in pod.resource_claims]
 
 
 def results(claims: list[ResourceClaim | None]) -> list[DeviceRequestAllocationResult]:
