@@ -318,11 +318,19 @@ def pod(
     return {"apiVersion": "v1", "kind": "Pod", "metadata": _metadata(name, ns), "spec": s}
 
 
-def node(name: str = NODE, labels: Mapping[str, str] | None = None, **spec: Any) -> Obj:
-    """A Node; ``spec`` fields (``taints``, ``unschedulable``) as in core v1."""
+#: what a node offers unless a test says otherwise (status.allocatable; a kind worker has one)
+NODE_ALLOCATABLE = {"cpu": "16", "memory": "64Gi", "pods": "110", "ephemeral-storage": "100Gi"}
+
+
+def node(name: str = NODE, labels: Mapping[str, str] | None = None, *,
+         allocatable: Mapping[str, str] | None = NODE_ALLOCATABLE, **spec: Any) -> Obj:
+    """A Node; ``spec`` fields (``taints``, ``unschedulable``) as in core v1; ``status.allocatable`` is
+    ``allocatable`` (None: no status, as a source that does not have it)."""
     o: Obj = {"apiVersion": "v1", "kind": "Node", "metadata": _metadata(name, None, labels)}
     if spec:
         o["spec"] = dict(spec)
+    if allocatable is not None:
+        o["status"] = {"allocatable": dict(allocatable), "capacity": dict(allocatable)}
     return o
 
 

@@ -337,6 +337,8 @@ def node(name: str, region: str) -> dict:
         "apiVersion": "v1",
         "kind": "Node",
         "metadata": {"name": name, "labels": {region_key: region, planet_key: planet_value_earth}},
+        # not upstream's (its allocator tests need no status): the scheduler's NodeResourcesFit does
+        "status": {"allocatable": {"cpu": "16", "memory": "64Gi", "pods": "110"}},
     }
 
 

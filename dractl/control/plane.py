@@ -489,9 +489,7 @@ class ControlPlane:
         self, events: list[Change], explain: set[tuple[str, str]], pin: Mapping[tuple[str, str], str]
     ) -> None:
         from dractl.allocator import Allocator
-        from dractl.control.scheduler import PodFilters, place
-        from dractl.scheduler.framework import PodInfo, Snapshot
-        from dractl.scheduler.profile import default_framework
+        from dractl.scheduler.schedule_one import SchedulingPass
 
         self.results = {}
         order = {id(o): i for i, o in enumerate(self.objects)}
@@ -501,13 +499,10 @@ class ControlPlane:
         # Creation order; objects of one apply share a timestamp, so their order decides.
         pending.sort(key=lambda p: (p.meta.creation_timestamp, order[id(p)]))
         allocator = Allocator(self.cluster(), self.features)
-        nodes = allocator.cluster.node_names
-        # One snapshot per pass: every node's pods and their sums, updated as pods are bound.
-        snapshot = Snapshot.build(nodes, allocator.cluster.nodes, (o for o in self.objects if isinstance(o, Pod)),
-                                  allocator.cluster.namespaces)
-        framework = default_framework()
-        # Per claim shape (the specs of the claims still to allocate), the nodes known not to fit.
-        failed: dict[tuple[Any, ...], dict[str, str]] = {}
+        # One pass: one snapshot of every node's pods and their sums (updated as pods are bound), and the
+        # nodes known not to fit each claim shape.
+        scheduling = SchedulingPass(allocator)
+        snapshot = scheduling.snapshot
         resolver = DeviceClassResolver.of(allocator.cluster.classes)
         for pod in pending:
             ns = pod.meta.namespace or "default"
@@ -522,18 +517,11 @@ class ControlPlane:
             ext = PodExtendedResources.of(pod, self._claims_in(ns), resolver)
             if ext is not None and ext.existing is not None and ext.existing not in claims:
                 claims = [*claims, ext.existing]  # the special claim, once created, is allocated as any claim
-            shape: tuple[Any, ...] = tuple(id(c.spec) for c in claims if c.allocation is None)
-            if ext is not None:
-                shape = (*shape, ext.shape)
-            candidates = [pin[key]] if key in pin else nodes
-            p = place(
-                allocator,
-                candidates,
-                claims,
-                explain=key in explain,
-                known=failed.setdefault(shape, {}) if shape and key not in pin else None,
-                filters=PodFilters(framework, snapshot, pod),
+            candidates = [pin[key]] if key in pin else None
+            p = scheduling.place(
+                pod, claims, nodes=candidates, explain=key in explain, remember=key not in pin,
                 node_claims=_node_claims(ext, claims, snapshot) if ext is not None else None,
+                shape_extra=(ext.shape,) if ext is not None else (),
             )
             self.results[key] = PodResult(ns, pod.name, p, claims, p.error or p.message or "")
             if p.error is not None:
@@ -543,10 +531,7 @@ class ControlPlane:
             if p.allocations is None or p.node is None:
                 msg = p.message or ""
                 self._unschedulable(pod, msg)
-                events.append(
-                    Change(ref, "pending", message=msg, explainable=bool(claims or ext) and bool(candidates),
-                           namespace=ns)
-                )
+                events.append(Change(ref, "pending", message=msg, explainable=p.nodes > 0, namespace=ns))
                 continue
             done = []
             stamp = self._at
@@ -570,13 +555,12 @@ class ControlPlane:
                 # and its claims stay allocated and reserved; it is bound only once every binding condition of its
                 # devices is True (a driver's controller sets them; the timeout and bindingFailureConditions are
                 # not modelled).
-                snapshot.add_pod(PodInfo(pod), p.node)
+                scheduling.bind(pod, p.node)  # assumed: counts on the node
                 if first:
                     events.append(Change(ref, "binding", node=p.node,
                                          message=f"waiting for binding conditions for device on node {p.node}"))
                 continue
-            bound = self._bind(pod, p.node)
-            snapshot.add_pod(PodInfo(bound), p.node)
+            scheduling.bind(self._bind(pod, p.node), p.node)
             events.append(Change(ref, "scheduled", node=p.node))
 
     def _claims_in(self, ns: str) -> list[ResourceClaim]:

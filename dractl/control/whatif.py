@@ -66,6 +66,12 @@ class PodOutcome:
     error: str | None = None
     claims: list[CheckedClaim] = field(default_factory=list)
     explanation: Explanation | None = None
+    #: per node that turned the pod away: its filter, upstream's reasons and the explanation in numbers
+    nodes: dict[str, Any] = field(default_factory=dict)
+    #: what dractl could not check for this pod (volumes; nodes known only from ResourceSlices)
+    notes: list[str] = field(default_factory=list)
+    volumes_not_checked: list[str] = field(default_factory=list)
+    not_checked: dict[str, list[str]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -77,6 +83,9 @@ class PodOutcome:
             "error": self.error,
             "claims": [c.to_dict() for c in self.claims],
             "explanation": self.explanation.to_dict() if self.explanation is not None else None,
+            "nodes": dict(self.nodes),
+            "volumesNotChecked": list(self.volumes_not_checked),
+            "notChecked": {n: list(v) for n, v in self.not_checked.items()},
         }
 
 
@@ -203,14 +212,21 @@ def _outcome(plane: ControlPlane, ns: str, name: str, n_nodes: int, stand_in: bo
     claims = [CheckedClaim(c.namespace, c.name, c.allocation) for c in res.claims]
     if p is None:  # waited for its claims
         return PodOutcome(ns, shown, "unschedulable", message=res.message, claims=claims)
+    from dractl.scheduler.explain import filter_lines, not_checked_lines
+
+    unchecked = not_checked_lines(p)
+    extra: dict[str, Any] = {"notes": unchecked, "volumes_not_checked": list(p.volumes),
+                             "not_checked": {n: list(v) for n, v in p.not_checked.items()}}
     if p.error is not None:
-        return PodOutcome(ns, shown, "error", p.node, error=p.error, claims=claims, explanation=p.explanation)
+        return PodOutcome(ns, shown, "error", p.node, error=p.error, claims=claims, explanation=p.explanation,
+                          **extra)
     if p.allocations is None:
         ex = p.explanation
-        if ex is not None and n_nodes > 1 and p.message:
-            ex.notes.insert(0, p.message)
-        elif ex is None and p.message:
-            ex = Explanation(notes=[p.message])
+        why = [line for line in filter_lines(p) if line not in unchecked]
+        if ex is not None:
+            ex.notes[:0] = [*([p.message] if n_nodes > 1 and p.message else []), *why]
+        elif p.message:
+            ex = Explanation(notes=[p.message, *why])
         return PodOutcome(
             ns,
             shown,
@@ -218,8 +234,10 @@ def _outcome(plane: ControlPlane, ns: str, name: str, n_nodes: int, stand_in: bo
             message=p.message,
             claims=[CheckedClaim(c.namespace, c.name) for c in res.claims],
             explanation=ex,
+            nodes=p.node_details(),
+            **extra,
         )
-    return PodOutcome(ns, shown, "scheduled", p.node, claims=claims)
+    return PodOutcome(ns, shown, "scheduled", p.node, claims=claims, **extra)
 
 
 def _claims_of(plane: ControlPlane, pod: Any) -> list[CheckedClaim]:

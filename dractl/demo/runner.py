@@ -14,9 +14,9 @@ from dractl.demo.target import SetupMissing
 from dractl.errors import SourceError
 
 if TYPE_CHECKING:
-    from dractl.allocator.why import Explained
     from dractl.demo.target import Target
     from dractl.model.cluster import Cluster
+    from dractl.scheduler.explain import Explained
 
 Progress = Callable[[str], None]
 HOSTNAME = "kubernetes.io/hostname"
@@ -181,8 +181,8 @@ class Runner:
 
     def explain(self, pod_name: str, namespace: str) -> Explained | None:
         """``dractl claims --explain`` for the pod's claim (the scheduler's reasons in the devices' numbers)."""
-        from dractl.allocator.why import Explainer
         from dractl.model.relations import Relations
+        from dractl.scheduler.explain import Explainer
 
         cluster = self.target.observe(namespace)
         pod = verify.find_pod(cluster, pod_name, namespace)

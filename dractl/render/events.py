@@ -71,7 +71,7 @@ def deleted_line(ref: str, namespace: str = "") -> str:
 
 
 def with_reschedule_hint(e: Any) -> Any:
-    """An :class:`~dractl.allocator.why.Explained` whose claims fit now, with the hint to reschedule."""
+    """An :class:`~dractl.scheduler.explain.Explained` whose claims fit now, with the hint to reschedule."""
     if e.could_fit_now:
         old = e.summary
         e.summary = f"{old} {RESCHEDULE_HINT}"

@@ -12,12 +12,12 @@ summed again per pod (upstream's scheduler cache does the same with assumed pods
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from dractl.scheduler.resources import Resource, node_allocatable, pod_resource
+from dractl.scheduler.resources import Resource, apply_defaults, node_allocatable, pod_resource
 
 if TYPE_CHECKING:
     from dractl.model.objects import Namespace, Node, NodeSelector, Pod
@@ -183,10 +183,15 @@ class PodInfo:
         return p if isinstance(p, int) and not isinstance(p, bool) else 0
 
     @cached_property
+    def defaulted_spec(self) -> Mapping[str, Any]:
+        """The spec with the apiserver's request defaulting applied (limits stand in for unset requests)."""
+        return apply_defaults(self.spec)
+
+    @cached_property
     def _resource(self) -> tuple[Resource, int, int]:
         # types.go PodInfo.CalculateResource: with the v1.37 defaults (InPlacePodVerticalScaling GA, so status
         # resources count; PodLevelResources on; DRANodeAllocatableResources off).
-        return pod_resource(self.spec, self.status)
+        return pod_resource(self.defaulted_spec, self.status, defaulted=True)
 
     @property
     def requests(self) -> Resource:
@@ -200,6 +205,10 @@ class PodInfo:
     @property
     def non0_mem(self) -> int:
         return self._resource[2]
+
+    @cached_property
+    def host_ports(self) -> list[tuple[str, str, int]]:
+        return _host_ports(self.spec)
 
     @cached_property
     def has_affinity(self) -> bool:
@@ -286,15 +295,38 @@ class NodeInfo:
 
 
 def host_ports(p: PodInfo) -> list[tuple[str, str, int]]:
-    """(hostIP, protocol, hostPort) of every container port with a hostPort (schedutil.GetHostPorts)."""
+    """(hostIP, protocol, hostPort) of the pod's host ports (pkg/scheduler/util GetHostPorts: sidecars and
+    containers), sanitized as HostPortInfo does (no IP: 0.0.0.0; no protocol: TCP). A hostNetwork pod's ports
+    are host ports (the apiserver's defaultHostNetworkPorts)."""
+    return p.host_ports
+
+
+def _host_ports(spec: Mapping[str, Any]) -> list[tuple[str, str, int]]:
     out = []
-    for c in _l(p.spec.get("containers")):
+    host_network = spec.get("hostNetwork") is True
+    sidecars = [c for c in _l(spec.get("initContainers")) if _d(c).get("restartPolicy") == "Always"]
+    for c in (*sidecars, *_l(spec.get("containers"))):
         for port in _l(_d(c).get("ports")):
             port = _d(port)
             hp = port.get("hostPort")
+            if host_network and not hp:
+                hp = port.get("containerPort")
             if isinstance(hp, int) and not isinstance(hp, bool) and hp > 0:
-                out.append((str(port.get("hostIP") or ""), str(port.get("protocol") or "TCP"), hp))
+                ip = str(port.get("hostIP") or DEFAULT_BIND_ALL_HOST_IP)
+                out.append((ip, str(port.get("protocol") or "TCP"), hp))
     return out
+
+
+DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
+
+
+def port_conflict(used: Mapping[tuple[str, str, int], int], ip: str, protocol: str, port: int) -> bool:
+    """k8s.io/kube-scheduler framework HostPortInfo.CheckConflict."""
+    if port <= 0:
+        return False
+    if ip == DEFAULT_BIND_ALL_HOST_IP:
+        return any(k[1] == protocol and k[2] == port for k in used)
+    return (DEFAULT_BIND_ALL_HOST_IP, protocol, port) in used or (ip, protocol, port) in used
 
 
 class Snapshot:
@@ -341,6 +373,9 @@ class Plugin:
     """A scheduler plugin; every hook is optional and a hook may return None for success."""
 
     name: str = ""
+    #: whether the filter needs the node's Node object; on a node known only from ResourceSlices (NodeInfo.node
+    #: None) only plugins that do not are run
+    needs_node: bool = True
 
     def pre_filter(
         self, state: CycleState, pod: PodInfo, snapshot: Snapshot
@@ -365,13 +400,13 @@ class Plugin:
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> None:
         return None
 
-    def known_to_fail(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> bool:
-        """dractl's shortcut: True when this plugin already knows (cheaply) that its filter rejects ``node``.
+    def known_failures(self, state: CycleState, pod: PodInfo) -> Container[str] | None:
+        """dractl's shortcut: the names of nodes this plugin already knows its filter rejects for ``pod``.
 
         The framework skips such nodes while looking for the first node that fits, and runs the filters in
         full on them only to say why nothing fits. Never changes an answer, only its cost.
         """
-        return False
+        return None
 
     def has_filter(self) -> bool:
         return type(self).filter is not Plugin.filter
@@ -441,7 +476,7 @@ class Framework:
         self.plugins = list(plugins)
         self.pre_filter_plugins = [p for p in self.plugins if p.has_pre_filter()]
         self.filter_plugins = [p for p in self.plugins if p.has_filter()]
-        self._shortcuts = [p for p in self.filter_plugins if type(p).known_to_fail is not Plugin.known_to_fail]
+        self._shortcuts = [p for p in self.filter_plugins if type(p).known_failures is not Plugin.known_failures]
 
     def plugin(self, name: str) -> Plugin | None:
         return next((p for p in self.plugins if p.name == name), None)
@@ -483,8 +518,9 @@ class Framework:
     def run_filter_plugins(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
         """framework.go RunFilterPlugins: the first non-success status, with its plugin's name."""
         skip = state.skip_filter_plugins
+        bare = node.node is None
         for pl in self.filter_plugins:
-            if pl.name in skip:
+            if pl.name in skip or (bare and pl.needs_node):
                 continue
             s = pl.filter(state, pod, node)
             if s is not None and not s.is_success():
@@ -493,9 +529,16 @@ class Framework:
                 return s.with_plugin(pl.name)
         return SUCCESS
 
-    def known_to_fail(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> bool:
+    def known_failures(self, state: CycleState, pod: PodInfo) -> list[Container[str]]:
+        """Every plugin's :meth:`Plugin.known_failures` for this pod (plugins PreFilter skipped left out)."""
         skip = state.skip_filter_plugins
-        return any(pl.name not in skip and pl.known_to_fail(state, pod, node) for pl in self._shortcuts)
+        out = []
+        for pl in self._shortcuts:
+            if pl.name not in skip:
+                k = pl.known_failures(state, pod)
+                if k:
+                    out.append(k)
+        return out
 
 
 @dataclass
@@ -521,13 +564,12 @@ def find_nodes_that_fit(
     nodes: Sequence[NodeInfo] | None = None,
     *,
     first_fit: bool = True,
-    on_feasible: Callable[[NodeInfo], bool] | None = None,
 ) -> FitResult:
     """schedule_one.go findNodesThatFitPod: PreFilter, then Filter on ``nodes`` (default: all) in order.
 
-    With ``first_fit`` the search stops at the first node that passes every filter (and ``on_feasible``, when
-    given, which may still turn it down); nodes a plugin already knows to fail are skipped and their status is
-    worked out only if nothing fits. The diagnosis then has every tried node's first failing status.
+    With ``first_fit`` the search stops at the first node that passes every filter; nodes a plugin already
+    knows to fail are skipped and their status is worked out only if nothing fits. The diagnosis then has
+    every tried node's first failing status.
     """
     all_nodes = snapshot.node_infos if nodes is None else list(nodes)
     res = FitResult(num_all_nodes=len(all_nodes))
@@ -550,9 +592,10 @@ def find_nodes_that_fit(
         candidates = [n for n in all_nodes if n.name in pre.node_names]
         d.absent_nodes_status = unresolvable(f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(with_nodes))}]")
     skipped: list[NodeInfo] = []
-    shortcut = first_fit and bool(fw._shortcuts)
+    known = fw.known_failures(state, pod) if first_fit else []
+    one = known[0] if len(known) == 1 else None
     for n in candidates:
-        if shortcut and fw.known_to_fail(state, pod, n):
+        if known and (n.name in one if one is not None else any(n.name in k for k in known)):
             skipped.append(n)
             continue
         st = fw.run_filter_plugins(state, pod, n)
@@ -560,8 +603,6 @@ def find_nodes_that_fit(
             res.error = st
             return res
         if st.is_success():
-            if on_feasible is not None and not on_feasible(n):
-                continue
             res.feasible.append(n)
             if first_fit:
                 return res

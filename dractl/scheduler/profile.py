@@ -47,7 +47,10 @@ def _registry() -> dict[str, Callable[[], Plugin]]:
     from dractl.scheduler.plugins.imagelocality import ImageLocality
     from dractl.scheduler.plugins.interpodaffinity import InterPodAffinity
     from dractl.scheduler.plugins.nodeaffinity import NodeAffinity
+    from dractl.scheduler.plugins.nodedeclaredfeatures import NodeDeclaredFeatures
     from dractl.scheduler.plugins.nodename import NodeName
+    from dractl.scheduler.plugins.nodeports import NodePorts
+    from dractl.scheduler.plugins.noderesources import NodeResourcesFit
     from dractl.scheduler.plugins.noderesources_score import NodeResourcesBalancedAllocation
     from dractl.scheduler.plugins.nodeunschedulable import NodeUnschedulable
     from dractl.scheduler.plugins.podtopologyspread import PodTopologySpread
@@ -62,6 +65,9 @@ def _registry() -> dict[str, Callable[[], Plugin]]:
         "InterPodAffinity": InterPodAffinity,
         "NodeResourcesBalancedAllocation": NodeResourcesBalancedAllocation,
         "ImageLocality": ImageLocality,
+        "NodePorts": NodePorts,
+        "NodeResourcesFit": NodeResourcesFit,
+        "NodeDeclaredFeatures": NodeDeclaredFeatures,
     }
 
 

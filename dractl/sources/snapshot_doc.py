@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-# Pod fields scheduling (and so dractl) uses; everything else (env, volumes, commands) stays out of a dump.
+# Pod fields the scheduler (and so dractl) reads; everything else (env, commands, secrets, most volumes) stays
+# out of a dump. Containers keep their name, image, resources, ports, restartPolicy (sidecars) and
+# restartPolicyRules; volumes only those kube-scheduler's volume filters look at, reduced to their kind.
 _POD_SPEC_KEEP = ("nodeName", "nodeSelector", "affinity", "tolerations", "resourceClaims", "schedulerName",
-                  "priority", "priorityClassName", "topologySpreadConstraints")
-_POD_STATUS_KEEP = ("phase", "conditions", "resourceClaimStatuses", "nominatedNodeName")
+                  "priority", "priorityClassName", "preemptionPolicy", "overhead", "resources",
+                  "topologySpreadConstraints", "hostNetwork", "hostUsers", "schedulingGates", "runtimeClassName")
+_POD_STATUS_KEEP = ("phase", "conditions", "resourceClaimStatuses", "nominatedNodeName", "extendedResourceClaimStatus",
+                    "resources", "allocatedResources", "qosClass")
+_CONTAINER_KEEP = ("name", "image", "restartPolicy", "restartPolicyRules")
+_PORT_KEEP = ("containerPort", "hostPort", "hostIP", "protocol")
 _DROP_ANNOTATIONS = ("kubectl.kubernetes.io/last-applied-configuration",)
 
 
@@ -24,20 +30,51 @@ def _containers(cs: Any) -> list[dict[str, Any]]:
     for c in cs if isinstance(cs, list) else []:
         if not isinstance(c, dict):
             continue
-        kept: dict[str, Any] = {"name": c.get("name", "")}
-        claims = (c.get("resources") or {}).get("claims")
-        if claims:
-            kept["resources"] = {"claims": claims}
+        kept: dict[str, Any] = {k: c[k] for k in _CONTAINER_KEEP if k in c}
+        kept.setdefault("name", "")
+        res = c.get("resources")
+        if isinstance(res, dict):
+            r = {k: res[k] for k in ("requests", "limits", "claims") if res.get(k)}
+            if r:
+                kept["resources"] = r
+        ports = [{k: p[k] for k in _PORT_KEEP if k in p} for p in c.get("ports") or [] if isinstance(p, dict)]
+        if ports:
+            kept["ports"] = ports
+        mounts = [{k: m[k] for k in ("name", "mountPath", "bindMountOptions") if k in m}
+                  for m in c.get("volumeMounts") or [] if isinstance(m, dict) and m.get("bindMountOptions")]
+        if mounts:  # NodeDeclaredFeatures reads bindMountOptions
+            kept["volumeMounts"] = mounts
         out.append(kept)
     return out
 
 
-def _container_health(cs: Any) -> list[dict[str, Any]]:
-    """Container statuses reduced to the device health the kubelet reports (allocatedResourcesStatus)."""
+def _volumes(vs: Any) -> list[dict[str, Any]]:
+    """The volumes kube-scheduler's volume filters check, reduced to their name and kind (a claim's name)."""
+    from dractl.scheduler.volumes import CHECKED_VOLUME_SOURCES
+
+    out = []
+    for v in vs if isinstance(vs, list) else []:
+        if not isinstance(v, dict):
+            continue
+        for kind in CHECKED_VOLUME_SOURCES:
+            if kind in v:
+                src = v[kind] if isinstance(v[kind], dict) else {}
+                kept = {"claimName": src["claimName"]} if kind == "persistentVolumeClaim" and "claimName" in src else {}
+                out.append({"name": v.get("name", ""), kind: kept})
+                break
+    return out
+
+
+def _container_statuses(cs: Any) -> list[dict[str, Any]]:
+    """Container statuses reduced to device health (allocatedResourcesStatus) and the resources the scheduler
+    counts for a resized pod (allocatedResources, resources)."""
     out = []
     for c in cs if isinstance(cs, list) else []:
-        if isinstance(c, dict) and c.get("allocatedResourcesStatus"):
-            out.append({"name": c.get("name", ""), "allocatedResourcesStatus": c["allocatedResourcesStatus"]})
+        if not isinstance(c, dict):
+            continue
+        kept = {k: c[k] for k in ("allocatedResourcesStatus", "allocatedResources", "resources") if c.get(k)}
+        if kept:
+            out.append({"name": c.get("name", ""), **kept})
     return out
 
 
@@ -52,16 +89,21 @@ def clean(obj: dict[str, Any]) -> dict[str, Any]:
         for key in ("initContainers", "containers"):
             if spec.get(key):
                 new_spec[key] = _containers(spec[key])
+        volumes = _volumes(spec.get("volumes"))
+        if volumes:
+            new_spec["volumes"] = volumes
         out["spec"] = new_spec
         status = out.get("status") or {}
         out["status"] = {k: status[k] for k in _POD_STATUS_KEEP if k in status}
         for key in ("initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses"):
-            health = _container_health(status.get(key))
-            if health:
-                out["status"][key] = health
+            kept = _container_statuses(status.get(key))
+            if kept:
+                out["status"][key] = kept
     elif out.get("kind") == "Node":
         status = dict(out.get("status") or {})
-        status.pop("images", None)
+        if isinstance(status.get("images"), list):  # ImageLocality reads names and sizes
+            status["images"] = [{k: i[k] for k in ("names", "sizeBytes") if k in i}
+                                for i in status["images"] if isinstance(i, dict)]
         out["status"] = status
     return out
 

@@ -149,6 +149,7 @@ def test_absurd_sizes_are_refused_quickly(dractl):
 NVIDIA_POD = """apiVersion: v1
 kind: Node
 metadata: {name: ip-192-168-153-160.ec2.internal}
+status: {allocatable: {cpu: "8", memory: 32Gi, pods: "110"}}
 ---
 apiVersion: resource.k8s.io/v1
 kind: DeviceClass

@@ -113,6 +113,9 @@ def _lines(report: Any) -> str:
     for p in report.pods:
         if p.outcome == "scheduled" and p.name is not None and not p.claims:
             out.append(f"pod {p.namespace}/{p.name} uses no ResourceClaims: scheduled on {p.node or '-'}")
+        if p.outcome == "scheduled" and p.notes:
+            who = f"pod {p.namespace}/{p.name}: " if p.name is not None else ""
+            out.extend(who + n for n in p.notes)
     # what the apiserver would refuse before any scheduling (LimitRanger, ResourceQuota), in its words
     for r in report.refused:
         out.append(f"refused: {r.kind.lower()} {r.namespace}/{r.name}: {r.message}")
@@ -133,6 +136,7 @@ def _lines(report: Any) -> str:
             if p.message and p.message not in lines:  # the scheduler's own summary, then why
                 out.append(p.message)
             out.extend(lines)
+            out.extend(n for n in p.notes if n not in lines)
     return "".join(line + "\n" for line in out)
 
 

@@ -14,11 +14,11 @@ from dractl.cli.listing import WatchOption
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from dractl.allocator.why import Explained
     from dractl.cli.context import AppContext
     from dractl.model.cluster import Cluster
     from dractl.model.objects import ResourceClaim
     from dractl.render.watch import Listing
+    from dractl.scheduler.explain import Explained
 
 NONE = "-"
 
@@ -68,8 +68,8 @@ def _claims(app_ctx: AppContext, cluster: Cluster, name: str | None, explain: bo
     explanations: dict[str, Explained] = {}
     orphans: list[Explained] = []
     if explain:
-        from dractl.allocator.why import Explainer
         from dractl.render.events import with_reschedule_hint
+        from dractl.scheduler.explain import Explainer
 
         ex = Explainer(cluster, app_ctx.features, rel)
         # "any 'dractl fake apply' reschedules" is true only of the fake cluster

@@ -11,12 +11,12 @@ from dractl.cli.context import app_context
 from dractl.cli.listing import WatchOption
 
 if TYPE_CHECKING:
-    from dractl.allocator.why import Explained
     from dractl.cli.context import AppContext
     from dractl.model.cluster import Cluster
     from dractl.model.objects import Pod
     from dractl.model.relations import Relations
     from dractl.render.watch import Listing
+    from dractl.scheduler.explain import Explained
 
 NONE = "-"
 API = "dractl/v1"
@@ -64,7 +64,7 @@ def _pods(app_ctx: AppContext, cluster: Cluster, name: str | None, explain: bool
     rel = Relations(cluster)
     explained: dict[tuple[str, str], list[Explained]] = {}
     if explain:
-        from dractl.allocator.why import Explainer
+        from dractl.scheduler.explain import Explainer
 
         ex = Explainer(cluster, app_ctx.features, rel)
         for p in items:
@@ -235,24 +235,16 @@ def pod_doc(rel: Relations, p: Pod, explained: list[Explained] | None, hidx: Any
     return d
 
 
-def uses_extended_resources(cluster: Any, p: Pod) -> bool:
-    """The pod requests DRA extended resources (a DeviceClass serves one of its extended resource names)."""
-    from dractl.model.extendedresources import DeviceClassResolver
-    from dractl.scheduler.extended import PodExtendedResources
-
-    return PodExtendedResources.of(p, (), DeviceClassResolver.of(cluster.classes)) is not None
-
-
 def explain_pod(ex: Any, rel: Relations, p: Pod) -> list[Explained]:
     """A pending pod: its claims together, as the scheduler tries them; a scheduled one: each claim."""
-    from dractl.allocator.why import Explained
     from dractl.model.relations import claim_keys
+    from dractl.scheduler.explain import Explained
 
     ns = p.namespace or "default"
-    if not p.resource_claims and (p.node_name or not uses_extended_resources(rel.cluster, p)):
-        return [Explained(f"Pod {ns}/{p.name}", "no claims", ["this pod uses no ResourceClaims"])]
     if not p.node_name:
         return [ex.pod(p, rel.missing_claims(p))]
+    if not p.resource_claims:
+        return [Explained(f"Pod {ns}/{p.name}", "no claims", ["this pod uses no ResourceClaims"])]
     out = []
     for key in claim_keys(p).values():
         c = rel.cluster.claim(*key) if key else None

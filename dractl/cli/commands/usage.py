@@ -28,7 +28,7 @@ def usage(
     if by not in GROUPINGS:
         raise UsageError(f"--by {by!r}: unknown grouping (allowed: {', '.join(GROUPINGS)})")
     app_ctx = ctx.obj
-    cluster = app_ctx.cluster(device_needs(classes=by == "class", health=True))
+    cluster = app_ctx.cluster(device_needs(classes=by == "class", health=True, node=by == "node"))
     views = device_views(cluster)
     pools = {(p.driver, p.name): p for p in cluster.pools}
     left_cache: dict[tuple[str, str], Any] = {}
@@ -45,9 +45,20 @@ def usage(
     rows = group(views, by, counters_left, counters_total, classes_of)
     tot = total(views)
     bar = use_bar(app_ctx.stdout)
+    compute = _node_compute(cluster, rows) if by == "node" else {}
+    total_compute = None
+    if compute:
+        from dractl.model.usage import NodeCompute
+
+        total_compute = NodeCompute(
+            {k: sum(c.requested[k] for c in compute.values()) for k in ("cpu", "memory", "pods")},
+            {k: sum(c.allocatable[k] for c in compute.values()) for k in ("cpu", "memory", "pods")},
+            all(c.has_allocatable for c in compute.values()))
 
     def table() -> Table:
         cols = [by.upper(), "DEVICES", "ALLOCATED", "FREE", "USED", "SHARED", "COUNTERS LEFT", "UNHEALTHY", "TAINTED"]
+        if compute:
+            cols[5:5] = ["CPU", "MEMORY", "PODS"]
         out = []
         for r in [*rows, tot] if rows else []:
             used = f"{round(r.share * 100)}%"
@@ -59,20 +70,42 @@ def usage(
                     f"{d.rpartition('/')[2]} x{n}" + (f" ({c})" if c else "") for d, n, c in r.shared
                 )
             counters = r.counters_text() if r is not tot else "-"
-            out.append(
-                [r.key, str(r.devices), str(r.allocated), str(r.free), used, shared, counters, str(r.unhealthy),
-                 str(r.tainted)]
-            )
+            row = [r.key, str(r.devices), str(r.allocated), str(r.free), used, shared, counters, str(r.unhealthy),
+                   str(r.tainted)]
+            if compute:
+                c = compute.get(r.key) if r is not tot else total_compute
+                row[5:5] = [c.text(k) for k in ("cpu", "memory", "pods")] if c is not None else ["-", "-", "-"]
+            out.append(row)
         return Table(cols, out, drop=["SHARED", "COUNTERS LEFT", "TAINTED", "UNHEALTHY", "ALLOCATED", "FREE"])
+
+    def document() -> dict[str, Any]:
+        docs = []
+        for r in rows:
+            d = r.document()
+            if r.key in compute:
+                d.update(compute[r.key].document())
+            docs.append(d)
+        return dractl_list("UsageList", docs)
 
     app_ctx.print(
         Result(
             table=table,
-            document=lambda: dractl_list("UsageList", [r.document() for r in rows]),
+            document=document,
             names=lambda: [f"{by}/{r.key}" for r in rows],
             empty_message="No devices found.",
         )
     )
+
+
+def _node_compute(cluster: Any, rows: list[Any]) -> dict[str, Any]:
+    """Per node with a Node object: cpu, memory and pods requested (by its non-terminal pods, as the scheduler
+    sums them) and allocatable; nodes without devices get a row too."""
+    from dractl.model.usage import UsageRow, node_compute
+
+    compute = node_compute(cluster.nodes, cluster.pods)
+    keys = {r.key for r in rows}
+    rows.extend(UsageRow(name) for name in sorted(compute) if name not in keys)
+    return compute
 
 
 def _bar(share: float, width: int = 10) -> str:

@@ -34,13 +34,23 @@ def reset(
             autocompletion=_c.complete_profiles,
         ),
     ] = "example-gpu",
+    node_cpu: Annotated[
+        str, typer.Option("--node-cpu", metavar="QUANTITY", help="Each node's allocatable cpu.")
+    ] = "32",
+    node_memory: Annotated[
+        str, typer.Option("--node-memory", metavar="QUANTITY", help="Each node's allocatable memory.")
+    ] = "128Gi",
+    node_pods: Annotated[
+        int, typer.Option("--node-pods", metavar="N", min=0, max=1000000, help="Pods each node can run.")
+    ] = 110,
 ) -> None:
     """Recreate the fake cluster: N nodes with a driver's devices (the example driver's GPUs by default)."""
     from dractl.control import profiles
     from dractl.control.store import document
 
     store, app_ctx = fake_store(ctx)
-    items = profiles.build(profile, nodes, devices_per_node)
+    alloc = profiles.allocatable(node_cpu, node_memory, node_pods)
+    items = profiles.build(profile, nodes, devices_per_node, alloc)
     with store.transaction() as doc:
         doc.clear()
         doc.update(document(profile, items))

@@ -21,6 +21,10 @@ from dractl.control.profiles import dranet, example, nvidia, topology
 from dractl.control.profiles.common import (
     CLUSTER,
     MAX_DEVICES_PER_SLICE,
+    NODE_CPU,
+    NODE_MEMORY,
+    NODE_PODS,
+    allocatable,
     device_class,
     namespace,
     node,
@@ -30,7 +34,7 @@ from dractl.errors import UsageError
 
 __all__ = [
     "CLUSTER", "DEFAULT_PROFILE", "DRIVER", "MAX_DEVICES_PER_SLICE", "MAX_FAKE_DEVICES", "PARTITIONS", "PROFILES",
-    "Profile", "build", "device_class", "get", "gpu_slices", "gpu_uuid", "namespace", "node", "node_names",
+    "NODE_CPU", "NODE_MEMORY", "NODE_PODS", "Profile", "allocatable", "build", "device_class", "get", "gpu_slices", "gpu_uuid", "namespace", "node", "node_names",
 ]
 
 DRIVER = example.DRIVER
@@ -121,8 +125,10 @@ def device_count(items: list[dict[str, Any]]) -> int:
     return sum(len((o.get("spec") or {}).get("devices") or []) for o in items if o.get("kind") == "ResourceSlice")
 
 
-def build(profile: str = DEFAULT_PROFILE, nodes: int = 1, devices_per_node: int = 8) -> list[dict[str, Any]]:
-    """Every object of a fresh fake cluster."""
+def build(profile: str = DEFAULT_PROFILE, nodes: int = 1, devices_per_node: int = 8,
+          node_allocatable: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """Every object of a fresh fake cluster; each node's status.allocatable is ``node_allocatable`` (default
+    :func:`allocatable`)."""
     p = get(profile)
     if nodes < 1:
         raise UsageError("--nodes must be at least 1")
@@ -137,8 +143,9 @@ def build(profile: str = DEFAULT_PROFILE, nodes: int = 1, devices_per_node: int 
             f"({per_node} per node in profile {profile}); the fake cluster holds at most {MAX_FAKE_DEVICES}"
         )
     objs: list[dict[str, Any]] = [namespace("default"), *p.classes()]
+    alloc = node_allocatable if node_allocatable is not None else allocatable()
     for i, n in enumerate(names):
-        objs.append(node(n))
+        objs.append(node(n, alloc))
         if devices_per_node:
             objs.extend(first if i == 0 else p.slices(n, devices_per_node))
     return objs

@@ -46,7 +46,30 @@ def device_class(name: str, expression: str, extended_resource_name: str = "") -
     return {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": name}, "spec": spec}
 
 
-def node(name: str) -> dict[str, Any]:
+#: a fake node's status.allocatable unless ``fake reset`` is told otherwise (a roomy kind worker: the blog's
+#: demos and pods without requests fit as they did before nodes had allocatable)
+NODE_CPU, NODE_MEMORY, NODE_PODS = "32", "128Gi", 110
+
+
+def allocatable(cpu: str = NODE_CPU, memory: str = NODE_MEMORY, pods: int = NODE_PODS) -> dict[str, str]:
+    """A node's status.allocatable; UsageError naming the flag for a value that is not a quantity."""
+    from dractl.errors import UsageError
+    from dractl.quantity import Quantity, QuantityError
+
+    for flag, v in (("--node-cpu", cpu), ("--node-memory", memory)):
+        try:
+            q = Quantity.parse(v)
+        except QuantityError as e:
+            raise UsageError(f"{flag}: {v!r} is not a quantity: {e}") from None
+        if q.sign() < 0:
+            raise UsageError(f"{flag}: {v!r} must not be negative")
+    if pods < 0:
+        raise UsageError("--node-pods must not be negative")
+    return {"cpu": cpu, "memory": memory, "pods": str(pods), "ephemeral-storage": "100Gi"}
+
+
+def node(name: str, alloc: dict[str, str] | None = None) -> dict[str, Any]:
+    alloc = alloc if alloc is not None else allocatable()
     return {
         "apiVersion": "v1",
         "kind": "Node",
@@ -59,6 +82,7 @@ def node(name: str) -> dict[str, Any]:
                 "kubernetes.io/arch": "amd64",
             },
         },
+        "status": {"capacity": dict(alloc), "allocatable": dict(alloc)},
     }
 
 

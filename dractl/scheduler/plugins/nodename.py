@@ -19,6 +19,7 @@ ERR_REASON = "node(s) didn't match the requested node name"
 
 class NodeName(Plugin):
     name = NAME
+    needs_node = False  # the name is enough
 
     def pre_filter(self, state: CycleState, pod: PodInfo, snapshot: Snapshot) -> tuple[PreFilterResult | None, None]:
         if pod.node_name:

@@ -1,10 +1,10 @@
-"""Why claims are pending, and why allocated claims got their devices (pure).
+"""Why pods and claims are pending, and why allocated claims got their devices (pure).
 
-:class:`Explainer` runs the allocator over a cluster's nodes the way the scheduler
-does and returns :class:`Explained` blocks (a title, a one-line summary, readable
-lines and the allocator's explanation as data); :func:`brief_lines` shortens an
-:class:`~dractl.allocator.explain.Explanation` that tells many node stories. Nothing
-here prints.
+:class:`Explainer` runs the scheduler's filters (:mod:`dractl.scheduler.schedule_one`) over a cluster's nodes
+and returns :class:`Explained` blocks (a title, a one-line summary, readable lines and the explanation as
+data): per node and per filter in the user's numbers (:func:`filter_lines`), then the allocator's story for
+DynamicResources; :func:`brief_lines` shortens an :class:`~dractl.allocator.explain.Explanation` that tells
+many node stories. Nothing here prints.
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ from dractl.model.objects import ResourceClaim
 from dractl.model.parse import parse_object
 from dractl.model.relations import Relations, claim_from_template, claim_keys, single_node
 from dractl.model.views import capacity_text
+from dractl.scheduler.framework import NO_NODES
+from dractl.scheduler.schedule_one import Placement, SchedulingPass
+from dractl.scheduler.volumes import VOLUME_FILTERS
 
 if TYPE_CHECKING:
     from dractl.model.cluster import Cluster
@@ -57,6 +60,7 @@ class Explainer:
         self.features = features
         self.relations = relations if relations is not None else Relations(cluster)
         self._alloc: Allocator | None = None
+        self._pass: SchedulingPass | None = None
         self._pod_cache: dict[tuple[str, str], Explained] = {}
 
     @property
@@ -144,28 +148,35 @@ class Explainer:
         self._pod_cache[key] = e
         return e
 
+    @property
+    def scheduling(self) -> SchedulingPass:
+        if self._pass is None:
+            self._pass = SchedulingPass(self.allocator)
+        return self._pass
+
     def _run(self, claims: list[ResourceClaim], pod: Pod | None = None) -> tuple[str, list[str], Any]:
         """Try ``claims`` (``pod``'s) on every node as the scheduler does; (summary, lines, detail)."""
-        from dractl.control.scheduler import NO_NODES, PodFilters, place
-        from dractl.scheduler.framework import Snapshot
-        from dractl.scheduler.profile import default_framework
-
-        names = self.cluster.node_names
-        snapshot = Snapshot.build(names, self.cluster.nodes, self.cluster.pods, self.cluster.namespaces)
-        filters = PodFilters(default_framework(), snapshot, pod)
-        p = place(self.allocator, names, claims, explain=True, first_fit=False, filters=filters)
+        p = self.scheduling.place(pod, claims, explain=True, first_fit=False)
         if p.nodes == 0:
             return NO_NODES, [NO_NODES, "the cluster has no Node objects and no node-local slices"], None
         if p.error is not None:
             ex = p.explanation or Explanation(error=p.error)
             return f"scheduler error: {p.error}", ex.lines(), ex.to_dict()
+        notes = filter_lines(p)
         if p.fits:
             shown = ", ".join(p.fits[:3]) + (", ..." if len(p.fits) > 3 else "")
-            msg = f"{len(p.fits)}/{p.nodes} node(s) could allocate it now ({shown}); {NOT_RETRIED}"
-            return msg, [msg], None
+            what = "could schedule the pod" if pod is not None else "could allocate it"
+            msg = f"{len(p.fits)}/{p.nodes} node(s) {what} now ({shown}); {NOT_RETRIED}"
+            return msg, [msg, *notes], None
         explanation = p.explanation or Explanation()
         summary = p.message or ""
-        return summary, [summary, *brief_lines(explanation)], explanation.to_dict()
+        detail = explanation.to_dict()
+        detail["nodeStatuses"] = p.node_details()
+        if p.not_checked:
+            detail["notChecked"] = {n: list(v) for n, v in p.not_checked.items()}
+        if p.volumes:
+            detail["volumesNotChecked"] = list(p.volumes)
+        return summary, [summary, *notes, *brief_lines(explanation)], detail
 
     # -------------------------------------------------------- allocated
 
@@ -207,7 +218,7 @@ class Explainer:
             picked = subs.get(r.request)
             why = _shape(picked, self.cluster) if picked is not None else ""
             before = view.devices[: cand.pos]
-            matching = [b for b in before if sub is not None and self._matches(sub, b)]
+            matching = [b for b in before if picked is not None and self._matches(picked, b)]
             taken = [b for b in matching if b.key in a.allocated and b.key != r.device_id]
             mine = [b for b in taken if c.key in a.holders.get(b.key, [])]
             others = [b for b in taken if b not in mine]
@@ -349,3 +360,51 @@ def _extended_resources_claim(cluster: Any, pod: Pod) -> tuple[ResourceClaim, st
         return None
     served = ", ".join(f"{n}: {q}" for n, q in sorted(ext.scalars.items()) if ext.resolver.device_class(n))
     return got[0], served
+
+
+MAX_NODES_PER_REASON = 3
+
+
+def filter_lines(p: Placement, max_nodes: int = MAX_NODES_PER_REASON) -> list[str]:
+    """The filters' side of a placement in the user's numbers: per node and per filter (DynamicResources'
+    story is told by the allocator's explanation), nodes that could be checked for DRA only, volumes."""
+    out: list[str] = []
+    if p.pre_filter is not None:
+        st = p.pre_filter
+        out.append(f"{st.plugin or 'a PreFilter plugin'} rejected the pod before any node was tried: {st.message()}")
+        out.extend(f"  {d}" for d in st.detail)
+    groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for node, st in p.statuses.items():
+        if st.plugin == "DynamicResources" or p.pre_filter is not None:
+            continue
+        groups.setdefault((st.plugin, st.reasons), []).append(node)
+    for (plugin, reasons), nodes in groups.items():
+        for node in nodes[:max_nodes]:
+            st = p.statuses[node]
+            if st.detail:
+                out.extend(f"node {node}: {d}" for d in st.detail)
+            else:
+                out.append(f"node {node}: {st.message()} ({plugin})")
+        if len(nodes) > max_nodes:
+            out.append(f"{len(nodes) - max_nodes} more node(s): {', '.join(reasons)} ({plugin})")
+    out.extend(not_checked_lines(p, max_nodes))
+    return out
+
+
+def not_checked_lines(p: Placement, max_nodes: int = MAX_NODES_PER_REASON) -> list[str]:
+    """What dractl could not check for the pod: nodes known only from ResourceSlices, volumes."""
+    out = []
+    if p.not_checked:
+        nodes = list(p.not_checked)
+        shown = ", ".join(nodes[:max_nodes]) + (", ..." if len(nodes) > max_nodes else "")
+        filters = next(iter(p.not_checked.values()))
+        out.append(f"{len(nodes)} node(s) known only from ResourceSlices ({shown}), no Node object in this source: "
+                   f"checked for DRA only; not checked: {', '.join(filters)}")
+    if p.volumes:
+        out.append(volumes_line(p.volumes))
+    return out
+
+
+def volumes_line(volumes: list[str]) -> str:
+    return (f"volumes not checked: {', '.join(volumes)} (kube-scheduler's {', '.join(VOLUME_FILTERS)} are not "
+            "modelled)")
