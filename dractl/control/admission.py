@@ -122,8 +122,8 @@ def _defaulted_spec(kind: str, spec: Mapping[str, Any]) -> Any:
 
 
 def updated(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
-    """``new`` applied over ``old`` as the apiserver keeps it: apply never touches status,
-    server-set metadata, or a bound pod's node."""
+    """``new`` applied over ``old`` as the apiserver keeps it: apply never touches status (but a fake Node's,
+    see below), server-set metadata, or a bound pod's node."""
     out = dict(new)
     md = dict(new.get("metadata") or {})
     old_md = old.get("metadata") or {}
@@ -131,7 +131,9 @@ def updated(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
         if k in old_md and k not in md:
             md[k] = old_md[k]
     out["metadata"] = md
-    if "status" in old:
+    # A fake Node applied with a status takes it: no kubelet reports one (dractl's fake nodes have
+    # allocatable since `fake reset --node-cpu ...`; a file can still give one a device plugin's resource).
+    if "status" in old and not (old.get("kind") == "Node" and "status" in new):
         out["status"] = old["status"]
     node = (old.get("spec") or {}).get("nodeName")
     if old.get("kind") == "Pod" and node:
