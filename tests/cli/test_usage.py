@@ -15,7 +15,10 @@ def test_usage_json_contract_by_node_and_class(dractl):
         "kind": "UsageList",
         "items": [
             {"key": "dra-example-driver-cluster-worker", "devices": 7, "allocated": 6, "free": 1, "unhealthy": 1,
-             "tainted": 0},
+             "tainted": 0,
+             # what the pods on the node request; the dump has no node object, so nothing is allocatable
+             "cpu": {"requested": "0", "allocatable": None}, "memory": {"requested": "0", "allocatable": None},
+             "pods": {"requested": "4", "allocatable": None}},
         ],
     }
     by_class = dractl("--from", SNAP, "usage", "--by", "class", "-o", "json").json()["items"]

@@ -34,7 +34,8 @@ from dractl.errors import UsageError
 
 __all__ = [
     "CLUSTER", "DEFAULT_PROFILE", "DRIVER", "MAX_DEVICES_PER_SLICE", "MAX_FAKE_DEVICES", "PARTITIONS", "PROFILES",
-    "NODE_CPU", "NODE_MEMORY", "NODE_PODS", "Profile", "allocatable", "build", "device_class", "get", "gpu_slices", "gpu_uuid", "namespace", "node", "node_names",
+    "NODE_CPU", "NODE_MEMORY", "NODE_PODS", "Profile", "allocatable", "build",
+    "device_class", "get", "gpu_slices", "gpu_uuid", "namespace", "node", "node_names",
 ]
 
 DRIVER = example.DRIVER
