@@ -102,7 +102,9 @@ def container_env(items: list[dict[str, Any]], namespace: str, pod_name: str) ->
         ident = dev.removeprefix(driver.split(".")[0] + "-").upper().replace("-", "_")
         base = f"{profile}_DEVICE_{ident}"
         env[base] = dev
-        env[f"{base}_RESOURCE_CLAIM"] = uid
+        # cdi.go CreateClaimSpecFile: <CLASS>_DEVICE_<device name, non-word runs as _>_RESOURCE_CLAIM (the
+        # whole device name: GPU_DEVICE_GPU_0_RESOURCE_CLAIM beside GPU_DEVICE_0=gpu-0)
+        env[f"{profile}_DEVICE_{_env_key(dev)}_RESOURCE_CLAIM"] = uid
         sharing = _sharing(configs, r.get("request", ""))
         env[f"{base}_SHARING_STRATEGY"] = sharing.get("strategy", "TimeSlicing")
         if sharing.get("strategy", "TimeSlicing") == "TimeSlicing":
@@ -116,13 +118,20 @@ def container_env(items: list[dict[str, Any]], namespace: str, pod_name: str) ->
     return {c: dict(sorted(env.items())) for c, env in out.items()}
 
 
+def _env_key(device: str) -> str:
+    """cdi.go's deviceEnvKey: the device name upper-cased, each run of non-alphanumerics one underscore."""
+    import re
+
+    return re.sub(r"[^a-zA-Z0-9]+", "_", device).upper()
+
+
 def _net_env(env: dict[str, str], dev: str, uid: str, r: dict[str, Any]) -> None:
     """The net profile (internal/profiles/net/net.go applyNetConfig, cdi.go): NET_DEVICE_<n>_INGRESS_RATE and
     _EGRESS_RATE in bits per second from the consumed bandwidth; the claim UID keyed by the device name."""
     from dractl.quantity import Quantity
 
     ident = dev[4:]  # nic-0 -> 0
-    env[f"NET_DEVICE_{dev.upper().replace('-', '_')}_RESOURCE_CLAIM"] = uid
+    env[f"NET_DEVICE_{_env_key(dev)}_RESOURCE_CLAIM"] = uid
     for cap, name in (("ingressBandwidth", "INGRESS"), ("egressBandwidth", "EGRESS")):
         q = (r.get("consumedCapacity") or {}).get(cap)
         if q is not None:

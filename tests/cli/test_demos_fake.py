@@ -256,7 +256,8 @@ def test_demo1_one_gpu_per_pod(dractl, apply, tmp_path):
     ident = dev_a.removeprefix("gpu-")
     uid_a = _obj("ResourceClaim", by_pod["pod-a"]["name"])["metadata"]["uid"]
     assert env_a[f"GPU_DEVICE_{ident}"] == dev_a
-    assert env_a[f"GPU_DEVICE_{ident}_RESOURCE_CLAIM"] == uid_a
+    # the claim's UID under the whole device name, as the driver's CDI spec sets it (cdi.go)
+    assert env_a[f"GPU_DEVICE_GPU_{ident}_RESOURCE_CLAIM"] == uid_a
     assert env_a[f"GPU_DEVICE_{ident}_SHARING_STRATEGY"] == "TimeSlicing"
     assert env_a[f"GPU_DEVICE_{ident}_TIMESLICE_INTERVAL"] == "Default"
     # different claim UIDs for the two pods
