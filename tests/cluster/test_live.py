@@ -261,8 +261,13 @@ def test_snapshot_answers_as_the_cluster_does(live, demos, dractl, tmp_path):
             "Event"} <= kinds
     assert "Secret" not in kinds and "managedFields" not in r.out
     for pod in (o for o in doc["items"] if o["kind"] == "Pod"):
+        # what the scheduler's filters and scores read, nothing else (no volumes, no service account, no env)
         assert set(pod["spec"]) <= {"nodeName", "nodeSelector", "affinity", "tolerations", "resourceClaims",
-                                    "schedulerName", "priority", "priorityClassName", "containers", "initContainers"}
+                                    "schedulerName", "priority", "priorityClassName", "preemptionPolicy", "overhead",
+                                    "resources", "topologySpreadConstraints", "hostNetwork", "hostUsers",
+                                    "schedulingGates", "runtimeClassName", "containers", "initContainers"}
+        for c in pod["spec"]["containers"] + pod["spec"].get("initContainers", []):
+            assert not {"env", "envFrom", "command", "args", "volumeMounts"} & set(c), c
     # (tables carry AGE, which moves between the two runs: ask for documents)
     questions = (["devices", "-o", "json"], ["-A", "claims", "--explain", "-o", "json"],
                  ["-n", demos, "claims", "-o", "yaml"], ["classes"], ["slices"])
