@@ -6,7 +6,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
-from dractl.sources.base import Needs, SourceOptions
+from dractl.sources.base import Needs, Scope, SourceOptions
 
 if TYPE_CHECKING:
     import typer
@@ -55,8 +55,9 @@ class AppContext:
         except (AttributeError, ValueError):
             return False
 
-    def cluster(self, needs: Needs | None = None) -> Cluster:
-        """The source's objects; ``needs`` names the kinds the command uses (a live source reads only those).
+    def cluster(self, needs: Needs | None = None, scope: Scope | None = None) -> Cluster:
+        """The source's objects; ``needs`` names the kinds the command uses (a live source reads only those),
+        ``scope`` the devices it looks at (``devices --node``: a live source reads one node's slices).
 
         Python's cyclic garbage collector is paused while they load, and they are frozen out of it after
         (``gc.freeze``): the model has no cycles, and on a big cluster the collections that millions of new
@@ -67,7 +68,7 @@ class AppContext:
         enabled = gc.isenabled()
         gc.disable()
         try:
-            return self.source.load(needs)
+            return self.source.load(needs, scope) if scope else self.source.load(needs)
         finally:
             gc.freeze()
             if enabled:

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from dractl.cli.context import AppContext
     from dractl.model.cluster import Cluster
     from dractl.render.watch import Listing
-    from dractl.sources.base import Needs
+    from dractl.sources.base import Needs, Scope
 
 #: The -w/--watch option of the listing commands.
 WatchOption = Annotated[
@@ -23,10 +23,12 @@ WatchOption = Annotated[
 EXIT_INTERRUPTED = 130
 
 
-def show(app_ctx: AppContext, needs: Needs | None, build: Callable[[Cluster], Listing], *, watch: bool) -> None:
-    """Print ``build`` of the source's objects; with ``watch``, again after each change until Ctrl-C."""
+def show(app_ctx: AppContext, needs: Needs | None, build: Callable[[Cluster], Listing], *, watch: bool,
+         scope: Scope | None = None) -> None:
+    """Print ``build`` of the source's objects; with ``watch``, again after each change until Ctrl-C.
+    ``scope``: the devices ``build`` keeps (a live source reads less for it; a watch reads everything)."""
     if not watch:
-        build(app_ctx.cluster(needs)).print(app_ctx.output, no_headers=app_ctx.no_headers, out=app_ctx.stdout,
+        build(app_ctx.cluster(needs, scope)).print(app_ctx.output, no_headers=app_ctx.no_headers, out=app_ctx.stdout,
                                             err=app_ctx.stderr)
         return
     import signal

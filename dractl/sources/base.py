@@ -8,11 +8,12 @@ from __future__ import annotations
 from dractl.errors import SourceError
 
 # The types every source shares live in a leaf module (sources import it, never this one).
-from dractl.sources.types import DEVICE_NEEDS, Needs, Source, SourceOptions, Warn, device_needs
+from dractl.sources.types import DEVICE_NEEDS, Needs, Scope, Source, SourceOptions, Warn, device_needs
 
 __all__ = [
     "DEVICE_NEEDS",
     "Needs",
+    "Scope",
     "Source",
     "SourceOptions",
     "Warn",

@@ -24,7 +24,7 @@ class FakeSource:
         self._cluster: Cluster | None = None
         self._kinds: frozenset[str] | None = None  # the kinds of _cluster (None: every kind)
 
-    def load(self, needs: frozenset[str] | None = None) -> Cluster:
+    def load(self, needs: frozenset[str] | None = None, scope: object = None) -> Cluster:
         """The objects of the state, of the kinds in ``needs`` at least (None: every kind)."""
         want = None if needs is None else frozenset(needs)
         have = self._kinds

@@ -11,6 +11,7 @@ and the caller reads the file whole, as before, so every message stays the same.
 from __future__ import annotations
 
 import codecs
+import io
 import json
 import threading
 from collections.abc import Iterator, Mapping
@@ -267,3 +268,39 @@ def _with_list_kind(item: dict[str, Any], head: dict[str, Any], start: int, end:
         return item, start, end, None
     extra = {"apiVersion": head.get("apiVersion"), "kind": item_kind}
     return {**extra, **item}, start, end, extra
+
+
+def list_head(data: bytes) -> dict[str, Any]:
+    """The members of a JSON object before its ``items`` (an API list's kind, apiVersion and metadata, with
+    the continue token), without decoding the items; the whole object when its metadata comes after its
+    items. Raises ValueError for what is not a JSON object."""
+    t = _Text(io.BytesIO(data), max(len(data), 3))
+    pos = t.skip_ws(0)
+    if t.char(pos) != "{":
+        raise ValueError("not a JSON object")
+    pos += 1
+    head: dict[str, Any] = {}
+    first = True
+    while True:
+        pos = t.skip_ws(pos)
+        c = t.char(pos)
+        if c == "}":
+            return head
+        if not first:
+            if c != ",":
+                raise ValueError("not a JSON object")
+            pos = t.skip_ws(pos + 1)
+        first = False
+        try:
+            key, pos = t.value(pos)
+            pos = t.skip_ws(pos)
+            if t.char(pos) != ":":
+                raise ValueError("not a JSON object")
+            pos = t.skip_ws(pos + 1)
+            if key == "items":
+                if "metadata" in head:
+                    return head
+                return dict(json.loads(data))  # the list's metadata comes after its items: read it whole
+            head[key], pos = t.value(pos)
+        except NotStreamable:
+            raise ValueError("not JSON") from None

@@ -21,7 +21,7 @@ from dractl.errors import InputError, NotFoundError, SourceError
 from dractl.sources import kubeconfig
 from dractl.sources.apikinds import KINDS, RESOURCE_GROUP, read_kinds
 from dractl.sources.kubeconfig import KubeconfigChoice, parse_timeout
-from dractl.sources.types import Needs, SourceOptions, Warn
+from dractl.sources.types import Needs, Scope, SourceOptions, Warn
 
 if TYPE_CHECKING:
     from dractl.model.cluster import Cluster
@@ -62,6 +62,7 @@ class LiveSource:
         self._namespace = "default"
         self._resource_version: str | None = None
         self._cluster: Cluster | None = None
+        self._scope: Scope | None = None  # the scope _cluster was read for (None: all of it)
         self._loaded: frozenset[str] = frozenset()
         self._connect()
 
@@ -314,24 +315,100 @@ class LiveSource:
         with ThreadPoolExecutor(max_workers=min(len(kinds), 6), thread_name_prefix="dractl-list") as pool:
             return list(pool.map(one, kinds))
 
-    def load(self, needs: Needs | None = None) -> Cluster:
+    def pages(self, kind: str, *, field_selector: str | None = None) -> Iterator[bytes | None]:
+        """The pages of a cluster-wide list as the API server sends them (JSON), the next one requested while
+        the caller works on the one before. ``None`` means: forget the pages so far (the continue token
+        expired; the whole list follows in one page). Statuses are handled as list_raw handles them; a 400
+        to a field selector is FieldSelectorRefused."""
+        from dractl.sources.jsonstream import list_head
+
+        path = self._collection(kind)
+        base = {"limit": str(PAGE_SIZE)}
+        if field_selector:
+            base["fieldSelector"] = field_selector
+
+        def fetch(token: str) -> tuple[int, bytes]:
+            return self.request("GET", path, {**base, "continue": token} if token else base)
+
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dractl-page") as ahead:
+            pending = ahead.submit(fetch, "")
+            token = ""
+            while True:
+                status, data = pending.result()
+                if status == 410 and token:
+                    # as list_raw: the whole list in one request (client-go's pager, FullListIfExpired)
+                    status, data = self.request("GET", path, {k: v for k, v in base.items() if k != "limit"})
+                    token = ""
+                    yield None
+                if status == 404 and kind in OPTIONAL_KINDS:
+                    return
+                if status == 403 and kind == "Event":
+                    self._warn(f"{self._http_error(status, data, 'list', kind)}; "
+                               "explanations will not quote the scheduler")
+                    return
+                if status == 400 and field_selector:
+                    raise FieldSelectorRefused(_status_message(data))
+                if status == 404 and KINDS[kind].group == RESOURCE_GROUP:
+                    raise SourceError(f"{self._server} does not serve {path} (the cluster's DRA API lacks {kind})")
+                if status != 200:
+                    raise self._http_error(status, data, "list", kind)
+                try:
+                    head = list_head(data)
+                except ValueError:
+                    raise SourceError(f"{self._server}: list {path}: the answer is not JSON") from None
+                token = (head.get("metadata") or {}).get("continue") or ""
+                if token:
+                    pending = ahead.submit(fetch, token)
+                yield data
+                if not token:
+                    return
+
+    def read(self, kinds: Iterable[str], selectors: dict[str, list[str | None]] | None = None
+             ) -> dict[str, list[Any]]:
+        """Model objects of each kind (concurrently, a page parsed while the next is on its way), unvalidated:
+        the API server validated them (a newer server may accept what an older dractl's validator would
+        not). ``selectors``: the field selectors to list a kind with, one list each (default: all of it)."""
+        from dractl.sources.loader import parse_page
+
+        order = [k for k in KINDS if k in set(kinds)]
+        if any(KINDS[k].group == RESOURCE_GROUP for k in order):
+            self.resource_version()
+
+        def one(kind: str) -> list[Any]:
+            out: list[Any] = []
+            default: list[str | None] = [EVENT_SELECTOR if kind == "Event" else None]
+            for sel in (selectors or {}).get(kind, default):
+                got: list[Any] = []
+                for page in self.pages(kind, field_selector=sel):
+                    if page is None:
+                        got = []
+                        continue
+                    got += parse_page(page, self.description, warn=self._warn)
+                out += got
+            return out
+
+        if len(order) <= 1:
+            return {k: one(k) for k in order}
+        with ThreadPoolExecutor(max_workers=min(len(order), 6), thread_name_prefix="dractl-list") as pool:
+            return dict(zip(order, pool.map(one, order), strict=True))
+
+    def load(self, needs: Needs | None = None, scope: Scope | None = None) -> Cluster:
         from dractl.model.cluster import cluster_from
-        from dractl.sources.loader import objects_from_docs
 
         want = _wanted(needs)
-        if self._cluster is not None and want <= self._loaded:
+        scope = scope or None
+        if self._cluster is not None and want <= self._loaded and self._scope in (None, scope):
             return self._cluster
+        if scope is not None and "ResourceSlice" in want:
+            from dractl.sources.livescope import read_scoped
 
-        def parse(doc: dict[str, Any]) -> list[Any]:
-            if not doc.get("items"):
-                return []
-            # The API server validated every object; parse without validating again (a newer server
-            # may accept what an older dractl's validator would not).
-            return objects_from_docs([doc], self.description, warn=self._warn, validate=False)
-
-        parsed = self.list_docs(want, parse)
-        self._cluster = cluster_from(o for objs in parsed for o in objs)
+            objs = read_scoped(self, want, scope)
+        else:
+            objs = self.read(want)
+            scope = None
+        self._cluster = cluster_from(o for k in KINDS if k in objs for o in objs[k])
         self._loaded = want
+        self._scope = scope
         return self._cluster
 
     def snapshot_docs(self) -> list[dict[str, Any]]:
@@ -387,6 +464,10 @@ class LiveSource:
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+class FieldSelectorRefused(Exception):
+    """The API server does not take a field selector on this kind (a 400: an older server)."""
 
 
 def _status_message(data: bytes) -> str:

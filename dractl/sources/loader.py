@@ -250,6 +250,20 @@ def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> 
         return None
 
 
+def parse_page(data: bytes, origin: str, *, warn=None) -> list[Any]:
+    """The objects of one page of an API list (JSON bytes), unvalidated: the API server validated them. A
+    ResourceSlice keeps the page's bytes, not its dictionary (LazyRaw)."""
+    import io
+
+    from dractl.sources.jsonstream import NotStreamable, Reread
+
+    try:
+        return _stream_objects(io.BytesIO(data), Reread(data=data), origin, warn=warn, validate=False, kinds=None,
+                               lazy=frozenset({"ResourceSlice"}), allow_empty=True)
+    except NotStreamable:
+        return objects_from_docs([json.loads(data)], origin, warn=warn, validate=False, allow_empty=True)
+
+
 def read_bytes_check(path: str, limit: int) -> None:
     """The errors :func:`read_bytes` gives for a missing file, a folder, or a file over ``limit`` bytes."""
     if os.path.isdir(path):
@@ -271,7 +285,7 @@ def _starts_object(f: Any) -> bool:
 
 
 def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, kinds: frozenset[str] | None,
-                    lazy: frozenset[str], state: bool = False) -> list[Any]:
+                    lazy: frozenset[str], state: bool = False, allow_empty: bool = False) -> list[Any]:
     """``state``: the file is the fake cluster's state (its ``items``, labelled ``document N`` as they always
     were; none at all is an empty cluster)."""
     from dataclasses import replace
@@ -316,7 +330,7 @@ def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, k
         for _ in items:
             pass
         raise
-    if not n and not state:
+    if not n and not state and not allow_empty:
         raise InputError(f"{origin}: no Kubernetes objects in it")
     if skipped and warn:
         warn(_skipped_text(origin, skipped))

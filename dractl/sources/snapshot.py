@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dractl.errors import UsageError
 from dractl.model.cluster import Cluster, cluster_from
 from dractl.sources.loader import read_bytes, read_objects
-from dractl.sources.types import Needs, Warn
+from dractl.sources.types import Needs, Scope, Warn
 
 
 class SnapshotSource:
@@ -22,8 +22,9 @@ class SnapshotSource:
         self._kinds: frozenset[str] | None = frozenset()  # the kinds parsed so far (None: every kind)
         self._stdin: bytes | None = None
 
-    def load(self, needs: Needs | None = None) -> Cluster:
-        """The objects of the kinds in ``needs`` (None: all); the first read validates every object of the file."""
+    def load(self, needs: Needs | None = None, scope: Scope | None = None) -> Cluster:
+        """The objects of the kinds in ``needs`` (None: all); the first read validates every object of the file.
+        ``scope`` changes nothing: every object of a file is read anyway."""
         want = None if needs is None else frozenset(needs)
         have = self._kinds
         if self._cluster is not None and (have is None or (want is not None and want <= have)):

@@ -43,8 +43,9 @@ class Source(Protocol):
     #: Whether ``dractl fake`` style writes are possible.
     writable: bool
 
-    def load(self, needs: Needs | None = None) -> Cluster:
-        """Return the DRA-relevant objects the source holds (at least the kinds in ``needs``)."""
+    def load(self, needs: Needs | None = None, scope: Scope | None = None) -> Cluster:
+        """Return the DRA-relevant objects the source holds (at least the kinds in ``needs``; with ``scope``,
+        at least the ResourceSlices, Node and Pods that the devices in that scope need)."""
         ...
 
     def watch(self, needs: Needs | None = None) -> Iterator[Cluster]:
@@ -53,6 +54,21 @@ class Source(Protocol):
         A source that cannot change (a snapshot) raises UsageError; a lost connection raises SourceError.
         """
         ...
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The devices a command looks at: those usable from ``node``, of ``driver``, in ``pool`` (as ``devices
+    --node/--driver/--pool`` filter them). A live source then reads only the ResourceSlices that can hold
+    them (field selectors), that Node, and the Pods that can report their health; a command must still
+    filter the devices itself. The other sources hold everything anyway."""
+
+    node: str | None = None
+    driver: str | None = None
+    pool: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.node or self.driver or self.pool)
 
 
 @dataclass(frozen=True)

@@ -51,8 +51,11 @@ def devices(
     app_ctx = app_context(ctx)
     check_node_name(node)
     needs = device_needs(node=bool(node), classes=bool(device_class), health=True)
+    from dractl.sources.base import Scope
+
     show(app_ctx, needs, lambda cluster: _devices(app_ctx, cluster, node, driver, pool, available, selector,
-                                                  device_class, unhealthy), watch=watch)
+                                                  device_class, unhealthy), watch=watch,
+         scope=Scope(node, driver, pool))
 
 
 def _devices(app_ctx: AppContext, cluster: Cluster, node: str | None, driver: str | None, pool: str | None,
