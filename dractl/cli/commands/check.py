@@ -41,11 +41,11 @@ def check(
     from dractl.control.whatif import CHECKED_KINDS
     from dractl.control.whatif import check as what_if
     from dractl.errors import InputError
-    from dractl.sources.loader import parse_objects, read_bytes
+    from dractl.sources.loader import read_objects
 
     app_ctx = app_context(ctx)
     origin = "<stdin>" if filename == "-" else filename
-    objs = parse_objects(read_bytes(filename), origin, warn=app_ctx.warn)
+    objs = read_objects(filename, warn=app_ctx.warn)
     used = []
     for o in objs:
         if not isinstance(o, CHECKED_KINDS):

@@ -124,11 +124,11 @@ def _say(app_ctx: AppContext, line: str, cluster: dict[str, Any]) -> None:
 
 
 def _read(file: str, app_ctx: AppContext) -> list[Any]:
-    """Parse and validate FILE into model objects (their ``raw`` is the v1 dict)."""
-    from dractl.sources.loader import parse_objects, read_bytes
+    """Parse and validate FILE into model objects (their ``raw`` is the v1 dict; a ResourceSlice's is read again
+    from the file when it is used)."""
+    from dractl.sources.loader import read_objects
 
-    origin = "<stdin>" if file == "-" else file
-    return parse_objects(read_bytes(file), origin, warn=app_ctx.warn)
+    return read_objects(file, warn=app_ctx.warn)
 
 
 def apply(
