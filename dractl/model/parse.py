@@ -329,25 +329,38 @@ def _consumes(v: Any, field: str) -> tuple[m.DeviceCounterConsumption, ...]:
 _PLAIN_DEVICE = frozenset({"name", "attributes", "capacity", "allowMultipleAllocations", "consumesCounters"})
 
 
+#: device name -> (its capacity and consumesCounters as last parsed, their model): a device of the same name
+#: on the next node nearly always publishes the same ones, and comparing dictionaries is cheaper than keying them
+_LAST: dict[str, tuple[Any, Any, Any, Any]] = {}
+
+
 def _devices(devices: list[Any]) -> tuple[m.Device, ...]:
     out = []
     plain = _PLAIN_DEVICE
     device = m.Device
     empty = m.EMPTY
+    last = _LAST
     for i, d in enumerate(devices):
         if type(d) is dict and d.keys() <= plain:
+            name = d.get("name", "")
             attrs = d.get("attributes")
             caps = d.get("capacity")
             cc = d.get("consumesCounters")
-            field = ""
-            if attrs or caps or cc:
-                field = f"spec.devices[{i}]"
+            field = f"spec.devices[{i}]" if attrs or caps or cc else ""
+            prev = last.get(name) if type(name) is str else None
+            if prev is not None and prev[0] == caps and prev[2] == cc:
+                capacity, consumes = prev[1], prev[3]
+            else:
+                capacity = _capacity(caps, field) if caps else empty
+                consumes = _consumes(cc, field) if cc else ()
+                if type(name) is str and len(last) < 65536:
+                    last[name] = (caps, capacity, cc, consumes)
             out.append(device(
-                d.get("name", ""),
+                name,
                 _attributes(attrs, field) if attrs else empty,
-                _capacity(caps, field) if caps else empty,
+                capacity,
                 bool(d.get("allowMultipleAllocations")),
-                _consumes(cc, field) if cc else (),
+                consumes,
             ))
         else:
             out.append(_device(_d(d), f"spec.devices[{i}]"))

@@ -203,3 +203,18 @@ def test_a_bad_consumption_after_many_good_ones_is_still_bad_input(dractl, tmp_p
     assert got.code == 2 and got.out == ""
     assert ("ResourceSlice node-x-devices: spec.devices[0].consumesCounters[0].counters[memory].value: "
             in got.err), got.err
+
+
+def test_a_consumption_equal_to_a_good_one_only_in_python_is_still_bad_input(dractl, tmp_path):
+    """1 == True in Python: a counter of `true` after the same device's `1` elsewhere is still refused."""
+    def part(node_name: str, value: object) -> dict:
+        s = slice_(node_name, devices=[device("gpu-0-part-0", {"partition": 0}, {"memory": "10Gi"},
+                                              consumes_counters=[counter_consumption("gpu-0", memory="1")])],
+                   name=f"{node_name}-devices", slice_count=2)
+        s["spec"]["devices"][0]["consumesCounters"][0]["counters"]["memory"]["value"] = value
+        return s
+
+    got = dractl("--from", _write(tmp_path, "bad.json", [part("node-a", 1), part("node-b", True)]), "devices")
+    assert got.code == 2 and got.out == ""
+    assert "ResourceSlice node-b-devices: spec.devices[0].consumesCounters[0].counters[memory].value" in got.err, \
+        got.err

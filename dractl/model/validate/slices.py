@@ -173,6 +173,7 @@ def _devices(devices: list, per_device: bool) -> None:
     attr_fields = _ATTR_FIELDS
     common_fields = _COMMON_DEVICE_FIELDS
     common_and_counters = _COMMON_DEVICE_FIELDS | {"consumesCounters"}
+    good_consumes = _GOOD_CONSUMES
     for i, dev in enumerate(devices):
         if type(dev) is not dict:
             raise _wrong_type(f"spec.devices[{i}]", dev, "an object")
@@ -285,52 +286,28 @@ def _devices(devices: list, per_device: bool) -> None:
 
         # the rarely used fields
         if per_device or not dev.keys() <= common_fields:
-            if not per_device and dev.keys() <= common_and_counters and _known_consumption(dev["consumesCounters"]):
-                continue  # consumptions this process has seen pass (a MIG placement repeats on every GPU)
+            only_counters = not per_device and dev.keys() <= common_and_counters
+            if only_counters and good_consumes.get(name) == dev["consumesCounters"]:
+                continue  # what a device of this name consumed in an earlier slice, and it passed
             _device_extras(dev, f"spec.devices[{i}]", per_device, caps)
-            if not per_device and dev.keys() <= common_and_counters:
-                _remember_consumption(dev["consumesCounters"])
+            if only_counters:
+                _remember_consumption(name, dev["consumesCounters"])
 
 
-def _consumption_key(consumes: Any) -> tuple | None:
-    """A hashable key for a device's consumesCounters of the usual shape, else None."""
-    if type(consumes) is not list:
-        return None
-    key = []
+def _remember_consumption(name: str, consumes: Any) -> None:
+    """Remember a device's consumesCounters that passed, if every counter value in it is a string (so that
+    equal means the same: 1 == True in Python, "1" != True)."""
     for cc in consumes:
-        if type(cc) is not dict or cc.keys() != _CONSUMPTION_FIELDS:
-            return None
-        counters = cc["counters"]
-        if type(counters) is not dict:
-            return None
-        try:
-            key.append((cc["counterSet"], tuple([(k, c["value"]) for k, c in counters.items() if len(c) == 1])))
-        except (TypeError, KeyError):
-            return None
-        if len(key[-1][1]) != len(counters):
-            return None
-    return tuple(key)
+        for c in cc["counters"].values():
+            if type(c.get("value")) is not str:
+                return
+    if len(_GOOD_CONSUMES) >= 65536:
+        _GOOD_CONSUMES.clear()
+    _GOOD_CONSUMES[name] = consumes
 
 
-def _known_consumption(consumes: Any) -> bool:
-    key = _consumption_key(consumes)
-    try:
-        return key is not None and key in _CONSUMPTIONS_OK
-    except TypeError:  # a value that is not hashable: the full check says what is wrong
-        return False
-
-
-def _remember_consumption(consumes: Any) -> None:
-    key = _consumption_key(consumes)
-    if key is not None:
-        try:
-            _remember(_CONSUMPTIONS_OK, key)
-        except TypeError:
-            pass
-
-
-_CONSUMPTION_FIELDS = frozenset({"counterSet", "counters"})
-_CONSUMPTIONS_OK: dict[tuple, None] = {}
+#: device name -> the consumesCounters of the last device of that name that passed
+_GOOD_CONSUMES: dict[str, Any] = {}
 
 
 _COMMON_DEVICE_FIELDS = frozenset({"name", "attributes", "capacity", "allowMultipleAllocations"})
