@@ -98,3 +98,19 @@ def test_down_stops_exactly_what_up_started(tmp_path):
         assert p.returncode == 0 and "nothing running" in p.stderr
     finally:
         bystander.kill()
+
+
+def test_down_leaves_a_process_that_took_a_gone_ones_pid(tmp_path):
+    """Pids are reused: down stops a pid (and its process group) only while it still runs what up started."""
+    bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    d = tmp_path / "cp"
+    d.mkdir()
+    (d / "pids").write_text(f"etcd {bystander.pid}\n")
+    try:
+        p = subprocess.run([sys.executable, str(CLUSTER / "control-plane"), "down", str(d)], capture_output=True,
+                           text=True)
+        assert p.returncode == 0, p.stderr
+        assert bystander.poll() is None
+        assert not (d / "pids").exists()
+    finally:
+        bystander.kill()
