@@ -140,7 +140,7 @@ def main() -> int:
         node = nodes[len(nodes) // 2]
         compare(f"devices --node {node} -o json",
                 [*kubectl, "--field-selector", f"spec.nodeName={node}"],
-                [*dractl, "--node", node], env, args.runs, "dractl also reads the slices of every node")
+                [*dractl, "--node", node], env, args.runs, "dractl also reads the claims, the node and its pods")
     finally:
         if tmp:
             stop_control_plane(d)
