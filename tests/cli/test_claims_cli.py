@@ -171,6 +171,20 @@ def test_explain_already_allocated_and_why_chosen(dractl, apply):
     assert ex["summary"].startswith("allocated on node dra-demo-worker")
 
 
+def test_explain_counts_the_devices_before_a_result_with_its_own_request(dractl, apply):
+    # request "one" wants gpu-1 only; "any" takes gpu-0, which comes first in the search order but does not
+    # match "one": for "one", gpu-1 is the first device that matches (not "1 taken by this claim's other results")
+    dractl("fake", "reset", "--devices-per-node", "2")
+    one = request("one", selectors=['device.attributes["gpu.example.com"].index == 1'])
+    apply(claim("two", requests=[one, request("any")]), pod("p", claims=[from_claim("two")]))
+    doc = dractl("claims", "two", "-o", "json").json()
+    assert [(r["request"], r["device"]) for r in doc["results"]] == [("one", "gpu-1"), ("any", "gpu-0")]
+    text = dractl("claims", "two", "--explain").out
+    line = next(x for x in text.splitlines() if "request one:" in x)
+    assert "gpu-1, #2 of 2 in the search order" in line and "it is the first device that matches" in line
+    assert "matching device(s) come before it" not in line
+
+
 def memory_claim(name: str, memory: str) -> dict:
     return claim(name, requests=[request("gpu", capacity_requests={"memory": memory})])
 
