@@ -15,6 +15,7 @@ class ExitCode(IntEnum):
     SUCCESS = 0
     NEGATIVE = 1  # a negative answer (no match, unschedulable) or a cluster that cannot be reached
     USAGE = 2  # bad input or bad usage
+    INTERRUPTED = 130  # Ctrl-C (as a shell reports SIGINT: 128 + 2)
 
 
 class DractlError(Exception):

@@ -19,10 +19,6 @@ WatchOption = Annotated[
     typer.Option("--watch", "-w", help="After listing, watch for changes and show them (Ctrl-C ends)."),
 ]
 
-#: What dractl exits with when Ctrl-C ends a watch (as a shell reports SIGINT).
-EXIT_INTERRUPTED = 130
-
-
 def show(app_ctx: AppContext, needs: Needs | None, build: Callable[[Cluster], Listing], *, watch: bool,
          scope: Scope | None = None) -> None:
     """Print ``build`` of the source's objects; with ``watch``, again after each change until Ctrl-C.
@@ -33,6 +29,7 @@ def show(app_ctx: AppContext, needs: Needs | None, build: Callable[[Cluster], Li
         return
     import signal
 
+    from dractl.errors import ExitCode
     from dractl.render.watch import watch as draw
 
     def terminated(signum: int, frame: object) -> None:
@@ -44,7 +41,7 @@ def show(app_ctx: AppContext, needs: Needs | None, build: Callable[[Cluster], Li
         draw(listings, app_ctx.output, no_headers=app_ctx.no_headers, out=app_ctx.stdout, err=app_ctx.stderr)
     except KeyboardInterrupt:
         # Ctrl-C is how a watch ends: no message (the terminal shows ^C), the usual exit status.
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        raise typer.Exit(ExitCode.INTERRUPTED) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
         listings.close()

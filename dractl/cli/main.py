@@ -28,18 +28,19 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: list[str], debug: bool) -> int:
     import gc
 
+    from dractl.errors import DractlError, ExitCode
+
     for i, a in enumerate(args):
         try:
             a.encode("utf-8")
         except UnicodeEncodeError:  # bytes that are not UTF-8 reach Python as lone surrogates
             sys.stderr.write(f"error: argument {i + 1} is not valid UTF-8\n")
-            return 2
+            return ExitCode.USAGE
 
     # A short-lived CLI that builds many small immutable objects: the cyclic GC
     # only costs time here (about a third of a 10,000-device listing).
     gc.disable()
     from dractl.cli.globalopts import hoist
-    from dractl.errors import DractlError, ExitCode
 
     try:
         import typer.exceptions as tx
@@ -53,17 +54,17 @@ def _run(args: list[str], debug: bool) -> int:
             return e.exit_code
         except tx.Abort:
             sys.stderr.write("Aborted.\n")
-            return 130
+            return ExitCode.INTERRUPTED
         except cx.ClickException as e:
             if type(e).__name__ == "NoArgsIsHelpError" or not e.format_message().strip():
                 # `dractl` or `dractl fake` alone: the help was printed; as kubectl, that is not an error.
-                return 0
+                return ExitCode.SUCCESS
             # as kubectl ("See 'kubectl get -h'"): the help of the command that was misused
             where = e.ctx.command_path if isinstance(e, cx.UsageError) and e.ctx is not None else _prog_name()
             hint = f" (see '{where} --help')" if isinstance(e, cx.UsageError) else ""
             sys.stderr.write(f"error: {e.format_message()}{hint}\n")
             return ExitCode.USAGE if isinstance(e, cx.UsageError) else e.exit_code
-        return rv if isinstance(rv, int) else 0
+        return rv if isinstance(rv, int) else ExitCode.SUCCESS
     except DractlError as e:
         if debug:
             import traceback
@@ -75,7 +76,7 @@ def _run(args: list[str], debug: bool) -> int:
         return int(e.exit_code)
     except KeyboardInterrupt:
         sys.stderr.write("Interrupted.\n")
-        return 130
+        return ExitCode.INTERRUPTED
     except BrokenPipeError:
         # The reader went away (dractl devices | head): not an error.
         try:
@@ -83,7 +84,7 @@ def _run(args: list[str], debug: bool) -> int:
             os.dup2(devnull, sys.stdout.fileno())
         except OSError:
             pass
-        return 0
+        return ExitCode.SUCCESS
     except RecursionError:
         if debug:
             raise

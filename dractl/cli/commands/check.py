@@ -8,6 +8,7 @@ import typer
 
 from dractl.cli import completers as _c
 from dractl.cli.context import AppContext, app_context
+from dractl.errors import ExitCode
 
 
 def check(
@@ -74,7 +75,7 @@ def check(
     if app_ctx.output in ("table", "wide"):
         _print_errors(app_ctx, report)
     if report.outcome != "scheduled":
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.NEGATIVE)
 
 
 def _scheduled_with_claims(report: Any) -> list[Any]:

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from dractl.cli import completers as _c
+from dractl.errors import ExitCode
 
 MANAGED_BY = "app.kubernetes.io/managed-by"
 GROUP_LABEL = "dractl.io/taint-group"
@@ -121,7 +122,7 @@ def taint(
         rules.append(_rule(base, labels, sel, t))
     if not views:
         app_ctx.warn("no device matches the selection: nothing to taint")
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.NEGATIVE)
     models = [parse_object(r) for r in rules]
     affected = [v.pd for v in views]
     evicted = [e for e in dt.evictions(cluster, now, models) if e.pod_key not in

@@ -8,7 +8,7 @@ import typer
 
 from dractl.cli import completers as _c
 from dractl.cli.context import app_context
-from dractl.errors import UsageError
+from dractl.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
     from dractl.cli.context import AppContext
@@ -20,7 +20,6 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-EXIT_INTERRUPTED = 130
 _VIA_API = "with --context dractl does this through the Kubernetes API itself; these kubectl commands do the same"
 
 
@@ -252,7 +251,7 @@ def _tools(app_ctx: AppContext, needed: tuple[str, ...], *, suggest_fake: bool =
             err.write(f"  - {m.line()}\n")
         if suggest_fake:
             err.write("Or run the demos in the embedded fake cluster, no tools needed: dractl demo run --fake\n")
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.NEGATIVE)
     shell.env = env
     return shell
 
@@ -298,7 +297,7 @@ def _run(app_ctx: AppContext, demos: list[Any], timeout: float, kind_opts: KindO
                                         if kind else ".\n"))
             else:
                 app_ctx.stderr.write("Nothing was left behind.\n")
-            return EXIT_INTERRUPTED
+            return ExitCode.INTERRUPTED
     passed = all(o.passed for o in outcomes)
     from dractl.render.printers import Result, dractl_object
 
@@ -331,7 +330,7 @@ def _run(app_ctx: AppContext, demos: list[Any], timeout: float, kind_opts: KindO
 
     app_ctx.print(Result(table=None, document=document, text=text,
                          names=lambda: [f"demo/{o.demo.id}" for o in outcomes]))
-    return 0 if passed else 1
+    return ExitCode.SUCCESS if passed else ExitCode.NEGATIVE
 
 
 def _print_outcome(app_ctx: AppContext, outcome: Any) -> None:

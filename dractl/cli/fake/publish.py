@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from dractl.cli.context import AppContext, app_context
+from dractl.errors import ExitCode
 
 MANAGED_BY = {"app.kubernetes.io/managed-by": "dractl"}
 MANAGED_SELECTOR = "app.kubernetes.io/managed-by=dractl"
@@ -102,7 +103,7 @@ def publish(
             + f"{n_slices} ResourceSlice(s) with {n_devices} device(s) on {len(wanted)} node(s)")
     if not n_slices and not objs:
         _print_done(app_ctx, "nothing to publish", [], "applied")
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.NEGATIVE)
     if not yes and not typer.confirm(plan + "?", err=True):
         raise typer.Abort()
     for o in objs:

@@ -8,7 +8,7 @@ import typer
 
 from dractl.cli import completers as _c
 from dractl.cli.context import AppContext, app_context
-from dractl.errors import UsageError
+from dractl.errors import ExitCode, UsageError
 
 
 def fake_store(ctx: typer.Context) -> tuple[Any, Any]:
@@ -193,9 +193,9 @@ def _change(ctx: typer.Context, filename: str, *, delete: bool, ignore_not_found
     if missing and not ignore_not_found:
         for e in missing:
             app_ctx.stderr.write(f"error: {event_line(e)}\n")
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.NEGATIVE)
     if refused:
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.NEGATIVE)
 
 
 # what happened to the objects of the file (the rest is the control plane's doing: scheduled, evicted...)
@@ -259,7 +259,7 @@ def env(
         # environment dractl does not know; -o json|yaml still print the (empty) PodEnv
         if not other_drivers_devices(items, ns, pod):
             app_ctx.warn(f"pod {ns}/{pod} is not running with allocated devices")
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.NEGATIVE)
 
 
 def health(
