@@ -18,10 +18,10 @@ import tempfile
 from collections.abc import Iterator
 from typing import Any
 
+from dractl import DRACTL_API
 from dractl.errors import InputError, SourceError, StateUnreadableError
 
 STATE_FILE = "cluster.json"
-STATE_API = "dractl/v1"
 
 
 def state_dir(explicit: str | None = None) -> str:
@@ -36,7 +36,7 @@ def state_dir(explicit: str | None = None) -> str:
 
 
 def document(profile: str, items: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"apiVersion": STATE_API, "profile": profile, "items": items}
+    return {"apiVersion": DRACTL_API, "profile": profile, "items": items}
 
 
 class Store:

@@ -22,10 +22,10 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from dractl import DRACTL_API
 from dractl.errors import UsageError
 
 FORMATS = ("table", "wide", "json", "yaml", "name")
-DRACTL_API = "dractl/v1"
 
 
 def kube_list(items: list[Any]) -> dict[str, Any]:

@@ -46,9 +46,10 @@ def claims(
 
 def _claims(app_ctx: AppContext, cluster: Cluster, name: str | None, explain: bool) -> Listing:
     """The claim listing of one state of the cluster."""
+    from dractl import DRACTL_API
     from dractl.errors import NotFoundError
     from dractl.model.relations import Relations
-    from dractl.render.printers import DRACTL_API, Result, dractl_list
+    from dractl.render.printers import Result, dractl_list
     from dractl.render.watch import Listing
 
     ns = app_ctx.namespace_filter()

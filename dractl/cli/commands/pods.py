@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from dractl.scheduler.explain import Explained
 
 NONE = "-"
-API = "dractl/v1"
 
 
 def pods(
@@ -193,6 +192,7 @@ def _claim_driver_status(claim: Any) -> str:
 
 def pod_doc(rel: Relations, p: Pod, explained: list[Explained] | None, hidx: Any = None) -> dict[str, Any]:
     """dractl's view of one pod (kind PodClaims): its claims and their devices, computed by dractl."""
+    from dractl import DRACTL_API
     from dractl.model.relations import claim_keys
     from dractl.model.serialize import result_to_dict
 
@@ -221,7 +221,7 @@ def pod_doc(rel: Relations, p: Pod, explained: list[Explained] | None, hidx: Any
             entry["devices"] = st
         claims.append(entry)
     d: dict[str, Any] = {
-        "apiVersion": API,
+        "apiVersion": DRACTL_API,
         "kind": "PodClaims",
         "namespace": p.namespace or "default",
         "name": p.name,
