@@ -3,25 +3,28 @@ exist is NotFound (exit 1), as kubectl answers them."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from dractl.errors import NotFoundError, UsageError
 
-# k8s.io/apimachinery/pkg/util/validation: IsDNS1123Label (namespaces) and IsDNS1123Subdomain (nodes).
-_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-
 
 def check_namespace(ns: str | None) -> None:
-    if ns is not None and (len(ns) > 63 or not _LABEL.match(ns)):
+    if ns is None:
+        return
+    from dractl.model.formats import dns_label_error  # namespaces are DNS labels
+
+    if dns_label_error(ns) is not None:
         raise UsageError(
             f"-n {ns!r}: not a valid namespace name (lower-case letters, digits and '-', at most 63 characters)"
         )
 
 
 def check_node_name(node: str | None) -> None:
-    if node is not None and (len(node) > 253 or not _SUBDOMAIN.match(node)):
+    if node is None:
+        return
+    from dractl.model.formats import dns_subdomain_error  # node names are DNS subdomains
+
+    if dns_subdomain_error(node) is not None:
         raise UsageError(
             f"--node {node!r}: not a valid node name (lower-case letters, digits, '-' and '.', at most 253 characters)"
         )

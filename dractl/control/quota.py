@@ -87,11 +87,11 @@ def is_native(name: str) -> bool:
 
 def is_extended(name: str) -> bool:
     """v1helper.IsExtendedResourceName."""
-    from dractl.model.validate.formats import _label_key_err
+    from dractl.model.formats import label_key_error
 
     if is_native(name) or name.startswith(REQUESTS_PREFIX):
         return False
-    return _label_key_err(REQUESTS_PREFIX + name) is None
+    return label_key_error(REQUESTS_PREFIX + name) is None
 
 
 def is_dra_extended(name: str) -> bool:

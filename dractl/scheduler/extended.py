@@ -35,11 +35,11 @@ def is_native(name: str) -> bool:
 
 def is_extended(name: str) -> bool:
     """v1helper.IsExtendedResourceName."""
-    from dractl.model.validate.formats import _label_key_err
+    from dractl.model.formats import label_key_error
 
     if is_native(name) or name.startswith("requests."):
         return False
-    return _label_key_err("requests." + name) is None
+    return label_key_error("requests." + name) is None
 
 
 def is_dra_extended(name: str) -> bool:

@@ -78,13 +78,13 @@ def new_requirement(key: str, op: str, values: Iterable[str] | None, path: str =
     """selector.go NewRequirement: the key and values must be a label key and label values, the operator
     must take as many values as given; the errors are field errors (under ``path``), several aggregated as
     ``[a, b]``. ``values`` None is Go's nil slice (shown as null)."""
+    from dractl.model.formats import label_key_error, label_value_error
     from dractl.model.validate.field_errors import _show
-    from dractl.model.validate.formats import _label_key_err, _label_value_err
 
     vals = tuple(values or ())
     errs: list[str] = []
     at = f"{path}." if path else ""
-    if (e := _label_key_err(key)) is not None:
+    if (e := label_key_error(key)) is not None:
         errs.append(f"{at}key: Invalid value: {_show(key)}: {e}")
     shown = "null" if values is None else _show(list(vals))
     if op in (IN, NOT_IN):
@@ -108,7 +108,7 @@ def new_requirement(key: str, op: str, values: Iterable[str] | None, path: str =
     else:
         errs.append(f"{at}operator: Unsupported value: {_show(op)}")
     for i, v in enumerate(vals):
-        if (e := _label_value_err(v)) is not None:
+        if (e := label_value_error(v)) is not None:
             errs.append(f"{at}values[{i}][{key}]: Invalid value: {_show(v)}: {e}")
     if errs:
         raise SelectorError(errs[0] if len(errs) == 1 else "[" + ", ".join(errs) + "]")

@@ -14,14 +14,12 @@ from dractl.errors import ExitCode
 MANAGED_BY = "app.kubernetes.io/managed-by"
 GROUP_LABEL = "dractl.io/taint-group"
 EFFECTS = ("NoSchedule", "NoExecute", "None")
-_DNS = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
-_LABEL_NAME = re.compile(rf"^({_DNS}/)?[A-Za-z0-9]([-A-Za-z0-9_.]{{0,61}}[A-Za-z0-9])?$")
-_LABEL_VALUE = re.compile(r"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$")
 
 
 def parse_taint(spec: str) -> dict[str, str]:
     """``KEY[=VALUE]:EFFECT`` -> a v1 DeviceTaint dict (kubectl taint's syntax)."""
     from dractl.errors import UsageError
+    from dractl.model.formats import label_key_error, label_value_error
 
     body, sep, effect = spec.rpartition(":")
     if not sep or not body:
@@ -29,9 +27,9 @@ def parse_taint(spec: str) -> dict[str, str]:
     if effect not in EFFECTS:
         raise UsageError(f"taint {spec!r}: unknown effect {effect!r} (allowed: {', '.join(EFFECTS)})")
     key, _, value = body.partition("=")
-    if not _LABEL_NAME.match(key) or len(key) > 316:
+    if label_key_error(key) is not None:
         raise UsageError(f"taint {spec!r}: key {key!r} must be a label name (an optional DNS prefix and a name)")
-    if not _LABEL_VALUE.match(value):
+    if label_value_error(value) is not None:
         raise UsageError(f"taint {spec!r}: value {value!r} must be a label value (63 characters: letters, digits, "
                          "'-', '_' or '.')")
     out = {"key": key, "effect": effect}

@@ -23,7 +23,7 @@ validate in well under 0.2 s): regexes are precompiled, field paths are only
 formatted when an error is raised, and valid attribute/capacity keys, quantity
 strings and version strings are remembered across calls.
 
-The package: ``limits`` (upstream's constants), ``formats`` (name formats and their messages),
+The package: ``limits`` (upstream's constants; name formats are ``dractl.model.formats``),
 ``field_errors`` (errors worded as field.Error's), ``fields`` (typed accessors and field checks),
 ``metadata``, ``slices``, ``taints`` (taints and tolerations), ``node_selector``, ``claims`` (claims,
 templates and claim status), ``device_classes``, ``taint_rules``, ``core_v1`` (Pod, Node, Namespace,

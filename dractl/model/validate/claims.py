@@ -7,6 +7,18 @@ import json
 import uuid as _uuid
 from typing import Any
 
+from dractl.model.formats import (
+    _ALLOCATION_MODES,
+    _CONDITION_STATUSES,
+    _CONFIG_SOURCES,
+    _REASON_MSG,
+    _REASON_RE,
+    _REQUEST_REF_MSG,
+    _UUID_RE,
+    _blen,
+    dns_label_error,
+    dns_subdomain_error,
+)
 from dractl.model.validate.field_errors import (
     _duplicate,
     _forbidden,
@@ -33,18 +45,6 @@ from dractl.model.validate.fields import (
     _pool_name,
     _quantity,
     _str,
-)
-from dractl.model.validate.formats import (
-    _ALLOCATION_MODES,
-    _CONDITION_STATUSES,
-    _CONFIG_SOURCES,
-    _REASON_MSG,
-    _REASON_RE,
-    _REQUEST_REF_MSG,
-    _UUID_RE,
-    _blen,
-    _dns_label_err,
-    _dns_subdomain_err,
 )
 from dractl.model.validate.limits import (
     CEL_MAX_LEN,
@@ -222,7 +222,7 @@ def _request_ref(ref: Any, path: str, names: dict[str, set[str] | None]) -> None
     if len(segments) > 2:
         raise _invalid(path, ref, _REQUEST_REF_MSG)
     for seg in segments:
-        err = _dns_label_err(seg)
+        err = dns_label_error(seg)
         if err:
             raise _invalid(path, seg, err)
     if segments[0] not in names:
@@ -262,7 +262,7 @@ def _raw_extension(value: Any, path: str, max_len: int) -> None:
 
 
 def _resource_claim(obj: dict) -> None:
-    _metadata(obj, "metadata", _dns_subdomain_err, namespaced=True)
+    _metadata(obj, "metadata", dns_subdomain_error, namespaced=True)
     spec = _obj(obj.get("spec"), "spec")
     names = _device_claim(spec.get("devices"), "spec.devices")
     status = obj.get("status")
@@ -271,7 +271,7 @@ def _resource_claim(obj: dict) -> None:
 
 
 def _resource_claim_template(obj: dict) -> None:
-    _metadata(obj, "metadata", _dns_subdomain_err, namespaced=True)
+    _metadata(obj, "metadata", dns_subdomain_error, namespaced=True)
     spec = _obj(obj.get("spec"), "spec")
     _labels_and_annotations(_obj(spec.get("metadata"), "spec.metadata"), "spec.metadata")
     inner = _obj(spec.get("spec"), "spec.spec")

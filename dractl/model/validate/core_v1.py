@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from dractl.model.formats import dns_label_error, dns_subdomain_error
 from dractl.model.validate.field_errors import _duplicate, _invalid, _not_found, _required
 from dractl.model.validate.fields import _dns_label, _list, _obj, _str
-from dractl.model.validate.formats import _dns_label_err, _dns_subdomain_err
 from dractl.model.validate.metadata import _metadata
 from dractl.model.validate.namespace_policy import validate_limit_range, validate_resource_quota
 from dractl.model.validate.pod_spec import validate_pod_spec
 
 
 def _pod(obj: dict) -> None:
-    _metadata(obj, "metadata", _dns_subdomain_err, namespaced=True)
+    _metadata(obj, "metadata", dns_subdomain_error, namespaced=True)
     spec = _obj(obj.get("spec"), "spec")
     pod_claims: set[str] = set()
     for i, claim in enumerate(_list(spec.get("resourceClaims"), "spec.resourceClaims")):
@@ -46,7 +46,7 @@ def _pod(obj: dict) -> None:
     node_name = spec.get("nodeName")
     if node_name is not None and node_name != "":
         node_name = _str(node_name, "spec.nodeName")
-        err = _dns_subdomain_err(node_name)
+        err = dns_subdomain_error(node_name)
         if err:
             raise _invalid("spec.nodeName", node_name, err)
     validate_pod_spec(spec)
@@ -55,7 +55,7 @@ def _pod(obj: dict) -> None:
 def _named(value: Any, path: str) -> None:
     """A claim or template name referenced from a pod (a DNS subdomain)."""
     value = _str(value, path)
-    err = _dns_subdomain_err(value)
+    err = dns_subdomain_error(value)
     if err:
         raise _invalid(path, value, err)
 
@@ -70,7 +70,7 @@ def _container_claims(claims: Any, path: str, pod_claims: set[str]) -> None:
         request = _str(claim.get("request"), f"{cp}.request")
         key = name
         if request:
-            err = _dns_label_err(request)
+            err = dns_label_error(request)
             if err:
                 raise _invalid(f"{cp}.request", request, err)
             key += "/" + request
@@ -86,18 +86,18 @@ def _container_claims(claims: Any, path: str, pod_claims: set[str]) -> None:
 
 
 def _node(obj: dict) -> None:
-    _metadata(obj, "metadata", _dns_subdomain_err, namespaced=False)
+    _metadata(obj, "metadata", dns_subdomain_error, namespaced=False)
 
 
 def _namespace(obj: dict) -> None:
-    _metadata(obj, "metadata", _dns_label_err, namespaced=False)
+    _metadata(obj, "metadata", dns_label_error, namespaced=False)
 
 
 def _limit_range(obj: dict) -> None:
-    _metadata(obj, "metadata", _dns_subdomain_err, namespaced=True)
+    _metadata(obj, "metadata", dns_subdomain_error, namespaced=True)
     validate_limit_range(obj)
 
 
 def _resource_quota(obj: dict) -> None:
-    _metadata(obj, "metadata", _dns_subdomain_err, namespaced=True)
+    _metadata(obj, "metadata", dns_subdomain_error, namespaced=True)
     validate_resource_quota(obj)

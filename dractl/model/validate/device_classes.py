@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from dractl.model.formats import dns_subdomain_error, label_key_error
 from dractl.model.validate.claims import _device_configuration, _selectors
 from dractl.model.validate.field_errors import _invalid, _too_many
 from dractl.model.validate.fields import _list, _obj, _str
-from dractl.model.validate.formats import _dns_subdomain_err, _label_key_err
 from dractl.model.validate.limits import MAX_CONFIG
 from dractl.model.validate.metadata import _metadata
 
@@ -14,11 +14,11 @@ def _is_extended_resource_name(name: str) -> bool:
     """v1helper.IsExtendedResourceName."""
     if "/" not in name or "kubernetes.io/" in name or name.startswith("requests."):
         return False
-    return _label_key_err("requests." + name) is None
+    return label_key_error("requests." + name) is None
 
 
 def _device_class(obj: dict) -> None:
-    _metadata(obj, "metadata", _dns_subdomain_err, namespaced=False)
+    _metadata(obj, "metadata", dns_subdomain_error, namespaced=False)
     spec = _obj(obj.get("spec"), "spec")
     _selectors(spec.get("selectors"), "spec.selectors")
     configs = _list(spec.get("config"), "spec.config")

@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from dractl.model.validate.field_errors import _invalid, _required, _too_long, _wrong_type
-from dractl.model.validate.formats import (
+from dractl.model.formats import (
     _C_ID_MSG,
     _C_ID_RE,
     _SEMVER_MSG,
     _SEMVER_RE,
     _blen,
-    _dns_label_err,
-    _dns_subdomain_err,
-    _label_key_err,
-    _label_value_err,
+    dns_label_error,
+    dns_subdomain_error,
+    label_key_error,
+    label_value_error,
 )
+from dractl.model.validate.field_errors import _invalid, _required, _too_long, _wrong_type
 from dractl.model.validate.limits import (
     _INT64_MAX,
     _INT64_MIN,
@@ -83,7 +83,7 @@ def _dns_label(value: Any, path: str) -> str:
         raise _required(path)
     if not isinstance(value, str):
         raise _wrong_type(path, value, "a string")
-    err = _dns_label_err(value)
+    err = dns_label_error(value)
     if err:
         raise _invalid(path, value, err)
     return value
@@ -95,7 +95,7 @@ def _dns_subdomain(value: Any, path: str) -> str:
         raise _required(path)
     if not isinstance(value, str):
         raise _wrong_type(path, value, "a string")
-    err = _dns_subdomain_err(value)
+    err = dns_subdomain_error(value)
     if err:
         raise _invalid(path, value, err)
     return value
@@ -114,7 +114,7 @@ def _driver_name(value: Any, path: str) -> str:
         raise _wrong_type(path, value, "a string")
     if _blen(value) > DRIVER_NAME_MAX_LEN:
         raise _too_long(path, DRIVER_NAME_MAX_LEN)
-    err = _dns_subdomain_err(value.lower())
+    err = dns_subdomain_error(value.lower())
     if err:
         raise _invalid(path, value, err)
     _remember(_DRIVER_OK, value)
@@ -135,7 +135,7 @@ def _pool_name(value: Any, path: str) -> str:
     if _blen(value) > POOL_NAME_MAX_LEN:
         raise _too_long(path, POOL_NAME_MAX_LEN)
     for part in value.split("/"):
-        err = _dns_subdomain_err(part)
+        err = dns_subdomain_error(part)
         if err:
             raise _invalid(path, part, err)
     _remember(_POOL_OK, value)
@@ -148,7 +148,7 @@ def _label_name(value: Any, path: str) -> str:
         value = ""
     if not isinstance(value, str):
         raise _wrong_type(path, value, "a string")
-    err = _label_key_err(value)
+    err = label_key_error(value)
     if err:
         raise _invalid(path, value, err)
     return value
@@ -159,7 +159,7 @@ def _label_value(value: Any, path: str) -> str:
         value = ""
     if not isinstance(value, str):
         raise _wrong_type(path, value, "a string")
-    err = _label_value_err(value)
+    err = label_value_error(value)
     if err:
         raise _invalid(path, value, err)
     return value

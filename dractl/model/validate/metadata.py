@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from dractl.model.formats import _blen, _mask_trailing_dash, dns_label_error, label_key_error, label_value_error
 from dractl.model.validate.field_errors import _invalid, _required, _too_long, _wrong_type
 from dractl.model.validate.fields import _key_path, _label_name, _obj, _str
-from dractl.model.validate.formats import _blen, _dns_label_err, _label_key_err, _label_value_err, _mask_trailing_dash
 from dractl.model.validate.limits import ANNOTATIONS_MAX_BYTES
 
 
@@ -28,7 +28,7 @@ def _metadata(obj: dict, path: str, name_fn: Callable[[str], str | None], namesp
     if namespaced:
         ns = _str(meta.get("namespace"), f"{path}.namespace")
         if ns:
-            err = _dns_label_err(ns)
+            err = dns_label_error(ns)
             if err:
                 raise _invalid(f"{path}.namespace", ns, err)
     _labels_and_annotations(meta, path)
@@ -40,7 +40,7 @@ def _labels_and_annotations(meta: dict, path: str) -> None:
         _label_name(k, lpath)
         if not isinstance(v, str):
             raise _wrong_type(_key_path(lpath, k), v, "a string")
-        err = _label_value_err(v)
+        err = label_value_error(v)
         if err:
             raise _invalid(lpath, v, err)
     apath = f"{path}.annotations"
@@ -48,7 +48,7 @@ def _labels_and_annotations(meta: dict, path: str) -> None:
     for k, v in _obj(meta.get("annotations"), apath).items():
         if not isinstance(k, str):
             raise _wrong_type(apath, k, "a string")
-        err = _label_key_err(k.lower())
+        err = label_key_error(k.lower())
         if err:
             raise _invalid(apath, k, err)
         if not isinstance(v, str):

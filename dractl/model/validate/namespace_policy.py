@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dractl.model.formats import label_key_error
 from dractl.model.validate.field_errors import _duplicate, _forbidden, _invalid, _required
 from dractl.model.validate.fields import _list, _obj, _quantity, _str
-from dractl.model.validate.formats import _label_key_err
 from dractl.model.validate.pod_spec import (
     _HUGEPAGES,
     _REQUESTS,
@@ -38,7 +38,7 @@ def validate_limit_range(obj: Mapping[str, Any]) -> None:
         p = f"spec.limits[{i}]"
         item = _obj(item, p)
         kind = _str(item.get("type"), f"{p}.type")
-        err = _label_key_err(kind)
+        err = label_key_error(kind)
         if err:
             raise _invalid(f"{p}.type", kind, err)
         if "/" not in kind and kind not in _LIMIT_TYPES:
@@ -95,7 +95,7 @@ def validate_limit_range(obj: Mapping[str, Any]) -> None:
 
 def _quota_resource_name(name: str, path: str) -> None:
     """ValidateResourceQuotaResourceName."""
-    err = _label_key_err(name)
+    err = label_key_error(name)
     if err:
         raise _invalid(path, name, err)
     if "/" not in name and name not in _QUOTA_RESOURCES and not name.startswith(_REQUESTS + _HUGEPAGES):

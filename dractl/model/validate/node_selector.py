@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from dractl.model.formats import dns_subdomain_error
 from dractl.model.validate.field_errors import _forbidden, _invalid, _required
 from dractl.model.validate.fields import _label_name, _label_value, _list, _obj, _str
-from dractl.model.validate.formats import _dns_subdomain_err
 
 
 def _node_selector(selector: Any, path: str) -> list:
@@ -54,7 +54,7 @@ def _node_selector(selector: Any, path: str) -> list:
                 raise _invalid(f"{rp}.key", req.get("key"), "not a valid field selector key")
             for k, v in enumerate(values):
                 v = _str(v, f"{rp}.values[{k}]")
-                err = _dns_subdomain_err(v)
+                err = dns_subdomain_error(v)
                 if err:
                     raise _invalid(f"{rp}.values[{k}]", v, err)
     return terms

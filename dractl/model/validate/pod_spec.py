@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from dractl.errors import ValidationError
+from dractl.model.formats import dns_label_error, dns_subdomain_error, label_key_error, label_value_error
 from dractl.model.validate.field_errors import (
     _duplicate,
     _forbidden,
@@ -27,7 +28,6 @@ from dractl.model.validate.field_errors import (
     _wrong_type,
 )
 from dractl.model.validate.fields import _list, _obj, _quantity, _str
-from dractl.model.validate.formats import _dns_label_err, _dns_subdomain_err, _label_key_err, _label_value_err
 from dractl.quantity import Quantity
 
 _HUGEPAGES = "hugepages-"
@@ -69,7 +69,7 @@ def is_extended(name: str) -> bool:
     """helper.IsExtendedResourceName."""
     if is_native(name) or name.startswith(_REQUESTS):
         return False
-    return _label_key_err(_REQUESTS + name) is None
+    return label_key_error(_REQUESTS + name) is None
 
 
 def overcommit_allowed(name: str) -> bool:
@@ -83,7 +83,7 @@ def is_integer_resource(name: str) -> bool:
 
 def _resource_name(name: str, path: str) -> None:
     """validateResourceName."""
-    err = _label_key_err(name)
+    err = label_key_error(name)
     if err:
         raise _invalid(path, name, err)
     if "/" not in name and name not in _STANDARD_RESOURCES and not name.startswith(_HUGEPAGES):
@@ -266,7 +266,7 @@ def label_name(value: Any, path: str) -> None:
     """ValidateLabelName."""
     if not isinstance(value, str):
         raise _wrong_type(path, value, "a string")
-    err = _label_key_err(value)
+    err = label_key_error(value)
     if err:
         raise _invalid(path, value, err)
 
@@ -277,7 +277,7 @@ def labels(d: Any, path: str) -> None:
         label_name(k, path)
         if not isinstance(v, str):
             raise _wrong_type(f"{path}[{k}]", v, "a string")
-        err = _label_value_err(v)
+        err = label_value_error(v)
         if err:
             raise _invalid(path, v, err)
 
@@ -303,7 +303,7 @@ def label_selector(sel: Any, path: str) -> None:
             raise _invalid(f"{p}.operator", op, "not a valid selector operator")
         label_name(r.get("key") or "", f"{p}.key")
         for j, v in enumerate(values):
-            err = _label_value_err(v) if isinstance(v, str) else "must be a string"
+            err = label_value_error(v) if isinstance(v, str) else "must be a string"
             if err:
                 raise _invalid(f"{p}.values[{j}]", v, err)
 
@@ -327,7 +327,7 @@ def _node_selector_requirement(r: Any, path: str, *, check_values: bool) -> None
     label_name(r.get("key") or "", f"{path}.key")
     if check_values:
         for j, v in enumerate(values):
-            err = _label_value_err(v) if isinstance(v, str) else "must be a string"
+            err = label_value_error(v) if isinstance(v, str) else "must be a string"
             if err:
                 raise _invalid(f"{path}.values[{j}]", v, err)
 
@@ -347,7 +347,7 @@ def _node_field_requirement(r: Any, path: str) -> None:
     if key != "metadata.name":
         raise _invalid(f"{path}.key", key, "not a valid field selector key")
     for j, v in enumerate(values):
-        err = _dns_subdomain_err(v) if isinstance(v, str) else "must be a string"
+        err = dns_subdomain_error(v) if isinstance(v, str) else "must be a string"
         if err:
             raise _invalid(f"{path}.values[{j}]", v, err)
 
@@ -371,7 +371,7 @@ def _pod_affinity_term(term: Any, path: str) -> None:
     label_selector(term.get("labelSelector"), f"{path}.labelSelector")
     label_selector(term.get("namespaceSelector"), f"{path}.namespaceSelector")
     for name in _list(term.get("namespaces"), f"{path}.namespaces"):
-        err = _dns_label_err(name) if isinstance(name, str) else "must be a string"
+        err = dns_label_error(name) if isinstance(name, str) else "must be a string"
         if err:
             raise _invalid(f"{path}.namespace", name, err)
     match_keys = _list(term.get("matchLabelKeys"), f"{path}.matchLabelKeys")
@@ -492,7 +492,7 @@ def tolerations(items: Any, path: str) -> None:
                            "effect must be 'NoExecute' when `tolerationSeconds` is set")
         value = _str(t.get("value"), f"{p}.value")
         if op in ("Equal", ""):
-            err = _label_value_err(value)
+            err = label_value_error(value)
             if err:
                 raise _invalid(f"{p}.operator", value, err)
         elif op == "Exists":

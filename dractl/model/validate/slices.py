@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from dractl.model.formats import _DNS_LABEL_RE, _SKIP_NODE_OPS, _blen, dns_label_error, dns_subdomain_error
 from dractl.model.validate.field_errors import (
     _duplicate,
     _forbidden,
@@ -38,7 +39,6 @@ from dractl.model.validate.fields import (
     _str,
     _version,
 )
-from dractl.model.validate.formats import _DNS_LABEL_RE, _SKIP_NODE_OPS, _blen, _dns_label_err, _dns_subdomain_err
 from dractl.model.validate.limits import (
     _INT64_MAX,
     _INT64_MIN,
@@ -61,7 +61,7 @@ from dractl.quantity import Quantity
 
 
 def _resource_slice(obj: dict) -> None:
-    _metadata(obj, "metadata", _dns_subdomain_err, namespaced=False)
+    _metadata(obj, "metadata", dns_subdomain_error, namespaced=False)
     spec = _obj(obj.get("spec"), "spec")
     driver = _driver_name(spec.get("driver"), "spec.driver")
 
@@ -80,7 +80,7 @@ def _resource_slice(obj: dict) -> None:
         node_name = _str(node_name, "spec.nodeName")
         if node_name:
             set_fields.append("`nodeName`")
-            err = _dns_subdomain_err(node_name)
+            err = dns_subdomain_error(node_name)
             if err:
                 raise _invalid("spec.nodeName", node_name, err)
         else:
@@ -370,7 +370,7 @@ def _device_extras(dev: dict, p: str, per_device: bool, caps: dict) -> None:
             if not node_name:
                 raise _invalid(f"{p}.nodeName", "", "must not be empty")
             set_fields.append("`nodeName`")
-            err = _dns_subdomain_err(node_name)
+            err = dns_subdomain_error(node_name)
             if err:
                 raise _invalid(f"{p}.nodeName", node_name, err)
         if node_selector is not None:
@@ -407,7 +407,7 @@ def _counters(counters: Any, path: str, max_items: int) -> None:
     for name, counter in counters.items():
         if not isinstance(name, str):
             raise _wrong_type(path, name, "a string")
-        err = _dns_label_err(name)
+        err = dns_label_error(name)
         if err:
             raise _invalid(path, name, err)
         cpath = _key_path(path, name)

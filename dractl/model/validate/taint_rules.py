@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+from dractl.model.formats import dns_subdomain_error
 from dractl.model.validate.claims import _conditions
 from dractl.model.validate.field_errors import _too_many
 from dractl.model.validate.fields import _dns_label, _driver_name, _list, _obj, _pool_name
-from dractl.model.validate.formats import _dns_subdomain_err
 from dractl.model.validate.limits import MAX_RULE_CONDITIONS
 from dractl.model.validate.metadata import _metadata
 from dractl.model.validate.taints import _taint
 
 
 def _device_taint_rule(obj: dict) -> None:
-    _metadata(obj, "metadata", _dns_subdomain_err, namespaced=False)
+    _metadata(obj, "metadata", dns_subdomain_error, namespaced=False)
     spec = _obj(obj.get("spec"), "spec")
     sel = spec.get("deviceSelector")
     if sel is not None:

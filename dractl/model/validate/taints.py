@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from dractl.model.formats import _EFFECTS, _OPERATORS
 from dractl.model.validate.field_errors import _duplicate, _invalid, _required, _too_many, _unsupported
 from dractl.model.validate.fields import _label_name, _label_value, _list, _obj, _opt_int, _str
-from dractl.model.validate.formats import _EFFECTS, _OPERATORS
 from dractl.model.validate.limits import MAX_BINDING_CONDITIONS, MAX_TOLERATIONS
 
 

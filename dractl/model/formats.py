@@ -1,5 +1,6 @@
 """Name and value formats (DNS labels and subdomains, qualified names, C identifiers, label values, semver)
-with upstream's messages, and the enumerated values fields may take.
+with upstream's messages, and the enumerated values fields may take: the one home of these rules, for
+validation, names on the command line and taint keys.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ def _blen(s: str) -> int:
     return len(s) if s.isascii() else len(s.encode())
 
 
-def _dns_label_err(value: str) -> str | None:
+def dns_label_error(value: str) -> str | None:
     """content.IsDNS1123Label: the first message, or None."""
     if _blen(value) > 63:
         return "must be no more than 63 bytes"
@@ -98,7 +99,7 @@ def _dns_label_err(value: str) -> str | None:
     return None
 
 
-def _dns_subdomain_err(value: str) -> str | None:
+def dns_subdomain_error(value: str) -> str | None:
     """content.IsDNS1123Subdomain."""
     if _blen(value) > 253:
         return "must be no more than 253 bytes"
@@ -107,7 +108,7 @@ def _dns_subdomain_err(value: str) -> str | None:
     return None
 
 
-def _label_key_err(value: str) -> str | None:
+def label_key_error(value: str) -> str | None:
     """content.IsLabelKey (= IsQualifiedName)."""
     parts = value.split("/")
     if len(parts) == 1:
@@ -116,7 +117,7 @@ def _label_key_err(value: str) -> str | None:
         prefix, name = parts
         if not prefix:
             return "prefix part must be non-empty"
-        err = _dns_subdomain_err(prefix)
+        err = dns_subdomain_error(prefix)
         if err:
             return "prefix part " + err
     else:
@@ -131,7 +132,7 @@ def _label_key_err(value: str) -> str | None:
     return None
 
 
-def _label_value_err(value: str) -> str | None:
+def label_value_error(value: str) -> str | None:
     """content.IsLabelValue."""
     if _blen(value) > 63:
         return "must be no more than 63 bytes"
