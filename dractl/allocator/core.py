@@ -981,10 +981,11 @@ def _add_requirements(src: Sequence[NodeSelectorRequirement], dst: list[NodeSele
             dst.append(req)
 
 
+def untolerated(taints: Sequence[DeviceTaint], tolerations: Sequence[Toleration]) -> list[DeviceTaint]:
+    """The blocking taints (NoSchedule, NoExecute) that no toleration tolerates (taintTolerated)."""
+    return [t for t in taints if t.blocks and not any(tol.tolerates(t) for tol in tolerations)]
+
+
 def taint_prevents(taints: Sequence[DeviceTaint], tolerations: Sequence[Toleration]) -> bool:
     """taintPreventsAllocation: a NoSchedule/NoExecute taint without a matching toleration."""
-    for t in taints:
-        if t.effect in ("NoSchedule", "NoExecute"):
-            if not any(tol.tolerates(t) for tol in tolerations):
-                return True
-    return False
+    return any(t.blocks and not any(tol.tolerates(t) for tol in tolerations) for t in taints)

@@ -33,6 +33,7 @@ from dractl.allocator.core import (
     kobj,
     request_variants,
     taint_prevents,
+    untolerated,
 )
 from dractl.allocator.pools import Candidate, NodeView, node_matches
 from dractl.cel.match import SelectorCache, SelectorFailure, attribute_hint, closest, published_names
@@ -287,11 +288,7 @@ class _Classifier:
                 if r2:
                     return "counters", r2
         if a.f.device_taints and taint_prevents(cand.taints, rd.tolerations):
-            bad = [
-                t
-                for t in cand.taints
-                if t.effect in ("NoSchedule", "NoExecute") and not any(tol.tolerates(t) for tol in rd.tolerations)
-            ]
+            bad = untolerated(cand.taints, rd.tolerations)
             return "taint", "taint " + ", ".join(str(t) for t in bad) + " not tolerated"
         return "usable", "usable"
 

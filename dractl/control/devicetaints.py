@@ -28,7 +28,6 @@ from dractl.model.objects import DeviceTaint, DeviceTaintRule, Pod, ResourceClai
 from dractl.model.relations import claim_keys
 
 NO_EXECUTE = "NoExecute"
-BLOCKING = ("NoSchedule", "NoExecute")
 
 
 def parse_time(stamp: str, default: _dt.datetime) -> _dt.datetime:
@@ -256,7 +255,7 @@ def lost_candidates(
 ) -> list[LostCandidates]:
     """Pending pods with a request that one of ``affected`` could serve today and that does not tolerate
     ``taint`` (a NoSchedule or NoExecute taint makes such devices no candidates)."""
-    if taint.effect not in BLOCKING or not affected:
+    if not taint.blocks or not affected:
         return []
     cache: dict[str, Any] = {}
 

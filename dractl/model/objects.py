@@ -206,12 +206,23 @@ class DeviceCounterConsumption:
     counters: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
 
 
+#: The taint effects that keep a device from being allocated to a request that does not tolerate them
+#: (k8s.io/dynamic-resource-allocation structured/internal/*/allocator_*.go taintPreventsAllocation:
+#: "Only known effects prevent allocation, others (including None) are ignored").
+BLOCKING_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
+
+
 @dataclass(frozen=True, slots=True)
 class DeviceTaint:
     key: str
     value: str = ""
     effect: str = ""  # None | NoSchedule | NoExecute (unknown effects behave like None)
     time_added: str = ""
+
+    @property
+    def blocks(self) -> bool:
+        """Whether the effect keeps the device from requests that do not tolerate it (NoSchedule, NoExecute)."""
+        return self.effect in BLOCKING_EFFECTS
 
     def __str__(self) -> str:
         v = f"={self.value}" if self.value else ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from dractl.model.views import BLOCKING_EFFECTS, DeviceView, node_text
+from dractl.model.views import DeviceView, node_text
 from dractl.quantity import Quantity
 
 GROUPINGS = ("node", "pool", "driver", "class", "model")
@@ -52,7 +52,7 @@ class UsageRow:
             self.free += 1
         if v.health_state == "Unhealthy":
             self.unhealthy += 1
-        if any(t.effect in BLOCKING_EFFECTS for t in v.effective_taints):
+        if any(t.blocks for t in v.effective_taints):
             self.tainted += 1
         claims = {h.claim for h in held}
         if len(claims) > 1:

@@ -17,8 +17,6 @@ from dractl.model.objects import (
 )
 from dractl.quantity import Quantity
 
-BLOCKING_EFFECTS = ("NoSchedule", "NoExecute")
-
 
 def qualified(driver: str, key: str) -> str:
     """The fully qualified attribute/capacity name: bare keys belong to the driver's domain."""
@@ -134,7 +132,7 @@ class DeviceView:
         admins = [h for h in self.holders if h.admin_access]
         if admins:
             base += " +admin: " + ", ".join(sorted({h.claim for h in admins}))
-        blocking = [t for t in self.effective_taints if t.effect in BLOCKING_EFFECTS]
+        blocking = [t for t in self.effective_taints if t.blocks]
         if blocking:
             base += " tainted: " + ", ".join(str(t) for t in blocking)
         if self.health_state == "Unhealthy":
@@ -153,7 +151,7 @@ class DeviceView:
         d = self.device
         if self.pd.pool_incomplete or self.counters_short:
             return False
-        if any(t.effect in BLOCKING_EFFECTS for t in self.effective_taints):
+        if any(t.blocks for t in self.effective_taints):
             return False
         held = [h for h in self.holders if not h.admin_access]
         if not held:
