@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from dractl.allocator import capacity as cap
 from dractl.allocator.constraints import DistinctAttribute, MatchAttribute
-from dractl.allocator.pools import Candidate, NodeView, PoolView, gather_pools, node_matches
+from dractl.allocator.pools import Candidate, NodeView, PoolView, gather_pools
 from dractl.cel.match import SelectorCache, SelectorFailure
 from dractl.features import DEFAULT_GATES, AllocatorFeatures, FeatureGates
 from dractl.model.cluster import Cluster
@@ -39,6 +39,7 @@ from dractl.model.objects import (
     ResourceClaim,
     ResourceSlice,
     Toleration,
+    node_matches,
 )
 
 ALLOCATION_RESULTS_MAX_SIZE = 32  # resourceapi.AllocationResultsMaxSize

@@ -35,9 +35,9 @@ from dractl.allocator.core import (
     taint_prevents,
     untolerated,
 )
-from dractl.allocator.pools import Candidate, NodeView, node_matches
+from dractl.allocator.pools import Candidate, NodeView
 from dractl.cel.match import SelectorCache, SelectorFailure, attribute_hint, closest, published_names
-from dractl.model.objects import Node, ResourceClaim
+from dractl.model.objects import Node, ResourceClaim, node_matches
 from dractl.quantity import Format, Quantity
 
 MAX_EXAMPLES = 3

@@ -14,24 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from dractl.model.objects import Device, DeviceKey, DeviceTaint, NodeSelector, ResourceSlice
-
-
-def node_matches(
-    node_name: str,
-    labels: Mapping[str, str],
-    name_to_match: str,
-    all_nodes: bool,
-    selector: NodeSelector | None,
-) -> bool:
-    """Upstream ``NodeMatches``: nodeName, then allNodes, then a node selector."""
-    if name_to_match:
-        return node_name == name_to_match
-    if all_nodes:
-        return True
-    if selector is not None:
-        return selector.matches(node_name, labels)
-    return False
+from dractl.model.objects import Device, DeviceKey, DeviceTaint, ResourceSlice, node_matches
 
 
 @dataclass(eq=False, slots=True)

@@ -157,6 +157,24 @@ class NodeSelector:
 # ---------------------------------------------------------------- DeviceClass
 
 
+def node_matches(
+    node_name: str,
+    labels: Mapping[str, str],
+    name_to_match: str,
+    all_nodes: bool,
+    selector: NodeSelector | None,
+) -> bool:
+    """Upstream ``NodeMatches`` (k8s.io/dynamic-resource-allocation structured/internal/*/pools_*.go): nodeName,
+    then allNodes, then a node selector; of a slice, or of a device with per-device node selection."""
+    if name_to_match:
+        return node_name == name_to_match
+    if all_nodes:
+        return True
+    if selector is not None:
+        return selector.matches(node_name, labels)
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class OpaqueConfig:
     driver: str

@@ -14,6 +14,7 @@ from dractl.model.objects import (
     DeviceRequestAllocationResult,
     DeviceTaintRule,
     ResourceSlice,
+    node_matches,
 )
 from dractl.quantity import Quantity
 
@@ -25,18 +26,23 @@ def qualified(driver: str, key: str) -> str:
 
 def visible_from(pd: PoolDevice, node: str, labels: dict[str, str]) -> bool:
     """Whether a device can be used from ``node`` (slice or per-device node selection)."""
-    d, s = pd.device, pd.slice
-    if s.per_device_node_selection:
-        if d.node_name:
-            return d.node_name == node
-        if d.all_nodes:
-            return True
-        return d.node_selector is not None and d.node_selector.matches(node, labels)
-    if s.node_name:
-        return s.node_name == node
-    if s.all_nodes:
-        return True
-    return s.node_selector is not None and s.node_selector.matches(node, labels)
+    o = pd.device if pd.slice.per_device_node_selection else pd.slice
+    return node_matches(node, labels, o.node_name, o.all_nodes, o.node_selector)
+
+
+def device_filter(cluster: Cluster, node: str | None = None, driver: str | None = None, pool: str | None = None
+                  ) -> Callable[[PoolDevice], bool] | None:
+    """The test for ``--node`` (usable from it), ``--driver`` and ``--pool``; None when none is given."""
+    if not (node or driver or pool):
+        return None
+    n = cluster.node(node) if node else None
+    labels = dict(n.labels) if n else {}
+
+    def keep(pd: PoolDevice) -> bool:
+        return ((not driver or pd.driver == driver) and (not pool or pd.pool == pool)
+                and (not node or visible_from(pd, node, labels)))
+
+    return keep
 
 
 def node_text(pd: PoolDevice) -> str:

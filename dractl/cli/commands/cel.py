@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -48,7 +48,10 @@ def cel(
     check_node_name(node)
     cluster = app_ctx.cluster(device_needs(node=bool(node), classes=bool(device_class)))
     require_node(cluster, node)
-    devices = _devices(cluster, node, driver)
+    from dractl.model.views import device_filter
+
+    keep = device_filter(cluster, node, driver)
+    devices = [pd for pd in cluster.iter_devices() if keep is None or keep(pd)]
     class_sels = []
     if device_class:
         from dractl.cli.selectors import class_selectors
@@ -83,20 +86,6 @@ def _reason(r: DeviceResult) -> str:
 
         return split_runtime_error(r.error)[0]
     return r.reason or ""
-
-
-def _devices(cluster: Any, node: str | None, driver: str | None) -> list[Any]:
-    from dractl.model.views import visible_from
-
-    out = []
-    labels = dict(cluster.node(node).labels) if node and cluster.node(node) else {}
-    for pd in cluster.iter_devices():
-        if driver and pd.driver != driver:
-            continue
-        if node and not visible_from(pd, node, labels):
-            continue
-        out.append(pd)
-    return out
 
 
 def summary(results: list[DeviceResult]) -> str:

@@ -62,20 +62,18 @@ def _devices(app_ctx: AppContext, cluster: Cluster, node: str | None, driver: st
              available: bool, selector: str | None, device_class: str | None, unhealthy: bool) -> Listing:
     """The device listing of one state of the cluster."""
     from dractl.cli.names import require_node
-    from dractl.model.views import device_views, visible_from
+    from dractl.model.views import device_filter, device_views
     from dractl.render.printers import Result, dractl_list
     from dractl.render.watch import Listing
 
     require_node(cluster, node)
-    n = cluster.node(node) if node else None
-    labels = dict(n.labels) if n else {}
 
     def slice_kept(s: Any) -> bool:  # whole slices of another node, driver or pool are passed over
         return ((not driver or s.driver == driver) and (not pool or s.pool.name == pool)
                 and (not node or not s.node_name or s.node_name == node))
 
     views = device_views(cluster, slices=slice_kept if node or driver or pool else None,
-                         devices=(lambda pd: visible_from(pd, node, labels)) if node else None)
+                         devices=device_filter(cluster, node))
     if unhealthy:
         views = [v for v in views if v.health_state == "Unhealthy"]
     if available:
