@@ -46,7 +46,7 @@ from dractl.model.objects import (
     ResourceClaim,
     ResourceClaimTemplate,
 )
-from dractl.model.parse import parse_object
+from dractl.model.parse import parse_object, pod_conditions
 from dractl.model.relations import claim_from_template
 from dractl.model.serialize import allocation_to_dict
 from dractl.scheduler.extended import SPECIAL_CLAIM_NAME, PodExtendedResources
@@ -395,7 +395,8 @@ class ControlPlane:
                     else:  # deallocated once nobody uses it
                         for k in ("reservedFor", "allocation", "devices"):
                             status.pop(k, None)
-                        o = replace(o, reserved_for=(), allocation=None, devices=(), raw={**o.raw, "status": status})
+                        o = replace(o, reserved_for=(), allocation=None, device_statuses=(),
+                                    raw={**o.raw, "status": status})
                 if o.meta.deletion_timestamp and not alive:
                     changed = True
                     events.append(Change(admission.reference(o.raw), "deleted", namespace=o.meta.namespace,
@@ -629,7 +630,8 @@ class ControlPlane:
         status["conditions"] = [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "True"}]
         status.setdefault("startTime", self._at)
         raw = {**pod.raw, "spec": {**(pod.raw.get("spec") or {}), "nodeName": node}, "status": status}
-        bound = replace(self.get("Pod", pod.meta.namespace, pod.name) or pod, node_name=node, phase="Running", raw=raw)
+        bound = replace(self.get("Pod", pod.meta.namespace, pod.name) or pod, node_name=node, phase="Running",
+                        conditions=pod_conditions(status), raw=raw)
         self._put(bound)
         return bound
 
@@ -637,7 +639,7 @@ class ControlPlane:
         status = dict(pod.raw.get("status") or {})
         status["phase"] = "Pending"
         status["conditions"] = [{"type": "PodScheduled", "status": "False", "reason": reason, "message": message}]
-        self._put(replace(pod, phase="Pending", raw={**pod.raw, "status": status}))
+        self._put(replace(pod, phase="Pending", conditions=pod_conditions(status), raw={**pod.raw, "status": status}))
 
 
 def _node_claims(ext: Any, claims: Sequence[ResourceClaim], snapshot: Any) -> Any:
@@ -663,7 +665,7 @@ def _ready_for_binding(claim: ResourceClaim) -> bool:
     for r in claim.allocation.results if claim.allocation else ():
         if not r.binding_conditions:
             continue
-        status = next((d for d in claim.devices if (d.driver, d.pool, d.device) == (r.driver, r.pool, r.device)
+        status = next((d for d in claim.device_statuses if (d.driver, d.pool, d.device) == (r.driver, r.pool, r.device)
                        and (not r.share_id or d.share_id == r.share_id)), None)
         if status is None:
             return False

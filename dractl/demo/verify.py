@@ -532,7 +532,7 @@ def _binding_conditions(demo: Demo, obs: Observation, rows: Rows) -> list[CheckR
     problems = []
     if not res or any(tuple(r.binding_conditions) != ("BindingConditions",) for r in res):
         problems.append(f"results carry bindingConditions {[list(r.binding_conditions) for r in res]}")
-    status = {(d.driver, d.pool, d.device): d for c in claims for d in c.devices}
+    status = {(d.driver, d.pool, d.device): d for c in claims for d in c.device_statuses}
     for r in res:
         d = status.get(r.device_id)
         conds = {c.get("type"): c.get("status") for c in (d.conditions if d else ())}

@@ -224,7 +224,7 @@ class Cluster:
     def device_statuses(self) -> dict[DeviceKey, list[AllocatedDeviceStatus]]:
         out: dict[DeviceKey, list[AllocatedDeviceStatus]] = {}
         for c in self.claims:
-            for st in c.devices:
+            for st in c.device_statuses:
                 out.setdefault((st.driver, st.pool, st.device), []).append(st)
         return out
 

@@ -416,6 +416,8 @@ class AllocatedDeviceStatus:
     conditions: tuple[Mapping[str, Any], ...] = ()
     data: Any = None
     network_data: Mapping[str, Any] | None = None
+    #: the entry of status.devices[] as the driver wrote it (printed whole by -o json|yaml)
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,7 +426,7 @@ class ResourceClaim(APIObject):
     spec: ResourceClaimSpec
     allocation: AllocationResult | None = None
     reserved_for: tuple[ConsumerReference, ...] = ()
-    devices: tuple[AllocatedDeviceStatus, ...] = ()
+    device_statuses: tuple[AllocatedDeviceStatus, ...] = ()  # status.devices[]: what the drivers report
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
     @property
@@ -492,6 +494,16 @@ class ResourceHealthReport:
 
 
 @dataclass(frozen=True, slots=True)
+class PodCondition:
+    """One of status.conditions[] (PodScheduled, Ready, ...); absent fields are empty."""
+
+    type: str
+    status: str = ""
+    reason: str = ""
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Pod(APIObject):
     meta: ObjectMeta
     node_name: str = ""
@@ -503,7 +515,12 @@ class Pod(APIObject):
     claim_statuses: tuple[PodResourceClaimStatus, ...] = ()
     node_selector: Mapping[str, str] = field(default_factory=lambda: EMPTY)
     health: tuple[ResourceHealthReport, ...] = ()
+    conditions: tuple[PodCondition, ...] = ()
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+    def condition(self, type_: str) -> PodCondition | None:
+        """The condition of this type (the first, as the API server keeps one per type), or None."""
+        return next((c for c in self.conditions if c.type == type_), None)
 
     @property
     def key(self) -> str:

@@ -562,7 +562,7 @@ def _claim(o: dict[str, Any]) -> m.ResourceClaim:
             )
             for r in _l(status.get("reservedFor"))
         ),
-        devices=tuple(
+        device_statuses=tuple(
             m.AllocatedDeviceStatus(
                 driver=_d(s).get("driver", ""),
                 pool=_d(s).get("pool", ""),
@@ -571,6 +571,7 @@ def _claim(o: dict[str, Any]) -> m.ResourceClaim:
                 conditions=tuple(_l(_d(s).get("conditions"))),
                 data=_d(s).get("data"),
                 network_data=_d(s).get("networkData") or None,
+                raw=_d(s),
             )
             for s in _l(status.get("devices"))
         ),
@@ -636,6 +637,7 @@ def _pod(o: dict[str, Any]) -> m.Pod:
         ),
         node_selector=_frozen(spec.get("nodeSelector")),
         health=_health_reports(status),
+        conditions=pod_conditions(status),
         raw=o,
     )
 
@@ -645,6 +647,15 @@ def _extended_claim(status: dict[str, Any]) -> tuple[m.PodResourceClaim, ...]:
     as one more entry of the pod's claims, named ``<extended-resources>``."""
     name = _d(status.get("extendedResourceClaimStatus")).get("resourceClaimName")
     return (m.PodResourceClaim(m.EXTENDED_RESOURCES_ENTRY, str(name)),) if name else ()
+
+
+def pod_conditions(status: dict[str, Any]) -> tuple[m.PodCondition, ...]:
+    """A pod's status.conditions[] (entries without a type are left out)."""
+    return tuple(
+        m.PodCondition(type=str(c["type"]), **{k: str(c[k]) for k in ("status", "reason", "message") if c.get(k)})
+        for c in _l(status.get("conditions"))
+        if isinstance(c, dict) and c.get("type")
+    )
 
 
 def _health_reports(status: dict[str, Any]) -> tuple[m.ResourceHealthReport, ...]:

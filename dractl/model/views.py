@@ -179,7 +179,7 @@ def device_views(cluster: Cluster, *, slices: Callable[[ResourceSlice], bool] | 
     hidx = _health.build(cluster.pods, cluster.claims) if cluster.pods else _health.HealthIndex()
     statuses: dict[tuple[str, str, str], list[tuple[str, AllocatedDeviceStatus]]] = {}
     for c in cluster.claims:
-        for st in c.devices:
+        for st in c.device_statuses:
             statuses.setdefault((st.driver, st.pool, st.device), []).append((c.key, st))
     holders = cluster.holders
     rules = cluster.taint_rules

@@ -134,8 +134,8 @@ def _claims(app_ctx: AppContext, cluster: Cluster, name: str | None, explain: bo
                 "reservedFor": [r.name for r in c.reserved_for],
                 "node": rel.node_of(c),
             }
-            if _d_list(c.raw):  # the drivers' status.devices[], whole (conditions, data, networkData)
-                d["devices"] = _d_list(c.raw)
+            if c.device_statuses:  # the drivers' status.devices[], whole (conditions, data, networkData)
+                d["devices"] = [st.raw for st in c.device_statuses]
             unmapped = hidx.claim_unmapped(c.key)
             if unmapped:
                 d["claimHealth"] = [
@@ -201,12 +201,6 @@ def _result_cells(c: ResourceClaim) -> list[tuple[str, str, str, tuple[str, str,
     ]
 
 
-def _d_list(raw: Any) -> list[Any]:
-    status = raw.get("status") if isinstance(raw, dict) else None
-    devices = status.get("devices") if isinstance(status, dict) else None
-    return devices if isinstance(devices, list) else []
-
-
 def _health_cell(hidx: Any, c: ResourceClaim, key: tuple[str, str, str] | None) -> str:
     """The kubelet's health for one allocated device (or, for CDI-only reports, for the claim)."""
     if key is None:
@@ -225,7 +219,7 @@ def _driver_status_cell(c: ResourceClaim, key: tuple[str, str, str] | None) -> s
     if key is None:
         return NONE
     parts: list[str] = []
-    for st in c.devices:
+    for st in c.device_statuses:
         if (st.driver, st.pool, st.device) != key:
             continue
         for cond in st.conditions:

@@ -131,10 +131,9 @@ def _key(p: Pod) -> tuple[str, str]:
 
 def scheduled_condition(p: Pod) -> dict[str, str]:
     """The pod's PodScheduled condition as the API server has it ({} when there is none)."""
-    status = (p.raw or {}).get("status") or {}
-    for c in status.get("conditions") or []:
-        if isinstance(c, dict) and c.get("type") == "PodScheduled":
-            return {k: str(c[k]) for k in ("status", "reason", "message") if c.get(k)}
+    c = p.condition("PodScheduled")
+    if c is not None:
+        return {k: v for k, v in (("status", c.status), ("reason", c.reason), ("message", c.message)) if v}
     if p.node_name:
         return {"status": "True"}
     return {}
@@ -216,9 +215,8 @@ def pod_doc(rel: Relations, p: Pod, explained: list[Explained] | None, hidx: Any
             "state": c.state if c is not None else "missing",
             "results": results,
         }
-        st = ((c.raw.get("status") or {}).get("devices") if c is not None else None) or []
-        if st:  # the drivers' status.devices[], whole
-            entry["devices"] = st
+        if c is not None and c.device_statuses:  # the drivers' status.devices[], whole
+            entry["devices"] = [st.raw for st in c.device_statuses]
         claims.append(entry)
     d: dict[str, Any] = {
         "apiVersion": DRACTL_API,
