@@ -3,9 +3,21 @@ exist is NotFound (exit 1), as kubectl answers them."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Protocol, TypeVar
 
 from dractl.errors import NotFoundError, UsageError
+
+
+class _Namespaced(Protocol):
+    @property
+    def namespace(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+T = TypeVar("T", bound=_Namespaced)
 
 
 def check_namespace(ns: str | None) -> None:
@@ -47,3 +59,15 @@ def one_by_name(kind: str, name: str, namespaces: list[str]) -> None:
             f"{kind} {name!r} is in {len(namespaces)} namespaces ({', '.join(sorted(namespaces))}): "
             "name one with -n NAMESPACE"
         )
+
+
+def select_named(objects: Iterable[T], ns: str | None, name: str | None, kind: str) -> list[T]:
+    """The namespaced objects in ``ns`` (None: every namespace) named ``name`` (None: any), sorted by
+    namespace and name; a named get with -A must find NAME in a single namespace (see :func:`one_by_name`)."""
+    items = sorted(
+        (o for o in objects if (ns is None or (o.namespace or "default") == ns) and (not name or o.name == name)),
+        key=lambda o: (o.namespace or "default", o.name),
+    )
+    if name and items:
+        one_by_name(kind, name, [o.namespace or "default" for o in items])
+    return items

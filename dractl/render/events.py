@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-RESCHEDULE_HINT = "(in the fake cluster, any 'dractl fake apply' reschedules)"
 
 def explain_hint(namespace: str, pod: str) -> str:
     """The command that explains a pending pod, for a cluster read with no source flags."""
@@ -39,8 +38,6 @@ def event_line(e: Any, explain: Callable[[str, str], str] = explain_hint) -> str
         return f"{e.ref} not created (from template {e.template} for pod {e.pod}): {e.message}"
     if e.verb == "refused":
         return f"{e.ref} refused: {e.message}"
-    if e.verb == "binding":
-        return f"{e.ref} {e.message}"
     if e.verb == "evicted":
         return f"{e.ref} evicted: device taint not tolerated: {e.message}"
     if e.verb == "marked for deletion":
@@ -68,15 +65,6 @@ def quoted(ref: str) -> str:
 def deleted_line(ref: str, namespace: str = "") -> str:
     """kubectl delete's line (v1.37): ``pod "x" deleted from ns namespace``, ``devicetaintrule... "y" deleted``."""
     return f"{quoted(ref)} deleted" + (f" from {namespace} namespace" if namespace else "")
-
-
-def with_reschedule_hint(e: Any) -> Any:
-    """An :class:`~dractl.scheduler.explain.Explained` whose claims fit now, with the hint to reschedule."""
-    if e.could_fit_now:
-        old = e.summary
-        e.summary = f"{old} {RESCHEDULE_HINT}"
-        e.lines = [e.summary if line == old else line for line in e.lines]
-    return e
 
 
 def error_hint(e: Exception) -> str:

@@ -120,7 +120,7 @@ def test_shared_capacity_age_unknown_and_node_from_snapshot(dractl):
     ],
 )
 def test_human_duration_is_kubectls(secs, text):
-    from dractl.cli.commands.claims import human_age, human_duration
+    from dractl.render.claims import human_age, human_duration
 
     assert human_duration(secs) == text
     now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
