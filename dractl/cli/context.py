@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from dractl.model.cluster import Cluster
     from dractl.render.printers import Result
     from dractl.sources.base import Source
+    from dractl.sources.fake import FakeSource
 
 
 @dataclass
@@ -55,6 +56,12 @@ class AppContext:
         except (AttributeError, ValueError):
             return False
 
+    def fake_cluster(self) -> FakeSource:
+        """The embedded fake cluster of --state-dir (its store and its objects), whichever source -o reads."""
+        from dractl.sources.fake import FakeSource
+
+        return FakeSource(self.source_options.state_dir, self.warn)
+
     def cluster(self, needs: Needs | None = None, scope: Scope | None = None) -> Cluster:
         """The source's objects; ``needs`` names the kinds the command uses (a live source reads only those),
         ``scope`` the devices it looks at (``devices --node``: a live source reads one node's slices).
@@ -80,7 +87,7 @@ class AppContext:
         """-n, else the kubeconfig context's namespace (live), else "default"."""
         if self.namespace:
             return self.namespace
-        return getattr(self.source, "default_namespace", None) or "default"
+        return self.source.default_namespace
 
     @property
     def features(self) -> FeatureGates:
@@ -105,7 +112,7 @@ class AppContext:
             words.append("--fake")
         # -n unless the pasted command would read that namespace without one (this call's -n does not count):
         # "default" is left out only when the source (a kubeconfig context may name another) defaults to it.
-        if namespace and (namespace != "default" or getattr(self.source, "default_namespace", "default") != "default"):
+        if namespace and (namespace != "default" or self.source.default_namespace != "default"):
             words += ["-n", shlex.quote(namespace)]
         return " ".join([*words, args])
 

@@ -466,9 +466,8 @@ def live_names(kind: str, src: dict, kubeconfig: str, namespace: str | None,
                all_namespaces: bool) -> list[tuple[str, str]]:
     """Names from a live cluster, reused for CACHE_TTL seconds; nothing after LIVE_TIMEOUT seconds.
 
-    The lookup runs ``open_source(...)``: a live source may offer
-    ``complete_names(kind, namespace, all_namespaces) -> [(name, description)]`` to list
-    just one kind; otherwise its ``load()`` Cluster is used. Any error gives no names,
+    The lookup runs ``open_source(...)`` and reads only the kind being completed with its
+    ``load()``. Any error gives no names,
     and is cached like an answer so a failing cluster is not asked at every TAB.
     """
     import hashlib
@@ -502,13 +501,9 @@ def live_names(kind: str, src: dict, kubeconfig: str, namespace: str | None,
                 kubeconfig=src.get("kubeconfig"), context=src.get("context"), request_timeout=src.get("request_timeout")
             )
             source = open_source(opts, _quiet)
-            lister = getattr(source, "complete_names", None)
-            if lister is not None:
-                names = list(lister(kind, namespace, all_namespaces))
-            else:
-                # Read only the kind being completed; namespaced names default to the context's namespace.
-                ns = namespace or getattr(source, "default_namespace", None)
-                names = names_in(source.load(_COMPLETION_NEEDS.get(kind)), kind, ns, all_namespaces)
+            # Read only the kind being completed; namespaced names default to the context's namespace.
+            ns = namespace or source.default_namespace
+            names = names_in(source.load(_COMPLETION_NEEDS.get(kind)), kind, ns, all_namespaces)
             result.extend((str(n), str(h)) for n, h in names)
         except BaseException:
             pass

@@ -98,6 +98,12 @@ class Cluster:
     limit_ranges: list[LimitRange] = field(default_factory=list)
     resource_quotas: list[ResourceQuota] = field(default_factory=list)
 
+    def raw_documents(self) -> list[dict[str, Any]]:
+        """Every object as the API server (or the file) had it, kind by kind."""
+        return [dict(o.raw) for group in (self.classes, self.slices, self.taint_rules, self.claims, self.templates,
+                                          self.pods, self.nodes, self.namespaces, self.events, self.limit_ranges,
+                                          self.resource_quotas) for o in group]
+
     # -------------------------------------------------------------- lookups
 
     def device_class(self, name: str) -> DeviceClass | None:

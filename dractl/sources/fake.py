@@ -13,8 +13,11 @@ from dractl.sources.loader import objects_from_docs
 
 
 class FakeSource:
-    writable = True
+    """The embedded fake cluster: its store (state file) and its objects."""
+
     description = "fake cluster"
+    default_namespace = "default"
+    is_fake = True
 
     def __init__(self, directory: str | None, warn: Callable[[str], None]) -> None:
         self.store = Store(directory)
@@ -54,6 +57,10 @@ class FakeSource:
                 stamp = now
                 self._cluster = None
                 yield self.load(needs)
+
+    def snapshot_docs(self) -> list[dict[str, Any]]:
+        """Every object of the state."""
+        return self.load().raw_documents()
 
     def _stamp(self) -> tuple[int, int, int] | None:
         try:

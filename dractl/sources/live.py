@@ -49,7 +49,7 @@ def _wanted(needs: Needs | None) -> frozenset[str]:
 class LiveSource:
     """A Kubernetes API server reached through a kubeconfig (or the in-cluster service account)."""
 
-    writable = True
+    is_fake = False
 
     def __init__(self, choice: KubeconfigChoice, opts: SourceOptions, warn: Warn) -> None:
         self.choice = choice

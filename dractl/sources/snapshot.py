@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from dractl.errors import UsageError
 from dractl.model.cluster import Cluster, cluster_from
@@ -11,7 +12,10 @@ from dractl.sources.types import Needs, Scope, Warn
 
 
 class SnapshotSource:
-    writable = False
+    """A snapshot file (or stdin): read once, never changes."""
+
+    default_namespace = "default"
+    is_fake = False
 
     def __init__(self, path: str, warn: Warn) -> None:
         self.path = path
@@ -44,6 +48,10 @@ class SnapshotSource:
         self._objects += objs
         self._cluster = cluster_from(self._objects)
         return self._cluster
+
+    def snapshot_docs(self) -> list[dict[str, Any]]:
+        """Every object of the file."""
+        return self.load().raw_documents()
 
     def watch(self, needs: Needs | None = None) -> Iterator[Cluster]:
         """A snapshot never changes: watching it is a usage error."""

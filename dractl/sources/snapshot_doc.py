@@ -110,12 +110,4 @@ def clean(obj: dict[str, Any]) -> dict[str, Any]:
 
 def snapshot_document(source: Any) -> dict[str, Any]:
     """Every object the source holds, as a ``kind: List`` that ``--from`` reads with the same answers."""
-    docs = getattr(source, "snapshot_docs", None)
-    if docs is not None:
-        raws = docs()
-    else:
-        c = source.load()
-        raws = [dict(o.raw) for group in (c.classes, c.slices, c.taint_rules, c.claims, c.templates, c.pods,
-                                           c.nodes, c.namespaces, c.events, c.limit_ranges, c.resource_quotas)
-                for o in group]
-    return {"apiVersion": "v1", "kind": "List", "items": [clean(o) for o in raws]}
+    return {"apiVersion": "v1", "kind": "List", "items": [clean(o) for o in source.snapshot_docs()]}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # the model is not needed to pick a source (keeps --help fast)
     from dractl.model.cluster import Cluster
@@ -40,8 +40,15 @@ class Source(Protocol):
         """Short description for messages ("fake cluster", "snapshot dump.yaml", "cluster kind-dra")."""
         ...
 
-    #: Whether ``dractl fake`` style writes are possible.
-    writable: bool
+    @property
+    def default_namespace(self) -> str:
+        """The namespace a command reads without -n: a kubeconfig context's, else "default"."""
+        ...
+
+    @property
+    def is_fake(self) -> bool:
+        """Whether this is the embedded fake cluster (whose control plane reschedules on any ``fake apply``)."""
+        ...
 
     def load(self, needs: Needs | None = None, scope: Scope | None = None) -> Cluster:
         """Return the DRA-relevant objects the source holds (at least the kinds in ``needs``; with ``scope``,
@@ -53,6 +60,10 @@ class Source(Protocol):
 
         A source that cannot change (a snapshot) raises UsageError; a lost connection raises SourceError.
         """
+        ...
+
+    def snapshot_docs(self) -> list[dict[str, Any]]:
+        """Every object the source holds, as the API server has it (``dractl snapshot``)."""
         ...
 
 

@@ -62,7 +62,7 @@ def _claims(app_ctx: AppContext, cluster: Cluster, name: str | None, explain: bo
         if not name:
             view.orphans = [ex.pod(p, missing) for p, missing in rel.pods_missing_claims(ns)]
         # "any 'dractl fake apply' reschedules" is true only of the fake cluster
-        view.reschedule_hint = app_ctx.source.description == "fake cluster"
+        view.reschedule_hint = app_ctx.source.is_fake
     return claims_listing(view)
 
 

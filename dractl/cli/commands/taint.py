@@ -215,14 +215,11 @@ def _write(app_ctx: Any, rules: list[dict[str, Any]], *, yes: bool) -> list[dict
 def _fake_apply(app_ctx: Any, rules: list[dict[str, Any]], deletes: list[str] | None = None) -> list[dict[str, Any]]:
     """Write (or delete) rules in the fake cluster and run its control plane (which evicts as the controller)."""
     from dractl.control.plane import ControlPlane
-    from dractl.control.store import Store
     from dractl.model.parse import parse_object
     from dractl.render.events import change_doc, event_line
-    from dractl.sources.fake import FakeSource
 
-    store = Store(app_ctx.source_options.state_dir)
-    source = FakeSource(app_ctx.source_options.state_dir, app_ctx.warn)
-    with store.transaction() as doc:
+    source = app_ctx.fake_cluster()
+    with source.store.transaction() as doc:
         plane = ControlPlane(source.objects(doc["items"]), features=app_ctx.features,
                              memory=doc.setdefault("controllers", {}))
         if deletes:

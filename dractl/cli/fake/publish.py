@@ -45,12 +45,11 @@ def publish(
     """Publish the fake cluster's profile into the live cluster: its DeviceClasses and one ResourceSlice set per
     node, as the profile's drivers would, labelled app.kubernetes.io/managed-by=dractl."""
     from dractl.control import profiles
-    from dractl.control.store import Store
     from dractl.errors import UsageError
 
     app_ctx = app_context(ctx)
     live = _live(app_ctx)
-    state = Store(app_ctx.source_options.state_dir).read()
+    state = app_ctx.fake_cluster().store.read()
     name = state.get("profile")
     if name not in profiles.PROFILES:
         raise UsageError(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -10,14 +10,16 @@ from dractl.cli import completers as _c
 from dractl.cli.context import AppContext, app_context
 from dractl.errors import ExitCode, UsageError
 
+if TYPE_CHECKING:
+    from dractl.sources.fake import FakeSource
 
-def fake_store(ctx: typer.Context) -> tuple[Any, Any]:
-    from dractl.control.store import Store
 
+def fake_cluster(ctx: typer.Context) -> tuple[FakeSource, AppContext]:
+    """The fake cluster the command changes (not with --from)."""
     app_ctx = app_context(ctx)
     if app_ctx.source_options.from_file:
         raise UsageError("dractl fake works on the fake cluster; --from cannot be used with it")
-    return Store(app_ctx.source_options.state_dir), app_ctx
+    return app_ctx.fake_cluster(), app_ctx
 
 
 def reset(
@@ -48,10 +50,10 @@ def reset(
     from dractl.control import profiles
     from dractl.control.store import document
 
-    store, app_ctx = fake_store(ctx)
+    fake, app_ctx = fake_cluster(ctx)
     alloc = profiles.allocatable(node_cpu, node_memory, node_pods)
     items = profiles.build(profile, nodes, devices_per_node, alloc)
-    with store.transaction() as doc:
+    with fake.store.transaction() as doc:
         doc.clear()
         doc.update(document(profile, items))
         doc["devicesPerNode"] = devices_per_node
@@ -103,13 +105,13 @@ def load(
     """Replace the fake cluster's state with the objects in FILE."""
     from dractl.control.store import document
 
-    store, app_ctx = fake_store(ctx)
+    fake, app_ctx = fake_cluster(ctx)
     objs = _read(file, app_ctx)
     raws = [dict(o.raw) for o in objs]
     if not raws:
         # Replacing the cluster with nothing is almost surely the wrong file: refuse, change nothing.
         raise UsageError(f"{file}: no object dractl reads in it; the fake cluster is unchanged")
-    with store.transaction() as doc:
+    with fake.store.transaction() as doc:
         doc.clear()
         doc.update(document("loaded", raws))
     _say(app_ctx, f"fake cluster loaded from {file}: {len(raws)} object(s)",
@@ -168,12 +170,9 @@ def _change(ctx: typer.Context, filename: str, *, delete: bool, ignore_not_found
     """Apply or delete FILE's objects, then run the simulated control plane; one atomic write."""
     from dractl.control.plane import ControlPlane
     from dractl.render.events import event_line
-    from dractl.sources.fake import FakeSource
-
-    store, app_ctx = fake_store(ctx)
+    source, app_ctx = fake_cluster(ctx)
     objs = _read(filename, app_ctx)
-    source = FakeSource(app_ctx.source_options.state_dir, app_ctx.warn)
-    with store.transaction() as doc:
+    with source.store.transaction() as doc:
         plane = ControlPlane(source.objects(doc["items"]), features=app_ctx.features,
                              memory=doc.setdefault("controllers", {}))
         if delete:
@@ -230,9 +229,9 @@ def env(
     Only the dra-example-driver's: for another driver's devices dractl says it does not know."""
     from dractl.control.driver import container_env, other_drivers_devices
 
-    store, app_ctx = fake_store(ctx)
+    fake, app_ctx = fake_cluster(ctx)
     ns = app_ctx.namespace or "default"
-    items = store.read()["items"]
+    items = fake.store.read()["items"]
     per_container = container_env(items, ns, pod)
     for container, devices in other_drivers_devices(items, ns, pod).items():
         drivers = sorted({d.split("/")[0] for d in devices})
@@ -279,8 +278,8 @@ def health(
 
     if state not in HEALTHS:
         raise UsageError(f"health {state!r}: must be one of {', '.join(HEALTHS)}")
-    store, app_ctx = fake_store(ctx)
-    with store.transaction() as doc:
+    fake, app_ctx = fake_cluster(ctx)
+    with fake.store.transaction() as doc:
         ids = []
         for o in doc["items"]:
             if o.get("kind") == "ResourceSlice":
