@@ -84,8 +84,9 @@ def pods_table(v: PodsView) -> Table:
                 cells.append(_claim_health(hidx, claim))
             cells += [sched, message, c["entry"], _claim_driver_status(claim)]
             rows.append([*head, p.name, p.phase, node, *cells])
+    # To fit a terminal: which device each pod got is what the view is for, so DEVICES goes last
     return Table(cols, rows, wide={"POD-CLAIM", "DRIVER-STATUS"},
-                 drop=["DEVICES", "SCHEDULED", "MESSAGE", "HEALTH", "NODE", "PHASE"])
+                 drop=["MESSAGE", "SCHEDULED", "HEALTH", "STATE", "PHASE", "NODE", "DEVICES"])
 
 
 def _key(p: Pod) -> tuple[str, str]:

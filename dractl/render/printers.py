@@ -63,7 +63,9 @@ class Table:
 
     To fit a terminal, the default table first cuts the ``cut`` columns (free text) with an
     ellipsis, then drops the ``drop`` columns, least important first, until it fits; the
-    other columns are kept whole, and when even they do not fit the line runs on.
+    other columns are kept whole, and when even they do not fit the line runs on. The ``whole``
+    columns are what the view is for: the ``drop`` columns give way to them, and they are cut
+    only when every droppable column is gone.
     """
 
     columns: list[str]
@@ -71,13 +73,14 @@ class Table:
     wide: set[str] = field(default_factory=set)
     drop: Sequence[str] = ()
     cut: Collection[str] = FREE_TEXT
+    whole: Collection[str] = ()
 
     def visible(self, wide: bool) -> Table:
         if wide or not self.wide:
             return self
         keep = [i for i, c in enumerate(self.columns) if c not in self.wide]
         return Table([self.columns[i] for i in keep], [[r[i] for i in keep] for r in self.rows],
-                     drop=self.drop, cut=self.cut)
+                     drop=self.drop, cut=self.cut, whole=self.whole)
 
 
 @dataclass
@@ -334,7 +337,8 @@ def fit_columns(table: Table, natural: Sequence[int], width: int | None) -> Layo
 
     In order, until the table fits: the gap narrows from three spaces to two; free-text
     columns (``table.cut``, never NAME-like) are cut down to ``_MIN_CUT`` cells or their
-    header; the ``table.drop`` columns go, least important first (one dropped before the
+    header, except the ``table.whole`` ones, which are cut only if dropping every ``table.drop``
+    column is not enough; the ``table.drop`` columns go, least important first (one dropped before the
     last comes back if the table then fits uncut). The cut columns then share what room is left, the
     narrowest first. Columns that may neither be cut nor dropped stay whole, so a line
     may still run on.
@@ -345,7 +349,8 @@ def fit_columns(table: Table, natural: Sequence[int], width: int | None) -> Layo
         return Layout(keep, list(natural), 3)
     gap = 2
     cut = {i for i, c in enumerate(table.columns) if c in table.cut and c not in NAME_LIKE}
-    least = {i: min(natural[i], max(len(table.columns[i]), _MIN_CUT)) if i in cut else natural[i] for i in keep}
+    shortest = {i: min(natural[i], max(len(table.columns[i]), _MIN_CUT)) for i in cut}
+    least = {i: shortest[i] if i in cut and table.columns[i] not in table.whole else natural[i] for i in keep}
     droppable = [table.columns.index(c) for c in table.drop if c in table.columns]
 
     def total(cols: list[int], w: dict[int, int]) -> int:
@@ -355,6 +360,8 @@ def fit_columns(table: Table, natural: Sequence[int], width: int | None) -> Layo
     while total(keep, least) > width and droppable:
         dropped.append(droppable.pop(0))
         keep.remove(dropped[-1])
+    if total(keep, least) > width:  # the whole columns do not fit even alone: they are cut like the others
+        least.update({i: shortest[i] for i in keep if i in cut})
     full = dict(enumerate(natural))
     for i in reversed(dropped[:-1]):  # a narrower, less important column comes back if all fits uncut
         if total(sorted([*keep, i]), full) <= width:

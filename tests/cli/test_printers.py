@@ -94,3 +94,16 @@ def test_long_lists_print_one_item_per_line_and_stay_json():
     assert text.splitlines()[3] == '    {"device": "gpu-0", "n": 0},'
     small = to_json({"items": [{"a": 1}]})
     assert json.loads(small) == {"items": [{"a": 1}]} and '\n      "a": 1' in small
+
+
+def test_droppable_columns_give_way_to_a_whole_column_which_is_cut_only_when_nothing_is_left_to_drop():
+    rows = [["dra-demo-worker", "gpu.example.com", "gpu-1", "LATEST-GPU-MODEL", "allocated: dra-demo/pod-a-gpu-x7k2q"]]
+    columns = ["NODE", "DRIVER", "DEVICE", "MODEL", "STATUS"]
+
+    def at(width: int, **kw) -> str:
+        return terminal_table(Table(columns, rows, drop=["MODEL", "DRIVER"], **kw), width=width,
+                              styled=False).splitlines()[1]
+
+    assert at(80) == "dra-demo-worker  gpu.example.com  gpu-1   LATEST-GPU-MODEL  allocated: dra-demo…"  # cut first
+    assert at(80, whole={"STATUS"}) == "dra-demo-worker  gpu.example.com  gpu-1   allocated: dra-demo/pod-a-gpu-x7k2q"
+    assert at(40, whole={"STATUS"}) == "dra-demo-worker  gpu-1   allocated: dra…"  # all dropped: then cut

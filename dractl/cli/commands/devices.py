@@ -106,9 +106,11 @@ def _devices_table(views: list[Any], wide: bool = True):
 
     rows = DeviceRows(views, wide)
     mains_up = [m.upper() for m in rows.mains]
-    # To fit a terminal: the less telling attributes go first; NODE, DEVICE and STATUS stay.
+    # To fit a terminal: the less telling attributes go first; NODE, DEVICE and STATUS (who holds the
+    # device: what the view is for) stay, STATUS whole as long as dropping columns makes room for it.
     drop = [*reversed(mains_up[1:]), "COUNTERS", "POOL", "CAPACITY", *mains_up[:1], "DRIVER"]
-    return Table(rows.columns(), [rows.row(v) for v in views], wide={"ATTRIBUTES", "TAINTS"}, drop=drop)
+    return Table(rows.columns(), [rows.row(v) for v in views], wide={"ATTRIBUTES", "TAINTS"}, drop=drop,
+                 whole={"STATUS"})
 
 
 def slices(
