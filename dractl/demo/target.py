@@ -231,7 +231,7 @@ class FakeTarget:
 
 
 def _list_namespace(namespace: str, source: Any) -> list[dict[str, Any]]:
-    from dractl.sources.live import EVENT_SELECTOR
+    from dractl.sources.apikinds import EVENT_SELECTOR
 
     docs = [source.list_raw("Pod", namespace=namespace)]
     docs.append(source.list_raw("Event", namespace=namespace, field_selector=EVENT_SELECTOR))

@@ -46,6 +46,9 @@ KINDS: dict[str, APIKind] = {k.kind: k for k in (
     APIKind("PodDisruptionBudget", "policy", "v1", "poddisruptionbudgets", True, "what preemption may evict"),
 )}
 
+#: Only the scheduler's FailedScheduling events about pods are read.
+EVENT_SELECTOR = "involvedObject.kind=Pod,reason=FailedScheduling"
+
 #: The verbs every read command needs (list), and -w/--watch (watch).
 READ_VERBS = ("list", "watch")
 #: What ``dractl fake publish``/``unpublish`` write: server-side apply is a patch that may create.

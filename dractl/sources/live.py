@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from dractl.errors import InputError, NotFoundError, SourceError
 from dractl.sources import kubeconfig
-from dractl.sources.apikinds import KINDS, RESOURCE_GROUP, read_kinds
+from dractl.sources.apikinds import EVENT_SELECTOR, KINDS, RESOURCE_GROUP, read_kinds
 from dractl.sources.kubeconfig import KubeconfigChoice, parse_timeout
 from dractl.sources.types import Needs, Scope, SourceOptions, Warn
 
@@ -33,8 +33,6 @@ PAGE_SIZE = 500
 
 #: Kinds that may be missing at the chosen version (DeviceTaintRule is v1 only from 1.37): an empty list.
 OPTIONAL_KINDS = frozenset({"DeviceTaintRule"})
-#: Only the scheduler's FailedScheduling events about pods are read.
-EVENT_SELECTOR = "involvedObject.kind=Pod,reason=FailedScheduling"
 
 
 def _wanted(needs: Needs | None) -> frozenset[str]:

@@ -14,14 +14,35 @@ from __future__ import annotations
 import json
 import queue
 import threading
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dractl.errors import SourceError
 
 if TYPE_CHECKING:
     from dractl.model.cluster import Cluster
-    from dractl.sources.live import LiveSource
+
+
+class LiveAPI(Protocol):
+    """What a watch needs of a live source (``dractl.sources.live.LiveSource``, which starts the watch)."""
+
+    _warn: Callable[[str], None]
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def server(self) -> str: ...
+
+    def list_docs(self, needs: Iterable[str]) -> list[Any]: ...
+
+    def list_raw(self, kind: str, *, field_selector: str | None = None) -> dict[str, Any]: ...
+
+    def stream(self, path: str, query: dict[str, str], read_timeout: float) -> Any: ...
+
+    def _collection(self, kind: str, namespace: str | None = None) -> str: ...
+
+    def _http_error(self, status: int, data: bytes, verb: str, kind: str) -> SourceError: ...
 
 #: The server closes each watch after this many seconds (it is then re-opened from where it was).
 WATCH_SECONDS = 300
@@ -63,10 +84,10 @@ class _Kind:
         self.parsed = None
 
 
-def watch(source: LiveSource, kinds: frozenset[str]) -> Iterator[Cluster]:
+def watch(source: LiveAPI, kinds: frozenset[str]) -> Iterator[Cluster]:
     """Yield the kinds' objects now, then after each batch of changes, until the caller stops."""
     from dractl.model.cluster import cluster_from
-    from dractl.sources.live import EVENT_SELECTOR, KINDS
+    from dractl.sources.apikinds import EVENT_SELECTOR, KINDS
     from dractl.sources.loader import objects_from_docs
 
     order = [k for k in KINDS if k in kinds]
@@ -121,7 +142,7 @@ def _next(events: queue.Queue[tuple[str, str, Any]]) -> tuple[str, str, Any]:
             continue
 
 
-def _follow(source: LiveSource, kind: str, selector: str | None, rv: str,
+def _follow(source: LiveAPI, kind: str, selector: str | None, rv: str,
             events: queue.Queue[tuple[str, str, Any]], stop: threading.Event) -> None:
     """Runs in its own thread: put the watch events of ``kind`` on ``events`` until ``stop``."""
     try:
@@ -133,10 +154,10 @@ def _follow(source: LiveSource, kind: str, selector: str | None, rv: str,
         events.put((kind, "FAILED", f"watching {kind} on {source.server}: {type(e).__name__}: {e}"))
 
 
-def _watch_once(source: LiveSource, kind: str, selector: str | None, rv: str,
+def _watch_once(source: LiveAPI, kind: str, selector: str | None, rv: str,
                 events: queue.Queue[tuple[str, str, Any]], stop: threading.Event) -> str:
     """One watch request, read to its end; returns the resourceVersion to go on from."""
-    from dractl.sources.live import KINDS
+    from dractl.sources.apikinds import KINDS
     from dractl.sources.transport import TransportError
 
     plural = KINDS[kind].plural
@@ -196,7 +217,7 @@ def _status(obj: Any) -> str:
     return f"{head}: {msg}" if head and msg else str(msg or head or "error")
 
 
-def _relist(source: LiveSource, kind: str, selector: str | None,
+def _relist(source: LiveAPI, kind: str, selector: str | None,
             events: queue.Queue[tuple[str, str, Any]]) -> str:
     doc = source.list_raw(kind, field_selector=selector)
     events.put((kind, "LIST", doc))
