@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from dractl import DRACTL_API
-from dractl.render.printers import Result, Table, dractl_list
+from dractl.render.printers import Result, Table, dractl_list, nothing_found
 from dractl.render.watch import Listing
 
 if TYPE_CHECKING:
@@ -57,13 +57,12 @@ def claims_listing(v: ClaimsView) -> Listing:
             return out[0]
         return dractl_list("ClaimList", out, **({"pendingPods": [o.to_dict() for o in orphans]} if orphans else {}))
 
-    ns = v.namespace
     return Listing(
         Result(
             table=lambda: claims_table(v),
             document=document,
             names=lambda: [f"resourceclaim.resource.k8s.io/{c.name}" for c in v.claims],
-            empty_message="No resources found." if ns is None else f"No resources found in {ns} namespace.",
+            empty_message=nothing_found(v.namespace),
         ),
         epilogue=epilogue if v.explanations is not None else None,
         keys=("NAMESPACE", "CLAIM"),

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from dractl import DRACTL_API
 from dractl.render.claims import NONE, driver_status_cell, results_doc
-from dractl.render.printers import Result, Table, dractl_list
+from dractl.render.printers import Result, Table, dractl_list, nothing_found
 from dractl.render.watch import Listing
 
 if TYPE_CHECKING:
@@ -46,13 +46,12 @@ def pods_listing(v: PodsView) -> Listing:
             return docs[0]
         return dractl_list("PodClaimsList", docs)
 
-    ns = v.namespace
     return Listing(
         Result(
             table=lambda: pods_table(v),
             document=document,
             names=lambda: [f"pod/{p.name}" for p in v.pods],
-            empty_message="No resources found." if ns is None else f"No resources found in {ns} namespace.",
+            empty_message=nothing_found(v.namespace),
         ),
         epilogue=epilogue if v.explanations is not None else None,
         keys=("NAMESPACE", "POD"),

@@ -41,6 +41,11 @@ def dractl_list(kind: str, items: list[Any], **extra: Any) -> dict[str, Any]:
     return {"apiVersion": DRACTL_API, "kind": kind, **extra, "items": items}
 
 
+def nothing_found(namespace: str | None) -> str:
+    """kubectl get's line for an empty listing of one namespace (``None``: of all of them)."""
+    return "No resources found." if namespace is None else f"No resources found in {namespace} namespace."
+
+
 def dractl_object(kind: str, fields: dict[str, Any]) -> dict[str, Any]:
     """One object dractl computes (a report, or a listing's item): ``{apiVersion: dractl/v1, kind, ...}``."""
     return {"apiVersion": DRACTL_API, "kind": kind, **fields}
