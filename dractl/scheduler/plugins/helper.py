@@ -1,9 +1,11 @@
-"""Score helpers shared by the score plugins: pkg/scheduler/framework/plugins/helper/normalize_score.go and Go's
-integer and float arithmetic where it differs from Python's."""
+"""Helpers shared by the plugins: pkg/scheduler/framework/plugins/helper/normalize_score.go, Go's integer and float
+arithmetic where it differs from Python's, and k8s.io/api core/v1 Toleration.ToleratesTaint."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 MAX_NODE_SCORE = 100  # k8s.io/kube-scheduler framework MaxNodeScore
 
@@ -33,3 +35,21 @@ def default_normalize_score(max_priority: int, reverse: bool, scores: dict[str, 
     for k, s in scores.items():
         s = go_div(max_priority * s, max_count)
         scores[k] = max_priority - s if reverse else s
+
+
+def tolerates(tolerations: Iterable[Mapping[str, Any]], taint: Mapping[str, Any]) -> bool:
+    """Whether any toleration tolerates the taint (k8s.io/api core/v1 Toleration.ToleratesTaint)."""
+    for t in tolerations:
+        effect = t.get("effect") or ""
+        if effect and effect != taint.get("effect"):
+            continue
+        key = t.get("key") or ""
+        op = t.get("operator") or "Equal"
+        if key and key != taint.get("key"):
+            continue
+        if op == "Exists":
+            return True
+        if op == "Equal" and key and (t.get("value") or "") == (taint.get("value") or ""):
+            return True
+        # Gt/Lt need the TaintTolerationComparisonOperators gate (alpha, off in v1.37).
+    return False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dractl.scheduler.framework import CycleState, NodeInfo, Plugin, PodInfo, Status, unresolvable
-from dractl.scheduler.plugins.tainttoleration import tolerates
+from dractl.scheduler.plugins.helper import tolerates
 
 NAME = "NodeUnschedulable"
 ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"

@@ -6,28 +6,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from dractl.scheduler.framework import CycleState, NodeInfo, PodInfo, Status, unresolvable
+from dractl.scheduler.plugins.helper import tolerates
 from dractl.scheduler.plugins.tainttoleration_score import TaintTolerationScore
 
 NAME = "TaintToleration"
 ERR_REASON = "node(s) had untolerated taint(s)"
-
-
-def tolerates(tolerations: Iterable[Mapping[str, Any]], taint: Mapping[str, Any]) -> bool:
-    """Whether any toleration tolerates the taint (k8s.io/api core/v1 Toleration.ToleratesTaint)."""
-    for t in tolerations:
-        effect = t.get("effect") or ""
-        if effect and effect != taint.get("effect"):
-            continue
-        key = t.get("key") or ""
-        op = t.get("operator") or "Equal"
-        if key and key != taint.get("key"):
-            continue
-        if op == "Exists":
-            return True
-        if op == "Equal" and key and (t.get("value") or "") == (taint.get("value") or ""):
-            return True
-        # Gt/Lt need the TaintTolerationComparisonOperators gate (alpha, off in v1.37).
-    return False
 
 
 def untolerated_taint(node: NodeInfo, tolerations: Iterable[Mapping[str, Any]]) -> Mapping[str, Any] | None:

@@ -8,8 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dractl.scheduler.framework import CycleState, NodeInfo, Plugin, PodInfo, Status
-from dractl.scheduler.plugins import tainttoleration as _filter  # its tolerates(); it imports this module
-from dractl.scheduler.plugins.helper import MAX_NODE_SCORE, default_normalize_score
+from dractl.scheduler.plugins.helper import MAX_NODE_SCORE, default_normalize_score, tolerates
 
 NAME = "TaintToleration"
 _PRE_SCORE_KEY = "PreScore" + NAME
@@ -22,7 +21,7 @@ def tolerations_prefer_no_schedule(tolerations: list[Mapping[str, Any]]) -> list
 
 def count_intolerable_taints_prefer_no_schedule(node: NodeInfo, tolerations: list[Mapping[str, Any]]) -> int:
     return sum(1 for taint in node.taints
-               if taint.get("effect") == "PreferNoSchedule" and not _filter.tolerates(tolerations, taint))
+               if taint.get("effect") == "PreferNoSchedule" and not tolerates(tolerations, taint))
 
 
 class TaintTolerationScore(Plugin):
