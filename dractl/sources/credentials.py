@@ -22,10 +22,13 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dractl.errors import SourceError
 from dractl.sources.kubeconfig import EXEC_API_VERSIONS, Config, ExecConfig
+
+if TYPE_CHECKING:
+    import ssl
 
 #: A tokenFile is read again after this long (client-go transport/token_source.go, NewCachedFileTokenSource).
 TOKEN_FILE_PERIOD = 60.0
@@ -340,11 +343,39 @@ def _parse_time(text: str) -> float | None:
     return t.timestamp() if t.tzinfo is not None else None
 
 
+def load_pem_pair(ctx: ssl.SSLContext, cert: bytes, key: bytes) -> None:
+    """``ctx.load_cert_chain`` from memory: an anonymous in-memory file where there is one, else a private
+    temporary file removed at once (Python reads certificates and keys only from files)."""
+    memfd = getattr(os, "memfd_create", None)
+    if memfd is not None:
+        fds = []
+        try:
+            for data in (cert, key):
+                fd = memfd("dractl-tls", 0)
+                fds.append(fd)
+                os.write(fd, data)
+            ctx.load_cert_chain(f"/proc/self/fd/{fds[0]}", f"/proc/self/fd/{fds[1]}")
+            return
+        except OSError:
+            pass  # no /proc: fall through to files
+        finally:
+            for fd in fds:
+                os.close(fd)
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="dractl-tls-") as d:
+        paths = []
+        for name, data in (("cert.pem", cert), ("key.pem", key)):
+            p = os.path.join(d, name)
+            with open(os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as f:
+                f.write(data)
+            paths.append(p)
+        ctx.load_cert_chain(paths[0], paths[1])
+
+
 def _check_pair(cert: bytes, key: bytes) -> str:
     """"" when the PEM certificate and key make a usable pair, else why not."""
     import ssl
-
-    from dractl.sources.transport import load_pem_pair
 
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     try:

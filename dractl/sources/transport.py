@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from dractl.sources.credentials import Credentials, Identity
+from dractl.sources.credentials import Credentials, Identity, load_pem_pair
 from dractl.sources.kubeconfig import Cluster
 
 
@@ -41,36 +41,6 @@ class Response:
     status: int
     data: bytes
     headers: dict[str, str]
-
-
-def load_pem_pair(ctx: ssl.SSLContext, cert: bytes, key: bytes) -> None:
-    """``ctx.load_cert_chain`` from memory: an anonymous in-memory file where there is one, else a private
-    temporary file removed at once (Python reads certificates and keys only from files)."""
-    memfd = getattr(os, "memfd_create", None)
-    if memfd is not None:
-        fds = []
-        try:
-            for data in (cert, key):
-                fd = memfd("dractl-tls", 0)
-                fds.append(fd)
-                os.write(fd, data)
-            ctx.load_cert_chain(f"/proc/self/fd/{fds[0]}", f"/proc/self/fd/{fds[1]}")
-            return
-        except OSError:
-            pass  # no /proc: fall through to files
-        finally:
-            for fd in fds:
-                os.close(fd)
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="dractl-tls-") as d:
-        paths = []
-        for name, data in (("cert.pem", cert), ("key.pem", key)):
-            p = os.path.join(d, name)
-            with open(os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as f:
-                f.write(data)
-            paths.append(p)
-        ctx.load_cert_chain(paths[0], paths[1])
 
 
 class Transport:
