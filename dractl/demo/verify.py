@@ -132,10 +132,8 @@ def scheduler_message(obs: Observation, pod: Pod) -> str | None:
     said = obs.cluster.scheduler_message(pod.namespace or "default", pod.name)
     if said:
         return said
-    for c in ((pod.raw or {}).get("status") or {}).get("conditions") or []:
-        if c.get("type") == "PodScheduled" and c.get("status") == "False":
-            return str(c.get("message") or c.get("reason") or "")
-    return None
+    c = pod.condition("PodScheduled")
+    return (c.message or c.reason) if c is not None and c.status == "False" else None
 
 
 def _reserved_for(c: ResourceClaim, pod: Pod) -> bool:

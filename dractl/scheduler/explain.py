@@ -339,11 +339,8 @@ def _shape(sub: Any, cluster: Cluster) -> str:
 
 def _pod_condition(pod: Pod) -> str | None:
     """The scheduler's message on the pod's PodScheduled=False condition, if any."""
-    status = (pod.raw or {}).get("status") or {}
-    for c in status.get("conditions") or []:
-        if c.get("type") == "PodScheduled" and c.get("status") == "False" and c.get("message"):
-            return str(c["message"])
-    return None
+    c = pod.condition("PodScheduled")
+    return c.message if c is not None and c.status == "False" and c.message else None
 
 
 def _extended_resources_claim(cluster: Any, pod: Pod) -> tuple[ResourceClaim, str] | None:
