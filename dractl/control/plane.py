@@ -46,7 +46,7 @@ from dractl.model.objects import (
     ResourceClaim,
     ResourceClaimTemplate,
 )
-from dractl.model.parse import parse_object, pod_conditions
+from dractl.model.parse import conditions, parse_object
 from dractl.model.relations import claim_from_template
 from dractl.model.serialize import allocation_to_dict
 from dractl.scheduler.extended import SPECIAL_CLAIM_NAME, PodExtendedResources
@@ -356,8 +356,8 @@ class ControlPlane:
         for name, i in rules.items():
             rule = self.objects[i]
             status = dict(rule.raw.get("status") or {})
-            conditions = [c for c in status.get("conditions") or [] if isinstance(c, dict)]
-            old = next((c for c in conditions if c.get("type") == devicetaints.EVICTION_IN_PROGRESS), None)
+            written = [c for c in status.get("conditions") or [] if isinstance(c, dict)]
+            old = next((c for c in written if c.get("type") == devicetaints.EVICTION_IN_PROGRESS), None)
             cond = devicetaints.rule_condition(rule, cluster, at, counts.get(rule.meta.uid or name, 0))
             if old is not None and old.get("reason") == "NoEffect" and \
                     old.get("observedGeneration") == cond["observedGeneration"]:
@@ -365,8 +365,8 @@ class ControlPlane:
             if old is not None and {k: old.get(k) for k in cond} == cond:
                 continue
             cond["lastTransitionTime"] = self._at
-            status["conditions"] = [c for c in conditions if c is not old] + [cond]
-            self.objects[i] = replace(rule, raw={**rule.raw, "status": status})
+            status["conditions"] = [c for c in written if c is not old] + [cond]
+            self.objects[i] = replace(rule, conditions=conditions(status), raw={**rule.raw, "status": status})
             changed = True
         if changed:
             self._reindex()
@@ -631,7 +631,7 @@ class ControlPlane:
         status.setdefault("startTime", self._at)
         raw = {**pod.raw, "spec": {**(pod.raw.get("spec") or {}), "nodeName": node}, "status": status}
         bound = replace(self.get("Pod", pod.meta.namespace, pod.name) or pod, node_name=node, phase="Running",
-                        conditions=pod_conditions(status), raw=raw)
+                        conditions=conditions(status), raw=raw)
         self._put(bound)
         return bound
 
@@ -639,7 +639,7 @@ class ControlPlane:
         status = dict(pod.raw.get("status") or {})
         status["phase"] = "Pending"
         status["conditions"] = [{"type": "PodScheduled", "status": "False", "reason": reason, "message": message}]
-        self._put(replace(pod, phase="Pending", conditions=pod_conditions(status), raw={**pod.raw, "status": status}))
+        self._put(replace(pod, phase="Pending", conditions=conditions(status), raw={**pod.raw, "status": status}))
 
 
 def _node_claims(ext: Any, claims: Sequence[ResourceClaim], snapshot: Any) -> Any:

@@ -32,7 +32,7 @@ from dractl.model.relations import claim_keys
 
 if TYPE_CHECKING:
     from dractl.model.cluster import Cluster
-    from dractl.model.objects import Device, DeviceRequestAllocationResult, Pod, ResourceClaim
+    from dractl.model.objects import Condition, Device, DeviceRequestAllocationResult, Pod, ResourceClaim
 
 Env = dict[str, str]
 
@@ -198,13 +198,11 @@ def step_settled(demo: Demo, step: Step, obs: Observation) -> bool:
     return not step.rule or rule_condition(obs.cluster, step.rule) is not None
 
 
-def rule_condition(cluster: Cluster, name: str) -> dict[str, Any] | None:
+def rule_condition(cluster: Cluster, name: str) -> Condition | None:
     """The device-taint eviction controller's EvictionInProgress condition of a DeviceTaintRule."""
     for r in cluster.taint_rules:
         if r.name == name:
-            for c in (r.raw.get("status") or {}).get("conditions") or []:
-                if isinstance(c, dict) and c.get("type") == "EvictionInProgress":
-                    return c
+            return r.condition("EvictionInProgress")
     return None
 
 
@@ -491,9 +489,10 @@ def _rule_effect(effect: str) -> Callable[[Demo, Observation, Rows], list[CheckR
     def run(demo: Demo, obs: Observation, rows: Rows) -> list[CheckResult]:
         rule = next((r for r in obs.cluster.taint_rules if r.name == "example"), None)
         got = rule.taint.effect if rule is not None and rule.taint is not None else None
-        cond = rule_condition(obs.cluster, "example") or {}
+        cond = rule_condition(obs.cluster, "example")
         return [_ok(f"DeviceTaintRule example taints every gpu.example.com device {effect} (the controller: "
-                    f"{cond.get('reason', '-')})", [] if got == effect else [f"the rule's effect is {got}"])]
+                    f"{(cond.reason if cond is not None else '') or '-'})",
+                    [] if got == effect else [f"the rule's effect is {got}"])]
     return run
 
 
@@ -518,10 +517,11 @@ def _eviction_time(demo: Demo, obs: Observation, rows: Rows) -> list[CheckResult
     out.append(_ok(f"pod-with-300s-toleration is due for eviction at "
                    f"{(start + _dt.timedelta(seconds=300)).strftime('%H:%M:%S')} UTC (300s after the taint), "
                    "pod-with-toleration never", problems))
-    cond = rule_condition(obs.cluster, "example") or {}
-    out.append(_ok(f"the eviction controller: {cond.get('reason')}: {cond.get('message')}",
-                   [] if cond.get("reason") == "PodsPendingEviction" and cond.get("status") == "True" else
-                   [f"expected EvictionInProgress True, PodsPendingEviction; got {cond or 'nothing'}"]))
+    cond = rule_condition(obs.cluster, "example")
+    out.append(_ok(f"the eviction controller: {cond.reason if cond else None}: {cond.message if cond else None}",
+                   [] if cond is not None and cond.reason == "PodsPendingEviction" and cond.status == "True" else
+                   [f"expected EvictionInProgress True, PodsPendingEviction; got "
+                    f"{f'{cond.status}, {cond.reason}' if cond is not None else 'nothing'}"]))
     return out
 
 

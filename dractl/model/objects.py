@@ -494,8 +494,9 @@ class ResourceHealthReport:
 
 
 @dataclass(frozen=True, slots=True)
-class PodCondition:
-    """One of status.conditions[] (PodScheduled, Ready, ...); absent fields are empty."""
+class Condition:
+    """One of an object's status.conditions[] (a pod's PodScheduled, a DeviceTaintRule's EvictionInProgress, ...);
+    absent fields are empty."""
 
     type: str
     status: str = ""
@@ -515,10 +516,10 @@ class Pod(APIObject):
     claim_statuses: tuple[PodResourceClaimStatus, ...] = ()
     node_selector: Mapping[str, str] = field(default_factory=lambda: EMPTY)
     health: tuple[ResourceHealthReport, ...] = ()
-    conditions: tuple[PodCondition, ...] = ()
+    conditions: tuple[Condition, ...] = ()
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
-    def condition(self, type_: str) -> PodCondition | None:
+    def condition(self, type_: str) -> Condition | None:
         """The condition of this type (the first, as the API server keeps one per type), or None."""
         return next((c for c in self.conditions if c.type == type_), None)
 
@@ -566,7 +567,12 @@ class DeviceTaintRule(APIObject):
     pool: str = ""
     device: str = ""
     taint: DeviceTaint | None = None
+    conditions: tuple[Condition, ...] = ()  # status.conditions[]: the eviction controller's EvictionInProgress
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+    def condition(self, type_: str) -> Condition | None:
+        """The condition of this type (the first), or None."""
+        return next((c for c in self.conditions if c.type == type_), None)
 
 
 

@@ -601,6 +601,7 @@ def _taint_rule(o: dict[str, Any]) -> m.DeviceTaintRule:
         pool=sel.get("pool") or "",
         device=sel.get("device") or "",
         taint=_taint(taint) if isinstance(taint, dict) else None,
+        conditions=conditions(_d(o.get("status"))),
         raw=o,
     )
 
@@ -637,7 +638,7 @@ def _pod(o: dict[str, Any]) -> m.Pod:
         ),
         node_selector=_frozen(spec.get("nodeSelector")),
         health=_health_reports(status),
-        conditions=pod_conditions(status),
+        conditions=conditions(status),
         raw=o,
     )
 
@@ -649,10 +650,10 @@ def _extended_claim(status: dict[str, Any]) -> tuple[m.PodResourceClaim, ...]:
     return (m.PodResourceClaim(m.EXTENDED_RESOURCES_ENTRY, str(name)),) if name else ()
 
 
-def pod_conditions(status: dict[str, Any]) -> tuple[m.PodCondition, ...]:
-    """A pod's status.conditions[] (entries without a type are left out)."""
+def conditions(status: dict[str, Any]) -> tuple[m.Condition, ...]:
+    """An object's status.conditions[] (entries without a type are left out)."""
     return tuple(
-        m.PodCondition(type=str(c["type"]), **{k: str(c[k]) for k in ("status", "reason", "message") if c.get(k)})
+        m.Condition(type=str(c["type"]), **{k: str(c[k]) for k in ("status", "reason", "message") if c.get(k)})
         for c in _l(status.get("conditions"))
         if isinstance(c, dict) and c.get("type")
     )

@@ -281,14 +281,6 @@ def _print_changes(app_ctx: Any, changes: list[dict[str, Any]]) -> None:
     ))
 
 
-def _eviction_condition(rule: Any) -> dict[str, Any] | None:
-    status = rule.raw.get("status") if isinstance(rule.raw.get("status"), dict) else {}
-    for c in status.get("conditions") or []:
-        if isinstance(c, dict) and c.get("type") == "EvictionInProgress":
-            return c
-    return None
-
-
 def taints(ctx: typer.Context) -> None:
     """List DeviceTaintRules with the devices each one matches."""
     from dractl.model.views import device_views, rule_matches
@@ -307,9 +299,9 @@ def taints(ctx: typer.Context) -> None:
             sel = " ".join(f"{k}={v}" for k, v in (("driver", r.driver), ("pool", r.pool), ("device", r.device)) if v)
             devs = matched[r.name]
             shown = ", ".join(d.partition("/")[2] for d in devs[:4]) + (", ..." if len(devs) > 4 else "")
-            cond = _eviction_condition(r)
+            cond = r.condition("EvictionInProgress")
             rows.append([r.name, str(r.taint) if r.taint else "<none>", sel or "<all>", str(len(devs)), shown or "-",
-                         (cond.get("reason") or "-") if cond else "-", (cond.get("message") or "-") if cond else "-",
+                         (cond.reason or "-") if cond else "-", (cond.message or "-") if cond else "-",
                          r.meta.labels.get(GROUP_LABEL, "-")])
         # EVICTION: the reason of the EvictionInProgress condition the device-taint eviction controller writes
         return Table(["NAME", "TAINT", "SELECTOR", "DEVICES", "MATCHES", "EVICTION", "MESSAGE", "GROUP"], rows,
