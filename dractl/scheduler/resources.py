@@ -9,13 +9,13 @@ defaultHugePagePodLimits). A ResourceList here is ``dict[str, Fraction]``: resou
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from dractl.model.formats import label_key_error
 from dractl.quantity import Quantity, QuantityError
 
 ResourceList = dict[str, Fraction]
@@ -66,24 +66,6 @@ def milli_value(v: Fraction) -> int:
 
 # ---------------------------------------------------------------- resource names (core/v1 helper)
 
-_QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
-_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-
-
-def _is_qualified_name(value: str) -> bool:
-    """apimachinery validation.IsQualifiedName."""
-    parts = value.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix or len(prefix) > 253 or not _DNS1123_SUBDOMAIN.match(prefix):
-            return False
-    else:
-        return False
-    return 0 < len(name) <= 63 and bool(_QUALIFIED_NAME.match(name))
-
-
 def is_prefixed_native_resource(name: str) -> bool:
     return DEFAULT_NAMESPACE_PREFIX in name
 
@@ -97,7 +79,7 @@ def is_extended_resource_name(name: str) -> bool:
     """pkg/apis/core/v1/helper IsExtendedResourceName."""
     if is_native_resource(name) or name.startswith(REQUESTS_PREFIX):
         return False
-    return _is_qualified_name(REQUESTS_PREFIX + name)
+    return label_key_error(REQUESTS_PREFIX + name) is None  # IsQualifiedName
 
 
 def is_hugepage_resource_name(name: str) -> bool:
