@@ -541,8 +541,9 @@ class ControlPlane:
             if any(c.name == SPECIAL_CLAIM_NAME for c in allocated):
                 created = self._create_extended_claim(pod, allocated, ext, snapshot.get(p.node))
                 if isinstance(created, str):
+                    # PreBind failed: the pod is not bound (schedule_one.go handleBindingCycleError: SchedulerError)
                     self._unschedulable(pod, created, reason="SchedulerError")
-                    self.results[key].message = created
+                    self.results[key] = PodResult(ns, pod.name, replace(p, error=created), claims, created)
                     events.append(Change(ref, "pending", message=created))
                     continue
                 allocated, pod = created

@@ -103,3 +103,22 @@ def test_quota_counts_the_pods_extended_resources(dractl, tmp_path):
     # one GPU fits the quota; the claim the scheduler creates does not count it twice
     r = dractl("fake", "apply", "-f", write_docs(tmp_path / "one.yaml", _pod("one", example_com__gpu="1")))
     assert r.code == 0 and "pod/one scheduled" in r.out
+
+
+def test_a_special_claim_over_the_device_quota_is_a_scheduler_error(dractl, tmp_path):
+    """The scheduler's PreBind cannot create the special claim: the pod stays Pending, reason SchedulerError,
+    and `check` says so in the scheduler's words (schedule_one.go, extendeddynamicresources.go)."""
+    assert dractl("fake", "reset").code == 0
+    q = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "quota", "namespace": "default"},
+         "spec": {"hard": {"gpu-ext.deviceclass.resource.k8s.io/devices": "1"}}}
+    assert dractl("fake", "apply", "-f", write_docs(tmp_path / "q.yaml", CLASS, q)).code == 0
+    f = write_docs(tmp_path / "p.yaml", _pod("p", example_com__gpu="2"))
+    want = ('running PreBind plugin "DynamicResources": create claim for extended resources default/: '
+            'resourceclaims.resource.k8s.io "p-extended-resources" is forbidden: exceeded quota: quota, requested: '
+            "gpu-ext.deviceclass.resource.k8s.io/devices=2, used: gpu-ext.deviceclass.resource.k8s.io/devices=0, "
+            "limited: gpu-ext.deviceclass.resource.k8s.io/devices=1")
+    r = dractl("check", "-f", f, "-o", "json")
+    assert r.code == 1
+    (entry,) = r.json()["pods"]
+    assert (entry["outcome"], entry["error"]) == ("error", want)
+    assert dractl("check", "-f", f).err == f"error: pod default/p: {want}\n"
