@@ -19,7 +19,16 @@ from typing import Any
 from dractl.control import limitranger, quota
 from dractl.errors import InputError, ValidationError
 from dractl.model.extendedresources import DeviceClassResolver
-from dractl.model.objects import DeviceClass, LimitRange, Pod, ResourceClaim, ResourceQuota
+from dractl.model.objects import (
+    DeviceClass,
+    LimitRange,
+    ObjectMeta,
+    Pod,
+    PriorityClass,
+    ResourceClaim,
+    ResourceQuota,
+    RuntimeClass,
+)
 
 ADMIN_ACCESS_LABEL = "resource.kubernetes.io/admin-access"
 NAMESPACED = frozenset({"ResourceClaim", "ResourceClaimTemplate", "Pod", "LimitRange", "ResourceQuota"})
@@ -33,6 +42,12 @@ _FORBIDDEN_RESOURCE = {
 }
 
 Key = tuple[str, str, str]  # (kind, namespace, name)
+
+#: the PriorityClasses kube-apiserver always has (pkg/apis/scheduling/v1 SystemPriorityClasses)
+SYSTEM_PRIORITY_CLASSES = {
+    name: PriorityClass(meta=ObjectMeta(name=name), value=value)
+    for name, value in (("system-node-critical", 2_000_001_000), ("system-cluster-critical", 2_000_000_000))
+}
 
 
 def defaulted(raw: Mapping[str, Any], namespace: str | None) -> Mapping[str, Any]:
@@ -225,6 +240,10 @@ def _keep_server_set(old: Mapping[str, Any], new: Mapping[str, Any]) -> Mapping[
                 if prev.get(field):
                     res[field] = {**prev[field], **(res.get(field) or {})}
             c["resources"] = res
+    # Priority keeps the priority it set on create; RuntimeClass's overhead stays (spec.overhead is immutable)
+    for field in ("priority", "preemptionPolicy", "overhead"):
+        if field in old_spec and field not in spec:
+            spec[field] = old_spec[field]
     out = {**new, "spec": spec}
     note = ((old.get("metadata") or {}).get("annotations") or {}).get(limitranger.ANNOTATION)
     if note is not None:
@@ -232,6 +251,101 @@ def _keep_server_set(old: Mapping[str, Any], new: Mapping[str, Any]) -> Mapping[
         md["annotations"] = {limitranger.ANNOTATION: note, **(md.get("annotations") or {})}
         out["metadata"] = md
     return out
+
+
+def merge_match_label_keys(raw: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The pod strategy's PrepareForCreate (pkg/registry/core/pod/strategy.go mutatePodAffinity,
+    mutateTopologySpreadConstraints): each ``matchLabelKeys`` (``mismatchLabelKeys``) key the pod has a label
+    for becomes ``key In (value)`` (``NotIn``) in the term's or constraint's labelSelector. Used for
+    validation (the scheduler merges them again itself, which changes nothing); ``raw`` itself when no
+    key applies."""
+    spec = raw.get("spec") or {}
+    pod_labels = (raw.get("metadata") or {}).get("labels") or {}
+
+    def merged(sel: Any, keys: Any, op: str) -> Any:
+        extra = [{"key": k, "operator": op, "values": [pod_labels[k]]}
+                 for k in keys or () if isinstance(k, str) and k in pod_labels]
+        if not extra or not isinstance(sel, Mapping):
+            return sel
+        return {**sel, "matchExpressions": [*(sel.get("matchExpressions") or []), *extra]}
+
+    changed = False
+    new_spec = dict(spec)
+    tsc = spec.get("topologySpreadConstraints")
+    if isinstance(tsc, list) and any(isinstance(c, Mapping) and c.get("matchLabelKeys") for c in tsc):
+        out = []
+        for c in tsc:
+            if isinstance(c, Mapping) and c.get("matchLabelKeys") and c.get("labelSelector") is not None:
+                sel = merged(c["labelSelector"], c["matchLabelKeys"], "In")
+                if sel is not c["labelSelector"]:
+                    c = {**c, "labelSelector": sel}
+                    changed = True
+            out.append(c)
+        new_spec["topologySpreadConstraints"] = out
+    aff = spec.get("affinity")
+    if isinstance(aff, Mapping):
+        new_aff = dict(aff)
+        for kind in ("podAffinity", "podAntiAffinity"):
+            pa = aff.get(kind)
+            if not isinstance(pa, Mapping):
+                continue
+            new_pa = dict(pa)
+            for field, wrapped in (("requiredDuringSchedulingIgnoredDuringExecution", False),
+                                   ("preferredDuringSchedulingIgnoredDuringExecution", True)):
+                terms = pa.get(field)
+                if not isinstance(terms, list):
+                    continue
+                out_terms = []
+                for t in terms:
+                    term = (t.get("podAffinityTerm") if wrapped else t) if isinstance(t, Mapping) else None
+                    if isinstance(term, Mapping) and term.get("labelSelector") is not None and (
+                            term.get("matchLabelKeys") or term.get("mismatchLabelKeys")):
+                        sel = merged(term["labelSelector"], term.get("matchLabelKeys"), "In")
+                        sel = merged(sel, term.get("mismatchLabelKeys"), "NotIn")
+                        if sel is not term["labelSelector"]:
+                            term = {**term, "labelSelector": sel}
+                            t = {**t, "podAffinityTerm": term} if wrapped else term
+                            changed = True
+                    out_terms.append(t)
+                new_pa[field] = out_terms
+            new_aff[kind] = new_pa
+        new_spec["affinity"] = new_aff
+    return {**raw, "spec": new_spec} if changed else raw
+
+
+def merge_tolerations(first: list[Any], second: list[Any]) -> list[Any]:
+    """pkg/util/tolerations MergeTolerations: both lists, a toleration left out when one kept before it or
+    a different one after it covers it (isSuperset)."""
+    def same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+        fields = ("key", "operator", "value", "effect", "tolerationSeconds")
+        return all(a.get(f) == b.get(f) for f in fields)
+
+    def superset(ss: Mapping[str, Any], t: Mapping[str, Any]) -> bool:
+        """isSuperset."""
+        if same(ss, t):
+            return True
+        key, ss_key = t.get("key") or "", ss.get("key") or ""
+        if key != ss_key and (ss_key != "" or ss.get("operator") != "Exists"):
+            return False
+        if (t.get("effect") or "") != (ss.get("effect") or "") and ss.get("effect"):
+            return False
+        if ss.get("effect") == "NoExecute" and ss.get("tolerationSeconds") is not None:
+            if t.get("tolerationSeconds") is None or t["tolerationSeconds"] > ss["tolerationSeconds"]:
+                return False
+        op = ss.get("operator") or ""
+        if op in ("Equal", ""):
+            return t.get("operator") == "Equal" and (t.get("value") or "") == (ss.get("value") or "")
+        return op == "Exists"
+
+    every = [t for t in [*first, *second] if isinstance(t, Mapping)]
+    merged: list[Any] = []
+    for i, t in enumerate(every):
+        if any(superset(t2, t) for t2 in merged):
+            continue
+        if any(not same(t, t2) and superset(t2, t) for t2 in every[i + 1:]):
+            continue
+        merged.append(t)
+    return merged
 
 
 # ------------------------------------------------------------------ the admission chain
@@ -301,20 +415,113 @@ class Admission:
         return raw
 
     def _create_pod(self, raw: Mapping[str, Any], ns: str, name: str) -> Mapping[str, Any] | Refusal:
+        """The mutating plugins in kube-apiserver's order (LimitRanger, Priority, RuntimeClass), the pod
+        strategy's PrepareForCreate, validation, then the validating plugins (LimitRanger, RuntimeClass,
+        ResourceQuota) (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins)."""
         ranges = sorted(self._objects(LimitRange.__name__, ns), key=lambda lr: lr.name)
         submitted = raw
-        raw = default_pod_level(limitranger.mutate(default_pod(raw), ranges))
-        if raw is not submitted:  # (what was submitted passed validation when it was read)
-            from dractl.model.validate.pod_spec import validate_pod_spec
+        raw = limitranger.mutate(default_pod(raw), ranges)
+        for plugin in (self._priority, self._runtime_class):
+            got = plugin(raw)
+            if isinstance(got, str):
+                return Refusal("Pod", ns, name, f'pods "{name}" is forbidden: {got}')
+            raw = got
+        raw = default_pod_level(raw)
+        checked = merge_match_label_keys(raw)
+        if checked is not submitted:  # (what was submitted passed validation when it was read)
+            from dractl.model.validate.pod_spec import error_list, pod_spec_errors
 
             try:
-                validate_pod_spec(raw.get("spec") or {})
+                errs = pod_spec_errors(checked.get("spec") or {})
             except ValidationError as e:
-                return Refusal("Pod", ns, name, f'The Pod "{name}" is invalid: {e.field}: {e.detail}')
+                errs = [e]
+            if errs:
+                return Refusal("Pod", ns, name, f'The Pod "{name}" is invalid: {error_list(errs)}')
         err = limitranger.validate(raw, ranges)
         if err:
             return Refusal("Pod", ns, name, f'pods "{name}" is forbidden: {err}')
+        err = self._runtime_class_overhead(raw)
+        if err:
+            return Refusal("Pod", ns, name, f'pods "{name}" is forbidden: {err}')
         return self._charge("Pod", ns, name, raw)
+
+    # -- Priority (plugin/pkg/admission/priority/admission.go admitPod, on create)
+    def _priority(self, raw: Mapping[str, Any]) -> Mapping[str, Any] | str:
+        """spec.priority and preemptionPolicy from the pod's PriorityClass (or the global default class).
+        A pod with neither keeps its spec as written (upstream writes priority 0 and PreemptLowerPriority
+        there, which is what the scheduler assumes of a pod without them)."""
+        spec = raw.get("spec") or {}
+        pc_name = spec.get("priorityClassName") or ""
+        if pc_name:
+            pc = self.get(PriorityClass.__name__, "", pc_name) or SYSTEM_PRIORITY_CLASSES.get(pc_name)
+            if pc is None:
+                return f"no PriorityClass with name {pc_name} was found"
+        else:
+            defaults = [c for c in self._objects(PriorityClass.__name__, "") if c.global_default]
+            if not defaults:
+                return raw
+            pc = min(defaults, key=lambda c: c.value)  # getDefaultPriorityClass: the lowest value wins
+        given = spec.get("priority")
+        if given is not None and given != pc.value:
+            return (f"the integer value of priority ({given}) must not be provided in pod spec; priority admission "
+                    f"controller computed {pc.value} from the given PriorityClass name")
+        policy = spec.get("preemptionPolicy")
+        if policy is not None and policy != pc.preemption_policy:
+            return (f"the string value of PreemptionPolicy ({policy}) must not be provided in pod spec; priority "
+                    f"admission controller computed {pc.preemption_policy} from the given PriorityClass name")
+        new = {**spec, "priorityClassName": pc.name, "priority": pc.value, "preemptionPolicy": pc.preemption_policy}
+        return {**raw, "spec": new}
+
+    # -- RuntimeClass (plugin/pkg/admission/runtimeclass/admission.go)
+    def _runtime_class_of(self, raw: Mapping[str, Any]) -> RuntimeClass | str | None:
+        rc_name = (raw.get("spec") or {}).get("runtimeClassName")
+        if rc_name is None:
+            return None
+        rc = self.get(RuntimeClass.__name__, "", rc_name)
+        return rc if rc is not None else f'pod rejected: RuntimeClass "{rc_name}" not found'
+
+    def _runtime_class(self, raw: Mapping[str, Any]) -> Mapping[str, Any] | str:
+        """Admit: setOverhead (the class's overhead.podFixed becomes spec.overhead), then setScheduling (its
+        node selector joins the pod's, its tolerations are merged into the pod's)."""
+        rc = self._runtime_class_of(raw)
+        if rc is None or isinstance(rc, str):
+            return rc if rc is not None else raw
+        spec = dict(raw.get("spec") or {})
+        if rc.overhead is not None:
+            if spec.get("overhead") and limitranger.resource_list(spec["overhead"]) != dict(rc.overhead):
+                return "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead"
+            spec["overhead"] = {k: str(q) for k, q in rc.overhead.items()}
+        if rc.scheduling is not None:
+            selector = rc.scheduling.get("nodeSelector") or {}
+            mine = spec.get("nodeSelector")
+            if mine is None:
+                merged = dict(selector) if selector else None
+            else:
+                merged = dict(mine)
+                for k, v in selector.items():
+                    if k in merged and merged[k] != v:
+                        return (f"conflict: runtimeClass.scheduling.nodeSelector[{k}] = {v}; "
+                                f"pod.spec.nodeSelector[{k}] = {merged[k]}")
+                    merged[k] = v
+            if merged is not None:
+                spec["nodeSelector"] = merged
+            tolerations = merge_tolerations(spec.get("tolerations") or [], rc.scheduling.get("tolerations") or [])
+            if tolerations:
+                spec["tolerations"] = tolerations
+        return {**raw, "spec": spec}
+
+    def _runtime_class_overhead(self, raw: Mapping[str, Any]) -> str | None:
+        """Validate: validateOverhead."""
+        rc = self._runtime_class_of(raw)
+        if isinstance(rc, str):
+            return rc
+        overhead = (raw.get("spec") or {}).get("overhead")
+        if rc is not None and rc.overhead is not None:
+            if limitranger.resource_list(overhead) != dict(rc.overhead):
+                return "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead"
+        elif overhead is not None:
+            return "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead"
+        return None
 
     def _evaluator(self, kind: str) -> quota.Evaluator:
         if kind == "Pod":

@@ -155,6 +155,8 @@ class ControlPlane:
             *cluster.namespaces,
             *cluster.limit_ranges,
             *cluster.resource_quotas,
+            *cluster.runtime_classes,
+            *cluster.priority_classes,
             *cluster.nodes,
             *cluster.classes,
             *cluster.slices,

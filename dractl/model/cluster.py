@@ -24,10 +24,12 @@ from dractl.model.objects import (
     Namespace,
     Node,
     Pod,
+    PriorityClass,
     ResourceClaim,
     ResourceClaimTemplate,
     ResourceQuota,
     ResourceSlice,
+    RuntimeClass,
 )
 from dractl.quantity import Quantity
 
@@ -97,12 +99,15 @@ class Cluster:
     events: list[Event] = field(default_factory=list)
     limit_ranges: list[LimitRange] = field(default_factory=list)
     resource_quotas: list[ResourceQuota] = field(default_factory=list)
+    runtime_classes: list[RuntimeClass] = field(default_factory=list)
+    priority_classes: list[PriorityClass] = field(default_factory=list)
 
     def raw_documents(self) -> list[dict[str, Any]]:
         """Every object as the API server (or the file) had it, kind by kind."""
         return [dict(o.raw) for group in (self.classes, self.slices, self.taint_rules, self.claims, self.templates,
                                           self.pods, self.nodes, self.namespaces, self.events, self.limit_ranges,
-                                          self.resource_quotas) for o in group]
+                                          self.resource_quotas, self.runtime_classes, self.priority_classes)
+                for o in group]
 
     # -------------------------------------------------------------- lookups
 
@@ -269,6 +274,8 @@ def cluster_from(objs: Iterable[Any]) -> Cluster:
         Event: c.events,
         LimitRange: c.limit_ranges,
         ResourceQuota: c.resource_quotas,
+        RuntimeClass: c.runtime_classes,
+        PriorityClass: c.priority_classes,
     }
     for o in objs:
         buckets[type(o)].append(o)

@@ -616,3 +616,27 @@ class ResourceQuota(APIObject):
     scope_selector: tuple[ScopedResourceSelectorRequirement, ...] | None = None
     used: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeClass(APIObject):
+    """A node.k8s.io/v1 RuntimeClass: what kube-apiserver's RuntimeClass admission gives a pod naming it
+    (``overhead.podFixed`` becomes the pod's ``spec.overhead``; ``scheduling`` adds a node selector and
+    tolerations). ``scheduling`` is kept as written (``nodeSelector``, ``tolerations``)."""
+
+    meta: ObjectMeta
+    overhead: Mapping[str, Quantity] | None = None  # overhead.podFixed; None when the class has no overhead
+    scheduling: Mapping[str, Any] | None = None
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PriorityClass(APIObject):
+    """A scheduling.k8s.io/v1 PriorityClass: the ``spec.priority`` and ``preemptionPolicy`` kube-apiserver's
+    Priority admission gives a pod naming it (or every pod without a name, when ``globalDefault``)."""
+
+    meta: ObjectMeta
+    value: int = 0
+    preemption_policy: str = "PreemptLowerPriority"
+    global_default: bool = False
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)

@@ -31,6 +31,8 @@ KINDS: dict[str, tuple[str, bool]] = {
     "Event": ("", True),
     "LimitRange": ("", True),
     "ResourceQuota": ("", True),
+    "RuntimeClass": ("node.k8s.io", False),
+    "PriorityClass": ("scheduling.k8s.io", False),
 }
 
 
@@ -758,6 +760,28 @@ def _resource_quota(o: dict[str, Any]) -> m.ResourceQuota:
     )
 
 
+def _runtime_class(o: dict[str, Any]) -> m.RuntimeClass:
+    overhead = _d(o.get("overhead"))
+    scheduling = o.get("scheduling")
+    return m.RuntimeClass(
+        meta=_meta(o.get("metadata")),
+        overhead=resource_list(overhead.get("podFixed"), "overhead.podFixed") if "podFixed" in overhead else None,
+        scheduling=scheduling if isinstance(scheduling, dict) else None,
+        raw=o,
+    )
+
+
+def _priority_class(o: dict[str, Any]) -> m.PriorityClass:
+    value = o.get("value")
+    return m.PriorityClass(
+        meta=_meta(o.get("metadata")),
+        value=value if type(value) is int else 0,
+        preemption_policy=str(o.get("preemptionPolicy") or "PreemptLowerPriority"),
+        global_default=o.get("globalDefault") is True,
+        raw=o,
+    )
+
+
 _PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "DeviceClass": _device_class,
     "ResourceSlice": _slice,
@@ -770,4 +794,6 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "Namespace": _namespace,
     "LimitRange": _limit_range,
     "ResourceQuota": _resource_quota,
+    "RuntimeClass": _runtime_class,
+    "PriorityClass": _priority_class,
 }

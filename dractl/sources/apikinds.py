@@ -43,6 +43,7 @@ KINDS: dict[str, APIKind] = {k.kind: k for k in (
     APIKind("LimitRange", "", "v1", "limitranges", True, "the requests a pod is given by default (check)"),
     APIKind("ResourceQuota", "", "v1", "resourcequotas", True, "quota on claims and devices (check)"),
     APIKind("PriorityClass", "scheduling.k8s.io", "v1", "priorityclasses", False, "pod priority (preemption)"),
+    APIKind("RuntimeClass", "node.k8s.io", "v1", "runtimeclasses", False, "a pod's overhead (check)"),
     APIKind("PodDisruptionBudget", "policy", "v1", "poddisruptionbudgets", True, "what preemption may evict"),
 )}
 

@@ -128,3 +128,90 @@ def test_a_template_stored_with_the_apiservers_defaults_is_unchanged(dractl, tmp
     as_written = template("two", requests=[{"name": "g", "exactly": {"deviceClassName": "gpu.example.com"}}])
     r = dractl("check", "-f", write_docs(tmp_path / "t.yaml", as_written))
     assert r.code == 0, r.err
+
+
+def test_every_validation_error_is_listed_in_the_apiservers_order(dractl, tmp_path):
+    """Seen on the real apiserver: after LimitRange defaulting, each field error, containers before init
+    containers, in brackets; and a spread constraint's matchLabelKeys key already in its selector (the
+    apiserver merged the pod's label into it first)."""
+    assert dractl("fake", "reset").code == 0
+    lr = {**LR, "spec": {"limits": [{"type": "Container", "default": {"cpu": "2", "memory": "4Gi"}}]}}
+    p = cpu_pod("p", "12")
+    p["metadata"]["labels"] = {"app": "web"}
+    p["spec"]["containers"][0]["resources"]["requests"]["memory"] = "8Gi"
+    p["spec"]["initContainers"] = [{"name": "init", "image": "busybox", "resources": {"requests": {"memory": "24Gi"}}}]
+    p["spec"]["topologySpreadConstraints"] = [{
+        "maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "DoNotSchedule",
+        "labelSelector": {"matchExpressions": [{"key": "app", "operator": "Exists"}]}, "matchLabelKeys": ["app"]}]
+    r = dractl("check", "-f", write_docs(tmp_path / "p.yaml", lr, p), "-o", "json")
+    assert r.code == 1
+    (entry,) = r.json()["pods"]
+    assert (entry["outcome"], entry["message"]) == ("refused", (
+        'The Pod "p" is invalid: [spec.containers[0].resources.requests: Invalid value: "12": must be less than or '
+        'equal to cpu limit of 2, spec.containers[0].resources.requests: Invalid value: "8Gi": must be less than or '
+        'equal to memory limit of 4Gi, spec.initContainers[0].resources.requests: Invalid value: "24Gi": must be '
+        'less than or equal to memory limit of 4Gi, spec.topologySpreadConstraints[0][0]: Invalid value: "app": '
+        "exists in both matchLabelKeys and labelSelector]"))
+
+
+RUNTIME_CLASS = {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "kata"},
+                 "handler": "kata", "overhead": {"podFixed": {"cpu": "500m", "memory": "160Mi"}},
+                 "scheduling": {"nodeSelector": {"sandbox": "yes"},
+                                "tolerations": [{"key": "sandbox", "operator": "Exists", "effect": "NoSchedule"}]}}
+
+
+def test_a_runtime_class_gives_the_pod_its_overhead_and_scheduling(dractl, tmp_path):
+    """RuntimeClass admission: spec.overhead from the class (counted by quota and by NodeResourcesFit), its
+    node selector and tolerations; a class that does not exist refuses the pod."""
+    assert dractl("fake", "reset").code == 0
+    q = quota_doc("quota", requests_cpu="14")
+    assert dractl("fake", "apply", "-f", write_docs(tmp_path / "rc.yaml", RUNTIME_CLASS, q)).code == 0
+    p = cpu_pod("p", "14")
+    p["spec"]["runtimeClassName"] = "kata"
+    r = dractl("check", "-f", write_docs(tmp_path / "p.yaml", p), "-o", "json")
+    (entry,) = r.json()["pods"]
+    assert (entry["outcome"], entry["message"]) == ("refused", 'pods "p" is forbidden: exceeded quota: quota, '
+                                                    "requested: requests.cpu=14500m, used: requests.cpu=0, "
+                                                    "limited: requests.cpu=14")
+    small = cpu_pod("small", "1")
+    small["spec"]["runtimeClassName"] = "kata"
+    r = dractl("fake", "apply", "-f", write_docs(tmp_path / "s.yaml", small))
+    assert r.code == 0, r.err
+    # no node has the class's label: the class's node selector keeps the pod Pending
+    assert "pod/small pending: 0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector." in r.out
+    (stored,) = [o for o in _state()["items"] if o["kind"] == "Pod"]
+    assert stored["spec"]["overhead"] == {"cpu": "500m", "memory": "160Mi"}
+    assert stored["spec"]["nodeSelector"] == {"sandbox": "yes"}
+    assert stored["spec"]["tolerations"] == [{"key": "sandbox", "operator": "Exists", "effect": "NoSchedule"}]
+    missing = cpu_pod("m", "1")
+    missing["spec"]["runtimeClassName"] = "gvisor"
+    r = dractl("check", "-f", write_docs(tmp_path / "m.yaml", missing), "-o", "json")
+    assert r.json()["pods"][0]["message"] == 'pods "m" is forbidden: pod rejected: RuntimeClass "gvisor" not found'
+
+
+def test_a_priority_class_gives_the_pod_its_priority(dractl, tmp_path):
+    """Priority admission: spec.priority and preemptionPolicy from the class; a missing class refuses."""
+    assert dractl("fake", "reset").code == 0
+    pc = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"},
+          "value": 1000, "preemptionPolicy": "Never"}
+    assert dractl("fake", "apply", "-f", write_docs(tmp_path / "pc.yaml", pc)).code == 0
+    p = cpu_pod("p", "1")
+    p["spec"]["priorityClassName"] = "high"
+    assert dractl("fake", "apply", "-f", write_docs(tmp_path / "p.yaml", p)).code == 0
+    (stored,) = [o for o in _state()["items"] if o["kind"] == "Pod"]
+    assert (stored["spec"]["priority"], stored["spec"]["preemptionPolicy"]) == (1000, "Never")
+    p["metadata"]["name"] = "q"
+    p["spec"]["priority"] = 5
+    r = dractl("check", "-f", write_docs(tmp_path / "q.yaml", p), "-o", "json")
+    assert r.json()["pods"][0]["message"] == (
+        'pods "q" is forbidden: the integer value of priority (5) must not be provided in pod spec; priority '
+        "admission controller computed 1000 from the given PriorityClass name")
+    lost = cpu_pod("l", "1")
+    lost["spec"]["priorityClassName"] = "low"
+    r = dractl("check", "-f", write_docs(tmp_path / "l.yaml", lost), "-o", "json")
+    assert r.json()["pods"][0]["message"] == 'pods "l" is forbidden: no PriorityClass with name low was found'
+    # the apiserver's own classes always exist
+    crit = cpu_pod("c", "1")
+    crit["spec"]["priorityClassName"] = "system-cluster-critical"
+    assert dractl("check", "-f", write_docs(tmp_path / "c.yaml", crit), "-o", "json").json()["pods"][0][
+        "outcome"] == "scheduled"

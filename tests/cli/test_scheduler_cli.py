@@ -178,10 +178,13 @@ def test_snapshot_keeps_what_the_scheduler_reads_and_gives_the_same_answer(dract
     sidecar = ctr("proxy", {"cpu": "1"}, restartPolicy="Always", env=[{"name": "TOKEN", "value": "s3cr3t"}])
     running = b.pod("running", initContainers=[sidecar], containers=[ctr("c", {"cpu": "2", "memory": "1Gi"},
                     {"memory": "2Gi"}, ports=[{"containerPort": 80, "hostPort": 80}])],
-                    overhead={"cpu": "250m"}, topologySpreadConstraints=[
+                    runtimeClassName="kata", topologySpreadConstraints=[
                         {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway",
                          "labelSelector": {"matchLabels": {"app": "x"}}}])
-    assert "pod/running scheduled on dra-demo-worker" in dractl("fake", "apply", "-f", write(running)).out
+    # RuntimeClass admission gives the pod the class's overhead
+    kata = {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "kata"}, "handler": "kata",
+            "overhead": {"podFixed": {"cpu": "250m"}}}
+    assert "pod/running scheduled on dra-demo-worker" in dractl("fake", "apply", "-f", write(kata, running)).out
     r = dractl("snapshot")
     assert r.code == 0
     snap = tmp_path / "snap.yaml"
@@ -194,6 +197,7 @@ def test_snapshot_keeps_what_the_scheduler_reads_and_gives_the_same_answer(dract
                                                   "limits": {"memory": "2Gi"}}
     assert spec["containers"][0]["ports"] == [{"containerPort": 80, "hostPort": 80}]
     assert spec["overhead"] == {"cpu": "250m"} and spec["topologySpreadConstraints"]
+    assert [o["metadata"]["name"] for o in yaml.safe_load(r.out)["items"] if o["kind"] == "RuntimeClass"] == ["kata"]
     (node,) = [o for o in yaml.safe_load(r.out)["items"] if o["kind"] == "Node"][:1]
     assert node["status"]["allocatable"]["cpu"] == "4"
     want = write(b.pod("want", containers=[ctr("c", {"cpu": "2"})]),

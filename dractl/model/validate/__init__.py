@@ -36,7 +36,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dractl.model.validate.claims import _resource_claim, _resource_claim_template
-from dractl.model.validate.core_v1 import _limit_range, _namespace, _node, _pod, _resource_quota
+from dractl.model.validate.core_v1 import (
+    _limit_range,
+    _namespace,
+    _node,
+    _pod,
+    _priority_class,
+    _resource_quota,
+    _runtime_class,
+)
 from dractl.model.validate.device_classes import _device_class
 from dractl.model.validate.field_errors import _required, _wrong_type
 from dractl.model.validate.slices import _resource_slice
@@ -55,6 +63,8 @@ _VALIDATORS: dict[str, Callable[[dict], None]] = {
     "Namespace": _namespace,
     "LimitRange": _limit_range,
     "ResourceQuota": _resource_quota,
+    "RuntimeClass": _runtime_class,
+    "PriorityClass": _priority_class,
 }
 
 #: The kinds :func:`validate_object` knows; objects of other kinds pass unchecked.

@@ -6,11 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from dractl.model.formats import dns_label_error, dns_subdomain_error
-from dractl.model.validate.field_errors import _duplicate, _invalid, _not_found, _required
+from dractl.model.validate.field_errors import (
+    _duplicate,
+    _forbidden,
+    _invalid,
+    _not_found,
+    _required,
+    _unsupported,
+)
 from dractl.model.validate.fields import _dns_label, _list, _obj, _str
 from dractl.model.validate.metadata import _metadata
 from dractl.model.validate.namespace_policy import validate_limit_range, validate_resource_quota
-from dractl.model.validate.pod_spec import validate_pod_spec
+from dractl.model.validate.pod_spec import labels, resource_requirements, tolerations, validate_pod_spec
 
 
 def _pod(obj: dict) -> None:
@@ -101,3 +108,39 @@ def _limit_range(obj: dict) -> None:
 def _resource_quota(obj: dict) -> None:
     _metadata(obj, "metadata", dns_subdomain_error, namespaced=True)
     validate_resource_quota(obj)
+
+
+def _runtime_class(obj: dict) -> None:
+    """ValidateRuntimeClass (pkg/apis/node/validation): handler, overhead, scheduling."""
+    _metadata(obj, "metadata", dns_subdomain_error, namespaced=False)
+    handler = obj.get("handler")
+    if handler is None or handler == "":
+        raise _required("handler")
+    _dns_label(handler, "handler")
+    overhead = obj.get("overhead")
+    if overhead is not None:
+        resource_requirements({"limits": _obj(overhead, "overhead").get("podFixed")}, "overhead")
+    scheduling = obj.get("scheduling")
+    if scheduling is not None:
+        scheduling = _obj(scheduling, "scheduling")
+        labels(scheduling.get("nodeSelector"), "scheduling.nodeSelector")
+        tolerations(scheduling.get("tolerations"), "scheduling.tolerations")
+
+
+_HIGHEST_USER_PRIORITY = 1_000_000_000  # scheduling.HighestUserDefinablePriority
+
+
+def _priority_class(obj: dict) -> None:
+    """ValidatePriorityClass (pkg/apis/scheduling/validation), for user-defined classes."""
+    _metadata(obj, "metadata", dns_subdomain_error, namespaced=False)
+    value = obj.get("value")
+    if type(value) is not int:
+        raise _required("value") if value is None else _invalid("value", value, "must be an integer")
+    name = str((obj.get("metadata") or {}).get("name") or "")
+    if not name.startswith("system-") and value > _HIGHEST_USER_PRIORITY:
+        raise _forbidden("value", f"maximum allowed value of a user defined priority is {_HIGHEST_USER_PRIORITY}")
+    policy = obj.get("preemptionPolicy")
+    if policy == "":
+        raise _required("preemptionPolicy")
+    if policy is not None and policy not in ("PreemptLowerPriority", "Never"):
+        raise _unsupported("preemptionPolicy", policy, ("PreemptLowerPriority", "Never"))

@@ -127,15 +127,28 @@ def _hugepages_value(name: str, q: Quantity, path: str) -> None:
         raise _invalid(path, str(q), f"{q} is not positive integer multiple of {name}")
 
 
-def _resource_list(d: Any, path: str, name_fn: Callable[[str, str], None]) -> dict[str, Quantity]:
+def _catch(errs: list[ValidationError], fn: Callable[..., Any], *args: Any) -> None:
+    """Run one check; its error joins ``errs`` (upstream appends to a field.ErrorList and goes on)."""
+    try:
+        fn(*args)
+    except ValidationError as e:
+        errs.append(e)
+
+
+def _resource_list(d: Any, path: str, name_fn: Callable[[str, str], None],
+                   errs: list[ValidationError]) -> dict[str, Quantity]:
+    """The quantities by name, in name order (upstream walks a Go map: its order varies; sorted here). A
+    quantity that does not parse is refused at once (the apiserver cannot decode it)."""
     out: dict[str, Quantity] = {}
-    for name, text in _obj(d, path).items():
-        p = f"{path}[{name}]"
+    items = _obj(d, path)
+    for name in items:
         if not isinstance(name, str):
             raise _wrong_type(path, name, "a string")
-        name_fn(name, p)
-        q = _quantity(text, p)
-        quantity_value(name, q, text, p)
+    for name in sorted(items):
+        p = f"{path}[{name}]"
+        _catch(errs, name_fn, name, p)
+        q = _quantity(items[name], p)
+        _catch(errs, quantity_value, name, q, items[name], p)
         out[name] = q
     return out
 
@@ -151,43 +164,54 @@ def _requirements_key(res: Mapping[str, Any], pod_level: bool) -> Any:
 
 
 def resource_requirements(res: Any, path: str, *, pod_level: bool = False) -> None:
-    """validateResourceRequirements (containers) / validatePodResourceRequirements (pod level)."""
+    """validateResourceRequirements (containers) / validatePodResourceRequirements (pod level): the first
+    error."""
+    errs = resource_requirements_errors(res, path, pod_level=pod_level)
+    if errs:
+        raise errs[0]
+
+
+def resource_requirements_errors(res: Any, path: str, *, pod_level: bool = False) -> list[ValidationError]:
+    """Every error of validateResourceRequirements, in its order."""
     res = _obj(res, path)
     key = _requirements_key(res, pod_level)
     if key is not None and key in _REQUIREMENTS_OK:
-        return
-    _resource_requirements(res, path, pod_level)
-    if key is not None:
+        return []
+    errs = _resource_requirements(res, path, pod_level)
+    if key is not None and not errs:
         try:
             if len(_REQUIREMENTS_OK) >= 10_000:
                 _REQUIREMENTS_OK.clear()
             _REQUIREMENTS_OK[key] = None
         except TypeError:  # an unhashable value (it passed: a quantity given as a number)
             pass
+    return errs
 
 
-def _resource_requirements(res: Mapping[str, Any], path: str, pod_level: bool) -> None:
+def _resource_requirements(res: Mapping[str, Any], path: str, pod_level: bool) -> list[ValidationError]:
+    errs: list[ValidationError] = []
     name_fn = _pod_resource_name if pod_level else container_resource_name
     lim_path, req_path = f"{path}.limits", f"{path}.requests"
-    limits = _resource_list(res.get("limits"), lim_path, name_fn)
+    limits = _resource_list(res.get("limits"), lim_path, name_fn, errs)
     for name, q in limits.items():
         if is_hugepages(name):
-            _hugepages_value(name, q, f"{lim_path}[{name}]")
-    requests = _resource_list(res.get("requests"), req_path, name_fn)
+            _catch(errs, _hugepages_value, name, q, f"{lim_path}[{name}]")
+    requests = _resource_list(res.get("requests"), req_path, name_fn, errs)
     for name, q in requests.items():
         limit = limits.get(name)
         if limit is not None:
             if q.cmp(limit) != 0 and not overcommit_allowed(name):
-                raise _invalid(req_path, str(q), f"must be equal to {name} limit of {limit}")
-            if q.cmp(limit) > 0:
-                raise _invalid(req_path, str(q), f"must be less than or equal to {name} limit of {limit}")
+                errs.append(_invalid(req_path, str(q), f"must be equal to {name} limit of {limit}"))
+            elif q.cmp(limit) > 0:
+                errs.append(_invalid(req_path, str(q), f"must be less than or equal to {name} limit of {limit}"))
         elif not overcommit_allowed(name):
-            raise _required(lim_path, "Limit must be set for non overcommitable resources")
+            errs.append(_required(lim_path, "Limit must be set for non overcommitable resources"))
         if is_hugepages(name):
-            _hugepages_value(name, q, f"{req_path}[{name}]")
+            _catch(errs, _hugepages_value, name, q, f"{req_path}[{name}]")
     names = set(limits) | set(requests)
     if any(is_hugepages(n) for n in names) and not names & {"cpu", "memory"}:
-        raise _forbidden(path, "HugePages require cpu or memory")
+        errs.append(_forbidden(path, "HugePages require cpu or memory"))
+    return errs
 
 
 # ------------------------------------------------------------------ ports
@@ -441,38 +465,50 @@ def affinity(aff: Any, path: str) -> None:
 
 
 def topology_spread_constraints(constraints: Any, path: str) -> None:
-    """validateTopologySpreadConstraints."""
+    """validateTopologySpreadConstraints: the first error."""
+    errs = topology_spread_constraints_errors(constraints, path)
+    if errs:
+        raise errs[0]
+
+
+def topology_spread_constraints_errors(constraints: Any, path: str) -> list[ValidationError]:
+    """validateTopologySpreadConstraints: every error, in its order. In v1.37
+    (MatchLabelKeysInPodTopologySpreadSelectorMerge on) ``matchLabelKeys`` is checked with
+    ValidateMatchLabelKeysAndMismatchLabelKeys, after the apiserver merged the keys into the selector."""
+    errs: list[ValidationError] = []
     items = _list(constraints, path)
     for i, c in enumerate(items):
         p = f"{path}[{i}]"
         c = _obj(c, p)
         skew = c.get("maxSkew")
         if type(skew) is not int or skew <= 0:
-            raise _invalid(f"{p}.maxSkew", skew if skew is not None else 0, "must be greater than zero")
+            errs.append(_invalid(f"{p}.maxSkew", skew if skew is not None else 0, "must be greater than zero"))
         key = _str(c.get("topologyKey"), f"{p}.topologyKey")
         if not key:
-            raise _required(f"{p}.topologyKey", "can not be empty")
+            errs.append(_required(f"{p}.topologyKey", "can not be empty"))
         action = _str(c.get("whenUnsatisfiable"), f"{p}.whenUnsatisfiable")
         if action not in _SCHEDULE_ACTIONS:
-            raise _unsupported(f"{p}.whenUnsatisfiable", action, _SCHEDULE_ACTIONS)
+            errs.append(_unsupported(f"{p}.whenUnsatisfiable", action, _SCHEDULE_ACTIONS))
         for other in items[i + 1:]:
             other = _obj(other, p)
             if other.get("topologyKey") == key and other.get("whenUnsatisfiable") == action:
-                raise _duplicate(f"{p}.{{topologyKey, whenUnsatisfiable}}", f"{{{key}, {action}}}")
+                errs.append(_duplicate(f"{p}.{{topologyKey, whenUnsatisfiable}}", f"{{{key}, {action}}}"))
+                break
         md = c.get("minDomains")
         if md is not None:
             if type(md) is not int or md <= 0:
-                raise _invalid(f"{p}.minDomains", md, "must be greater than zero")
+                errs.append(_invalid(f"{p}.minDomains", md, "must be greater than zero"))
             if action != "DoNotSchedule":
-                raise _invalid(f"{p}.minDomains", md,
-                               f"can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {action}")
+                errs.append(_invalid(f"{p}.minDomains", md,
+                                     f"can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {action}"))
         for field in ("nodeAffinityPolicy", "nodeTaintsPolicy"):
             policy = c.get(field)
             if policy is not None and policy not in _INCLUSION_POLICIES:
-                raise _unsupported(f"{p}.{field}", policy, _INCLUSION_POLICIES)
+                errs.append(_unsupported(f"{p}.{field}", policy, _INCLUSION_POLICIES))
         keys = _list(c.get("matchLabelKeys"), f"{p}.matchLabelKeys")
-        _match_label_keys(p, keys, [], c.get("labelSelector"))
-        label_selector(c.get("labelSelector"), f"{p}.labelSelector")
+        _catch(errs, _match_label_keys, p, keys, [], c.get("labelSelector"))
+        _catch(errs, label_selector, c.get("labelSelector"), f"{p}.labelSelector")
+    return errs
 
 
 def tolerations(items: Any, path: str) -> None:
@@ -511,25 +547,44 @@ def tolerations(items: Any, path: str) -> None:
 
 
 def validate_pod_spec(spec: Mapping[str, Any]) -> None:
-    """The scheduling-relevant part of ValidatePodSpec, in its order: init containers, containers (ports,
-    then resources), host ports, node selector, affinity, tolerations, spread constraints, overhead,
-    pod-level resources."""
-    for key in ("initContainers", "containers"):
-        for i, ctr in enumerate(_list(spec.get(key), f"spec.{key}")):
+    """The scheduling-relevant part of ValidatePodSpec: its first error."""
+    errs = pod_spec_errors(spec)
+    if errs:
+        raise errs[0]
+
+
+def pod_spec_errors(spec: Mapping[str, Any]) -> list[ValidationError]:
+    """The scheduling-relevant part of ValidatePodSpec, every error in its order: containers (ports,
+    resources; then host ports across them), init containers (each with its own host ports), pod-level
+    resources, node selector, affinity, spread constraints, tolerations, overhead."""
+    errs: list[ValidationError] = []
+    for key in ("containers", "initContainers"):
+        items = _list(spec.get(key), f"spec.{key}")
+        for i, ctr in enumerate(items):
             p = f"spec.{key}[{i}]"
             ctr = _obj(ctr, p)
-            container_ports(ctr.get("ports"), f"{p}.ports")
-            resource_requirements(ctr.get("resources"), f"{p}.resources")
-    _host_port_conflicts(spec)
-    labels(spec.get("nodeSelector"), "spec.nodeSelector")
-    if spec.get("affinity") is not None:
-        affinity(spec["affinity"], "spec.affinity")
-    tolerations(spec.get("tolerations"), "spec.tolerations")
-    topology_spread_constraints(spec.get("topologySpreadConstraints"), "spec.topologySpreadConstraints")
-    if spec.get("overhead") is not None:
-        resource_requirements({"limits": spec["overhead"]}, "spec.overhead")
+            _catch(errs, container_ports, ctr.get("ports"), f"{p}.ports")
+            errs += resource_requirements_errors(ctr.get("resources"), f"{p}.resources")
+            if key == "initContainers":
+                _catch(errs, _host_port_conflicts, {key: [ctr]})
+        if key == "containers":
+            _catch(errs, _host_port_conflicts, {key: items})
     if spec.get("resources") is not None:
         res = _obj(spec["resources"], "spec.resources")
         if res.get("claims") is not None:
-            raise _forbidden("spec.resources.claims", "claims may not be set for Resources at pod-level")
-        resource_requirements(res, "spec.resources", pod_level=True)
+            errs.append(_forbidden("spec.resources.claims", "claims may not be set for Resources at pod-level"))
+        errs += resource_requirements_errors(res, "spec.resources", pod_level=True)
+    _catch(errs, labels, spec.get("nodeSelector"), "spec.nodeSelector")
+    if spec.get("affinity") is not None:
+        _catch(errs, affinity, spec["affinity"], "spec.affinity")
+    errs += topology_spread_constraints_errors(spec.get("topologySpreadConstraints"), "spec.topologySpreadConstraints")
+    _catch(errs, tolerations, spec.get("tolerations"), "spec.tolerations")
+    if spec.get("overhead") is not None:
+        errs += resource_requirements_errors({"limits": spec["overhead"]}, "spec.overhead")
+    return errs
+
+
+def error_list(errs: list[ValidationError]) -> str:
+    """field.ErrorList.ToAggregate().Error(): ``field: detail``, duplicates dropped, several in brackets."""
+    texts = list(dict.fromkeys(f"{e.field}: {e.detail}" if e.field else e.detail for e in errs))
+    return texts[0] if len(texts) == 1 else "[" + ", ".join(texts) + "]"
