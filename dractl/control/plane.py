@@ -28,7 +28,7 @@ from __future__ import annotations
 import datetime as _dt
 import random
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -567,8 +567,9 @@ class ControlPlane:
             scheduling.bind(self._bind(pod, p.node), p.node)
             events.append(Change(ref, "scheduled", node=p.node))
 
-    def _claims_in(self, ns: str) -> list[ResourceClaim]:
-        return [o for o in self.objects if isinstance(o, ResourceClaim) and (o.meta.namespace or "default") == ns]
+    def _claims_in(self, ns: str) -> Iterator[ResourceClaim]:
+        """The namespace's claims, as they are looked at (a pod without DRA extended resources looks at none)."""
+        return (o for o in self.objects if isinstance(o, ResourceClaim) and (o.meta.namespace or "default") == ns)
 
     def _create_extended_claim(
         self, pod: Pod, allocated: Sequence[ResourceClaim], ext: Any, node: Any

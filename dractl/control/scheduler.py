@@ -42,10 +42,11 @@ def place(
     *,
     pod: Pod | None = None,
     explain: bool = False,
-    first_fit: bool = True,
+    first_fit: bool = False,
     scheduling: SchedulingPass | None = None,
 ) -> Placement:
-    """Schedule ``pod`` with its ``claims`` (allocated together) on ``nodes`` in order: the first node that
-    passes every filter wins. Without a pod only DynamicResources runs (a claim nobody uses yet)."""
+    """Schedule ``pod`` with its ``claims`` (allocated together) on ``nodes``: the feasible nodes are scored and
+    the first node by name among those with the top total wins (``first_fit``: the first feasible node). Without
+    a pod only DynamicResources runs (a claim nobody uses yet) and the first node that fits wins."""
     sp = scheduling if scheduling is not None else SchedulingPass(allocator)
     return sp.place(pod, claims, nodes=nodes, explain=explain, first_fit=first_fit)

@@ -72,6 +72,12 @@ class PodOutcome:
     notes: list[str] = field(default_factory=list)
     volumes_not_checked: list[str] = field(default_factory=list)
     not_checked: dict[str, list[str]] = field(default_factory=dict)
+    #: every node with the top score, ``node`` included, in name order (the real scheduler picks one at random)
+    tied_nodes: list[str] = field(default_factory=list)
+    #: node -> {plugin -> weighted score, "total"} over the feasible nodes (none when one node fits)
+    scores: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: the number of nodes the cluster has (upstream may filter fewer in a cluster of 100 or more)
+    num_nodes: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -86,6 +92,8 @@ class PodOutcome:
             "nodes": dict(self.nodes),
             "volumesNotChecked": list(self.volumes_not_checked),
             "notChecked": {n: list(v) for n, v in self.not_checked.items()},
+            "tiedNodes": list(self.tied_nodes),
+            "scores": {n: dict(v) for n, v in self.scores.items()},
         }
 
 
@@ -237,7 +245,8 @@ def _outcome(plane: ControlPlane, ns: str, name: str, n_nodes: int, stand_in: bo
             nodes=p.node_details(),
             **extra,
         )
-    return PodOutcome(ns, shown, "scheduled", p.node, claims=claims, **extra)
+    return PodOutcome(ns, shown, "scheduled", p.node, claims=claims, tied_nodes=list(p.tied),
+                      scores=p.scores_dict(), num_nodes=n_nodes, **extra)
 
 
 def _claims_of(plane: ControlPlane, pod: Any) -> list[CheckedClaim]:

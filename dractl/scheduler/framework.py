@@ -105,11 +105,12 @@ class PreFilterResult:
 class CycleState:
     """Per pod, per scheduling attempt: ``data`` keyed by plugin name (upstream CycleState)."""
 
-    __slots__ = ("data", "skip_filter_plugins", "snapshot")
+    __slots__ = ("data", "skip_filter_plugins", "skip_score_plugins", "snapshot")
 
     def __init__(self, snapshot: Snapshot | None = None) -> None:
         self.data: dict[str, Any] = {}
         self.skip_filter_plugins: set[str] = set()
+        self.skip_score_plugins: set[str] = set()
         #: the pass's snapshot, what upstream plugins read through the handle's SnapshotSharedLister (set by
         #: run_pre_filter_plugins; PodTopologySpread and InterPodAffinity score against all nodes)
         self.snapshot = snapshot
@@ -119,6 +120,7 @@ class CycleState:
         c = CycleState(self.snapshot)
         c.data = {k: (v.clone() if hasattr(v, "clone") else v) for k, v in self.data.items()}
         c.skip_filter_plugins = set(self.skip_filter_plugins)
+        c.skip_score_plugins = set(self.skip_score_plugins)
         return c
 
 
@@ -247,6 +249,8 @@ class NodeInfo:
         self.allocatable = node_allocatable(alloc if isinstance(alloc, Mapping) else {})
         self.taints: list[Mapping[str, Any]] = [t for t in _l(self.spec.get("taints")) if isinstance(t, Mapping)]
         self.unschedulable = bool(self.spec.get("unschedulable"))
+        #: bumped whenever a pod is added or removed: what was worked out for the node at one version holds
+        self.version = 0
 
     @property
     def labels(self) -> Mapping[str, str]:
@@ -269,6 +273,7 @@ class NodeInfo:
         self._update(p, -1)
 
     def _update(self, p: PodInfo, sign: int) -> None:
+        self.version += 1
         self.requested.add_resource(p.requests, sign)
         self.non_zero_requested.milli_cpu += sign * p.non0_cpu
         self.non_zero_requested.memory += sign * p.non0_mem
@@ -337,6 +342,8 @@ class Snapshot:
         self._by_name = {n.name: n for n in self.node_infos}
         #: namespace name -> labels, what InterPodAffinity's namespace lister reads (namespaceSelector)
         self.namespace_labels: dict[str, Mapping[str, str]] = {ns.meta.name: ns.meta.labels for ns in namespaces}
+        #: the nodes whose pods changed through add_pod/remove_pod, in order (what per-node results must redo)
+        self.changes: list[str] = []
 
     @classmethod
     def build(cls, names: Sequence[str], nodes: Iterable[Node], pods: Iterable[Pod],
@@ -359,6 +366,13 @@ class Snapshot:
         ni = self._by_name.get(node_name)
         if ni is not None:
             ni.add_pod(p)
+            self.changes.append(node_name)
+
+    def remove_pod(self, p: PodInfo, node_name: str) -> None:
+        ni = self._by_name.get(node_name)
+        if ni is not None:
+            ni.remove_pod(p)
+            self.changes.append(node_name)
 
     @property
     def have_pods_with_affinity(self) -> list[NodeInfo]:
@@ -413,6 +427,12 @@ class Plugin:
 
     def has_pre_filter(self) -> bool:
         return type(self).pre_filter is not Plugin.pre_filter
+
+    def has_pre_score(self) -> bool:
+        return type(self).pre_score is not Plugin.pre_score
+
+    def has_score(self) -> bool:
+        return type(self).score is not Plugin.score
 
 
 @dataclass
@@ -470,12 +490,17 @@ class Framework:
     """Runs one profile's plugins for a pod (upstream frameworkImpl): PreFilter, then Filter per node.
 
     ``plugins`` are in the profile's order; each extension point runs the plugins that implement it.
+    ``weights``: the score plugins' weights (a plugin scores only with a weight, as in the default profile).
     """
 
-    def __init__(self, plugins: Sequence[Plugin]) -> None:
+    def __init__(self, plugins: Sequence[Plugin], weights: Mapping[str, int] | None = None) -> None:
         self.plugins = list(plugins)
         self.pre_filter_plugins = [p for p in self.plugins if p.has_pre_filter()]
         self.filter_plugins = [p for p in self.plugins if p.has_filter()]
+        self.weights: dict[str, int] = dict(weights or {})
+        self.score_plugins = [p for p in self.plugins if p.name in self.weights and p.has_score()]
+        scoring = {p.name for p in self.score_plugins}
+        self.pre_score_plugins = [p for p in self.plugins if p.name in scoring and p.has_pre_score()]
         self._shortcuts = [p for p in self.filter_plugins if type(p).known_failures is not Plugin.known_failures]
 
     def plugin(self, name: str) -> Plugin | None:
@@ -529,6 +554,15 @@ class Framework:
                 return s.with_plugin(pl.name)
         return SUCCESS
 
+    def run_one_filter(self, pl: Plugin, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        """One plugin's Filter as RunFilterPlugins runs it (a filter the caller deferred)."""
+        s = pl.filter(state, pod, node)
+        if s is None or s.is_success():
+            return SUCCESS
+        if not s.is_rejected():
+            s = Status(Code.ERROR, (f'running "{pl.name}" filter plugin: {s.message()}',), detail=s.detail)
+        return s.with_plugin(pl.name)
+
     def known_failures(self, state: CycleState, pod: PodInfo) -> list[Container[str]]:
         """Every plugin's :meth:`Plugin.known_failures` for this pod (plugins PreFilter skipped left out)."""
         skip = state.skip_filter_plugins
@@ -539,6 +573,70 @@ class Framework:
                 if k:
                     out.append(k)
         return out
+
+
+    def run_pre_score_plugins(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
+        """framework.go RunPreScorePlugins: a Skip leaves the plugin out of Score (state.skip_score_plugins)."""
+        state.skip_score_plugins = set()
+        for pl in self.pre_score_plugins:
+            s = pl.pre_score(state, pod, nodes) or SUCCESS
+            if s.is_skip():
+                state.skip_score_plugins.add(pl.name)
+                continue
+            if not s.is_success():
+                return Status(Code.ERROR, (f'running PreScore plugin "{pl.name}": {s.message()}',), pl.name)
+        return SUCCESS
+
+    def run_score_plugins(
+        self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+    ) -> tuple[list[NodeScore], Status]:
+        """framework.go RunScorePlugins: each plugin's Score per node, its NormalizeScore over the nodes, times
+        its weight; a node's total is the sum (all integers, as upstream)."""
+        return self.normalize_scores(state, pod, nodes, self.raw_scores(state, pod, nodes))
+
+    def raw_scores(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> dict[str, dict[str, int]]:
+        """plugin -> node -> what its Score said (before NormalizeScore), for the plugins PreScore kept."""
+        raw: dict[str, dict[str, int]] = {}
+        for pl in self.score_plugins:
+            if pl.name not in state.skip_score_plugins:
+                raw[pl.name] = {n.name: pl.score(state, pod, n) for n in nodes}
+        return raw
+
+    def normalize_scores(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo],
+                         raw: dict[str, dict[str, int]]) -> tuple[list[NodeScore], Status]:
+        """framework.go normalizeScores: NormalizeScore in place, then the weights."""
+        plugins = [pl for pl in self.score_plugins if pl.name in raw]
+        for pl in plugins:
+            pl.normalize_score(state, pod, raw[pl.name])
+        out = []
+        for n in nodes:
+            ns = NodeScore(n.name)
+            for pl in plugins:
+                sc = raw[pl.name][n.name]
+                if sc > MAX_NODE_SCORE or sc < 0:
+                    return [], Status(Code.ERROR, (
+                        f'applying score defaultWeights on Score plugins: plugin "{pl.name}" returns an invalid '
+                        f"score {sc}, it should in the range of [0, {MAX_NODE_SCORE}] after normalizing",))
+                w = sc * self.weights[pl.name]
+                ns.scores[pl.name] = w
+                ns.total += w
+            out.append(ns)
+        return out, SUCCESS
+
+
+MAX_NODE_SCORE = 100  # k8s.io/kube-scheduler framework MaxNodeScore
+
+
+@dataclass
+class NodeScore:
+    """One node's weighted score per plugin and their sum (upstream NodePluginScores)."""
+
+    name: str
+    scores: dict[str, int] = field(default_factory=dict)
+    total: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        return {**self.scores, "total": self.total}
 
 
 @dataclass
@@ -564,12 +662,15 @@ def find_nodes_that_fit(
     nodes: Sequence[NodeInfo] | None = None,
     *,
     first_fit: bool = True,
+    deferred: frozenset[str] = frozenset(),
 ) -> FitResult:
     """schedule_one.go findNodesThatFitPod: PreFilter, then Filter on ``nodes`` (default: all) in order.
 
-    With ``first_fit`` the search stops at the first node that passes every filter; nodes a plugin already
+    With ``first_fit`` the search stops at the first node that passes every filter. Nodes a plugin already
     knows to fail are skipped and their status is worked out only if nothing fits. The diagnosis then has
-    every tried node's first failing status.
+    every tried node's first failing status. ``deferred`` names filters not run here (the caller runs them
+    later on the nodes it needs, see SchedulingPass); with them, ``feasible`` is what passes the others, and
+    an empty answer is not a diagnosis (the caller runs everything again).
     """
     all_nodes = snapshot.node_infos if nodes is None else list(nodes)
     res = FitResult(num_all_nodes=len(all_nodes))
@@ -592,8 +693,35 @@ def find_nodes_that_fit(
         candidates = [n for n in all_nodes if n.name in pre.node_names]
         d.absent_nodes_status = unresolvable(f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(with_nodes))}]")
     skipped: list[NodeInfo] = []
-    known = fw.known_failures(state, pod) if first_fit else []
+    known = fw.known_failures(state, pod)
     one = known[0] if len(known) == 1 else None
+    saved = state.skip_filter_plugins
+    if deferred:
+        state.skip_filter_plugins = saved | deferred
+    try:
+        res = _filter_nodes(fw, state, pod, candidates, known, one, skipped, res, first_fit)
+    finally:
+        state.skip_filter_plugins = saved
+    if res.feasible or res.error is not None or deferred:
+        return res
+    for n in skipped:
+        st = fw.run_filter_plugins(state, pod, n)
+        if st.code == Code.ERROR:
+            res.error = st
+            return res
+        d.node_to_status[n.name] = st
+        if st.plugin:
+            d.unschedulable_plugins.add(st.plugin)
+    # Keep the nodes' order (the explanation lists them so).
+    order = {n.name: i for i, n in enumerate(all_nodes)}
+    d.node_to_status = dict(sorted(d.node_to_status.items(), key=lambda kv: order.get(kv[0], 0)))
+    return res
+
+
+def _filter_nodes(fw: Framework, state: CycleState, pod: PodInfo, candidates: Sequence[NodeInfo],
+                  known: list[Container[str]], one: Container[str] | None, skipped: list[NodeInfo],
+                  res: FitResult, first_fit: bool) -> FitResult:
+    d = res.diagnosis
     for n in candidates:
         if known and (n.name in one if one is not None else any(n.name in k for k in known)):
             skipped.append(n)
@@ -610,17 +738,4 @@ def find_nodes_that_fit(
         d.node_to_status[n.name] = st
         if st.plugin:
             d.unschedulable_plugins.add(st.plugin)
-    if res.feasible:
-        return res
-    for n in skipped:
-        st = fw.run_filter_plugins(state, pod, n)
-        if st.code == Code.ERROR:
-            res.error = st
-            return res
-        d.node_to_status[n.name] = st
-        if st.plugin:
-            d.unschedulable_plugins.add(st.plugin)
-    # Keep the nodes' order (the explanation lists them so).
-    order = {n.name: i for i, n in enumerate(all_nodes)}
-    d.node_to_status = dict(sorted(d.node_to_status.items(), key=lambda kv: order.get(kv[0], 0)))
     return res

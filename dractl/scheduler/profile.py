@@ -88,4 +88,4 @@ def default_framework(extra: Mapping[str, Plugin] | None = None, only: Sequence[
     plugins = default_plugins(extra)
     if only is not None:
         plugins = [p for p in plugins if p.name in only]
-    return Framework(plugins)
+    return Framework(plugins, WEIGHTS)

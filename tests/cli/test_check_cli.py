@@ -38,7 +38,7 @@ def test_claim_allocated_json_contract(dractl, write):
     assert doc["outcome"] == "scheduled"
     (p,) = doc["pods"]
     assert list(p) == ["namespace", "name", "outcome", "node", "message", "error", "claims", "explanation", "nodes",
-                       "volumesNotChecked", "notChecked"]
+                       "volumesNotChecked", "notChecked", "tiedNodes", "scores"]
     # a file without pods is checked as one pod using its claims; that pod has no name
     assert p["name"] is None and p["outcome"] == "scheduled" and p["node"] == "dra-demo-worker"
     assert p["message"] is None and p["error"] is None and p["explanation"] is None

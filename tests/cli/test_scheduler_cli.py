@@ -130,8 +130,10 @@ def test_fake_nodes_have_allocatable_and_fake_apply_fills_them(dractl, write):
     pods = [b.pod(f"p{i}", containers=[ctr("c", {"cpu": "1"})]) for i in range(5)]
     r = dractl("fake", "apply", "-f", write(*pods))
     assert r.code == 0, r.err
+    # NodeResourcesFit (LeastAllocated) and BalancedAllocation score the emptier node higher; equal totals go
+    # to the first node by name
     assert [line.split()[-1] for line in r.out.splitlines() if " scheduled on " in line] == [
-        "dra-demo-worker", "dra-demo-worker", "dra-demo-worker2", "dra-demo-worker2"]
+        "dra-demo-worker", "dra-demo-worker2", "dra-demo-worker", "dra-demo-worker2"]
     assert "pod/p4 pending: 0/2 nodes are available: 2 Insufficient cpu." in r.out
     usage = dractl("usage", "--by", "node")
     assert usage.code == 0

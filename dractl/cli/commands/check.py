@@ -112,11 +112,23 @@ def _lines(report: Any) -> str:
     """After the table: each scheduled pod without claims, then each pod that is not scheduled with its reason."""
     out = []
     for p in report.pods:
+        tied = [n for n in p.tied_nodes if n != p.node]
+        also = f" (tied with {', '.join(tied)})" if tied else ""
         if p.outcome == "scheduled" and p.name is not None and not p.claims:
-            out.append(f"pod {p.namespace}/{p.name} uses no ResourceClaims: scheduled on {p.node or '-'}")
+            out.append(f"pod {p.namespace}/{p.name} uses no ResourceClaims: scheduled on {p.node or '-'}{also}")
+        elif p.outcome == "scheduled" and also:
+            who = f"pod {p.namespace}/{p.name}: " if p.name is not None else ""
+            out.append(f"{who}scheduled on {p.node}{also}")
         if p.outcome == "scheduled" and p.notes:
             who = f"pod {p.namespace}/{p.name}: " if p.name is not None else ""
             out.extend(who + n for n in p.notes)
+    from dractl.scheduler.schedule_one import num_feasible_nodes_to_find
+
+    big = max((p.num_nodes for p in report.pods if p.outcome == "scheduled"), default=0)
+    if num_feasible_nodes_to_find(big) < big:
+        out.append(f"note: dractl filtered and scored all {big} nodes; kube-scheduler stops filtering once it has "
+                   f"found {num_feasible_nodes_to_find(big)} feasible nodes (percentageOfNodesToScore), so it may "
+                   "choose among fewer")
     # what the apiserver would refuse before any scheduling (LimitRanger, ResourceQuota), in its words
     for r in report.refused:
         out.append(f"refused: {r.kind.lower()} {r.namespace}/{r.name}: {r.message}")

@@ -31,6 +31,7 @@ from dractl.scheduler.framework import (
     Snapshot,
     Status,
 )
+from dractl.scheduler.plugins.helper import MAX_NODE_SCORE, default_normalize_score
 
 if TYPE_CHECKING:
     from dractl.allocator.core import Allocator
@@ -58,6 +59,9 @@ class DRAState:
     error: str | None = None
     error_node: str | None = None
     error_explanation: Explanation | None = None
+    #: the nodes known to fit claims of this shape: node -> (NodeInfo.version, allocations, claims); only
+    #: where a node's devices change only with the node's pods (every slice local to one node)
+    fits_memo: dict[str, tuple[int, list[AllocationResult]]] | None = None
 
     def clone(self) -> DRAState:
         return DRAState(self.claims, None, self.explain, None, dict(self.allocations), node_claims=self.node_claims,
@@ -72,6 +76,9 @@ class DynamicResources(Plugin):
         self.allocator = allocator
         #: per claim shape, node -> the reason claims of that shape did not fit (one scheduling pass)
         self.failed: dict[tuple[int, ...], dict[str, str]] = {}
+        #: per claim shape, the nodes they fit (DRAState.fits_memo)
+        self.fitted: dict[tuple[Any, ...], dict[str, tuple[int, list[AllocationResult]]]] = {}
+        self.node_local = all(s.node_name and not s.per_device_node_selection for s in allocator.cluster.slices)
 
     def state_for(
         self,
@@ -86,7 +93,11 @@ class DynamicResources(Plugin):
         allocation (the pod's extended resources)."""
         shape: tuple[Any, ...] = (*(id(c.spec) for c in claims if c.allocation is None), *shape_extra)
         memo = self.failed.setdefault(shape, {}) if shape and remember else None
-        return DRAState(list(claims), memo, explain, Explanation() if explain else None, node_claims=node_claims)
+        fits_memo = None
+        if memo is not None and self.node_local and node_claims is None and all(c.allocation is None for c in claims):
+            fits_memo = self.fitted.setdefault(shape, {})
+        return DRAState(list(claims), memo, explain, Explanation() if explain else None, node_claims=node_claims,
+                        fits_memo=fits_memo)
 
     def pre_filter(self, state: CycleState, pod: PodInfo, snapshot: Snapshot) -> Status | None:
         s = state.data.get(NAME)
@@ -106,6 +117,11 @@ class DynamicResources(Plugin):
             return None
         if not s.explain and s.memo is not None and node.name in s.memo:
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (s.memo[node.name],))
+        if s.fits_memo is not None:
+            known = s.fits_memo.get(node.name)
+            if known is not None and known[0] == node.version:
+                s.allocations[node.name], s.claims_on[node.name] = known[1], list(s.claims)
+                return None
         claims: Sequence[ResourceClaim] = s.claims
         if s.node_claims is not None:
             got = s.node_claims(node.name)
@@ -124,6 +140,8 @@ class DynamicResources(Plugin):
         if out.allocations is not None:
             s.allocations[node.name] = out.allocations
             s.claims_on[node.name] = list(claims)
+            if s.fits_memo is not None:
+                s.fits_memo[node.name] = (node.version, out.allocations)
             return None
         r = out.reason or REASON_CANNOT_ALLOCATE
         if s.memo is not None and r != REASON_NOT_AVAILABLE:
@@ -131,3 +149,39 @@ class DynamicResources(Plugin):
         if s.explanation is not None and out.explanation is not None:
             s.explanation.merge(out.explanation)
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (r,))
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        """dynamicresources.go Score (DRAPrioritizedList, GA): per claim, each allocated subrequest of a
+        firstAvailable request scores FirstAvailableDeviceRequestMaxSize minus its index."""
+        s = state.data.get(NAME)
+        if not isinstance(s, DRAState):
+            return 0
+        allocations = s.allocations.get(node.name)
+        if allocations is None:
+            return 0
+        return compute_score(s.claims_on.get(node.name, s.claims), allocations)
+
+    def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> None:
+        default_normalize_score(MAX_NODE_SCORE, False, scores)
+
+
+FIRST_AVAILABLE_DEVICE_REQUEST_MAX_SIZE = 8  # k8s.io/api resource/v1 FirstAvailableDeviceRequestMaxSize
+
+
+def has_prioritized_list(claims: Sequence[ResourceClaim]) -> bool:
+    """Whether any claim has a firstAvailable request (the only thing DynamicResources scores)."""
+    return any(r.first_available for c in claims for r in c.spec.requests)
+
+
+def compute_score(claims: Sequence[ResourceClaim], allocations: Sequence[AllocationResult]) -> int:
+    """dynamicresources.go computeScore; ``allocations`` has one entry per claim (an allocated claim's own)."""
+    score = 0
+    for claim, alloc in zip(claims, allocations, strict=False):
+        sub = {r.request for r in alloc.results if "/" in r.request}
+        for req in claim.spec.requests:
+            if req.exactly is not None:
+                continue
+            for i, s in enumerate(req.first_available):
+                if f"{req.name}/{s.name}" in sub:
+                    score += FIRST_AVAILABLE_DEVICE_REQUEST_MAX_SIZE - i
+    return score

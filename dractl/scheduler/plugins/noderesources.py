@@ -15,7 +15,8 @@ from typing import Any
 
 from dractl.quantity import Format, Quantity
 from dractl.scheduler import resources as res
-from dractl.scheduler.framework import Code, CycleState, NodeInfo, Plugin, PodInfo, Snapshot, Status
+from dractl.scheduler.framework import Code, CycleState, NodeInfo, PodInfo, Snapshot, Status
+from dractl.scheduler.plugins.noderesources_score import FitScore
 
 NAME = "NodeResourcesFit"
 REASON_TOO_MANY_PODS = "Too many pods"
@@ -79,7 +80,9 @@ def extended_resource_classes(classes: Iterable[Any]) -> dict[str, Any]:
 # --------------------------------------------------------------- the plugin
 
 
-class NodeResourcesFit(Plugin):
+class NodeResourcesFit(FitScore):
+    """PreFilter and Filter here; PreScore and Score (LeastAllocated) in noderesources_score.py."""
+
     name = NAME
 
     def __init__(
@@ -90,6 +93,7 @@ class NodeResourcesFit(Plugin):
         ignored_resource_groups: Iterable[str] = (),
         resolve_class: Callable[[str], Any] | None = None,
     ) -> None:
+        super().__init__()
         self.enable_pod_level_resources = enable_pod_level_resources
         self.ignored_resources = frozenset(ignored_resources)
         self.ignored_resource_groups = frozenset(ignored_resource_groups)

@@ -1,0 +1,54 @@
+"""`check` and `fake apply` choose a node as kube-scheduler scores them: the tie set in words and in `-o json`,
+the note about percentageOfNodesToScore on a big cluster."""
+
+from __future__ import annotations
+
+import builders as b
+import pytest
+
+
+@pytest.fixture
+def write(tmp_path):
+    n = [0]
+
+    def run(*docs: dict) -> str:
+        n[0] += 1
+        return b.write_docs(tmp_path / f"f{n[0]}.yaml", *docs)
+
+    return run
+
+
+def gpu_pod(name: str, cpu: str) -> dict:
+    p = b.pod(name, claims=[b.from_template("gpu")])
+    p["spec"]["containers"][0]["resources"]["requests"] = {"cpu": cpu, "memory": "1Gi"}
+    return p
+
+
+def test_check_names_the_nodes_tied_with_its_pick(dractl, write):
+    snap = write(b.device_class(), *(b.example_gpu_slice(node=f"n{i}", n=1) for i in range(3)),
+                 *(b.node(f"n{i}", allocatable={"cpu": c, "memory": "32Gi", "pods": "110"})
+                   for i, c in enumerate(["8", "16", "16"])))
+    pod_file = write(b.template("gpu"), gpu_pod("p", "2"))
+    r = dractl("--from", snap, "check", "-f", pod_file)
+    assert r.code == 0, r.err
+    assert "pod default/p: scheduled on n1 (tied with n2)" in r.out.splitlines()
+    doc = dractl("--from", snap, "check", "-f", pod_file, "-o", "json").json()
+    (p,) = doc["pods"]
+    assert (p["node"], p["tiedNodes"]) == ("n1", ["n1", "n2"])
+    assert p["scores"]["n0"]["total"] < p["scores"]["n1"]["total"] == p["scores"]["n2"]["total"]
+    assert "percentageOfNodesToScore" not in r.out
+    # a pod that only n0 can take is not scored
+    r = dractl("--from", snap, "check", "--node", "n0", "-f", pod_file, "-o", "json")
+    assert (r.json()["pods"][0]["tiedNodes"], r.json()["pods"][0]["scores"]) == (["n0"], {})
+
+
+def test_fake_apply_spreads_pods_over_the_emptier_nodes_and_check_says_when_upstream_looks_at_fewer(dractl, write):
+    assert dractl("fake", "reset", "--nodes", "150", "--devices-per-node", "1").code == 0
+    r = dractl("fake", "apply", "-f", write(b.template("gpu"), gpu_pod("a", "1"), gpu_pod("b", "1")))
+    assert r.code == 0, r.err
+    nodes = [line.split()[-1] for line in r.out.splitlines() if " scheduled on " in line]
+    assert len(nodes) == 2 and nodes[0] != nodes[1]
+    r = dractl("check", "-f", write(b.template("gpu"), gpu_pod("c", "1")))
+    assert r.code == 0, r.err
+    assert ("note: dractl filtered and scored all 150 nodes; kube-scheduler stops filtering once it has found "
+            "100 feasible nodes (percentageOfNodesToScore), so it may choose among fewer") in r.out
