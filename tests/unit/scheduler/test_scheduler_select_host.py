@@ -91,11 +91,14 @@ def test_prefer_no_schedule_taints_and_preferred_affinity_move_the_pick() -> Non
     assert out.scores["c"]["NodeAffinity"] == 200 and out.scores["b"]["NodeAffinity"] == 0
 
 
+BIG = "device.capacity['gpu.example.com'].memory.compareTo(quantity('80Gi')) >= 0"
+
+
 def first_available_template() -> dict:
     """A prioritized list: a GPU with 80Gi first, then any GPU."""
     spec = claim_spec([{"name": "gpu", "firstAvailable": [
         {"name": "big", "deviceClassName": "gpu.example.com",
-         "selectors": [{"cel": {"expression": "device.capacity['gpu.example.com'].memory.compareTo(quantity('80Gi')) >= 0"}}]},
+         "selectors": [{"cel": {"expression": BIG}}]},
         {"name": "any", "deviceClassName": "gpu.example.com"}]}])
     return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
             "metadata": {"name": "gpu", "namespace": NS}, "spec": {"spec": spec}}
