@@ -167,3 +167,13 @@ def node_compute(nodes: Iterable[object], pods: Iterable[object]) -> dict[str, N
             ni.has_allocatable,
         )
     return out
+
+
+def total_compute(compute: dict[str, NodeCompute]) -> NodeCompute | None:
+    """The sum of the nodes' :class:`NodeCompute` (the total row), or None without nodes."""
+    if not compute:
+        return None
+    keys = ("cpu", "memory", "pods")
+    return NodeCompute({k: sum(c.requested[k] for c in compute.values()) for k in keys},
+                       {k: sum(c.allocatable[k] for c in compute.values()) for k in keys},
+                       all(c.has_allocatable for c in compute.values()))

@@ -20,9 +20,10 @@ def usage(
     """Show how full each node, pool, driver, class or model is: devices, allocated, free, shared, counters,
     unhealthy and tainted."""
     from dractl.errors import UsageError
-    from dractl.model.usage import GROUPINGS, group, total
+    from dractl.model.usage import GROUPINGS, group, total, total_compute
     from dractl.model.views import device_views
-    from dractl.render.printers import Result, Table, dractl_list, use_bar
+    from dractl.render.printers import use_bar
+    from dractl.render.usage import UsageView, usage_result
     from dractl.sources.base import device_needs
 
     if by not in GROUPINGS:
@@ -43,58 +44,9 @@ def usage(
 
     classes_of = _class_membership(app_ctx, cluster) if by == "class" else None
     rows = group(views, by, counters_left, counters_total, classes_of)
-    tot = total(views)
-    bar = use_bar(app_ctx.stdout)
     compute = _node_compute(cluster, rows) if by == "node" else {}
-    total_compute = None
-    if compute:
-        from dractl.model.usage import NodeCompute
-
-        total_compute = NodeCompute(
-            {k: sum(c.requested[k] for c in compute.values()) for k in ("cpu", "memory", "pods")},
-            {k: sum(c.allocatable[k] for c in compute.values()) for k in ("cpu", "memory", "pods")},
-            all(c.has_allocatable for c in compute.values()))
-
-    def table() -> Table:
-        cols = [by.upper(), "DEVICES", "ALLOCATED", "FREE", "USED", "SHARED", "COUNTERS LEFT", "UNHEALTHY", "TAINTED"]
-        if compute:
-            cols[5:5] = ["CPU", "MEMORY", "PODS"]
-        out = []
-        for r in [*rows, tot] if rows else []:
-            used = f"{round(r.share * 100)}%"
-            if bar:
-                used = _bar(r.share) + " " + used
-            shared = "-"
-            if r.shared:
-                shared = f"{len(r.shared)}: " + ", ".join(
-                    f"{d.rpartition('/')[2]} x{n}" + (f" ({c})" if c else "") for d, n, c in r.shared
-                )
-            counters = r.counters_text() if r is not tot else "-"
-            row = [r.key, str(r.devices), str(r.allocated), str(r.free), used, shared, counters, str(r.unhealthy),
-                   str(r.tainted)]
-            if compute:
-                c = compute.get(r.key) if r is not tot else total_compute
-                row[5:5] = [c.text(k) for k in ("cpu", "memory", "pods")] if c is not None else ["-", "-", "-"]
-            out.append(row)
-        return Table(cols, out, drop=["SHARED", "COUNTERS LEFT", "TAINTED", "UNHEALTHY", "ALLOCATED", "FREE"])
-
-    def document() -> dict[str, Any]:
-        docs = []
-        for r in rows:
-            d = r.document()
-            if r.key in compute:
-                d.update(compute[r.key].document())
-            docs.append(d)
-        return dractl_list("UsageList", docs)
-
-    app_ctx.print(
-        Result(
-            table=table,
-            document=document,
-            names=lambda: [f"{by}/{r.key}" for r in rows],
-            empty_message="No devices found.",
-        )
-    )
+    app_ctx.print(usage_result(UsageView(by, rows, total(views), compute, total_compute(compute),
+                                         bar=use_bar(app_ctx.stdout))))
 
 
 def _node_compute(cluster: Any, rows: list[Any]) -> dict[str, Any]:
@@ -106,11 +58,6 @@ def _node_compute(cluster: Any, rows: list[Any]) -> dict[str, Any]:
     keys = {r.key for r in rows}
     rows.extend(UsageRow(name) for name in sorted(compute) if name not in keys)
     return compute
-
-
-def _bar(share: float, width: int = 10) -> str:
-    full = round(share * width)
-    return "\u2588" * full + "\u2591" * (width - full)
 
 
 def _class_membership(app_ctx: Any, cluster: Any) -> Any:
