@@ -15,6 +15,7 @@ def rbac(
     name: Annotated[str, typer.Option("--name", help="The ClusterRole's name.")] = "dractl-reader",
 ) -> None:
     """Print the minimal read-only ClusterRole dractl needs (apply it with kubectl, then bind it)."""
+    from dractl import MANAGED_BY_LABEL
     from dractl.render.printers import Result, to_yaml
     from dractl.sources import apikinds
 
@@ -22,7 +23,7 @@ def rbac(
     doc = {
         "apiVersion": "rbac.authorization.k8s.io/v1",
         "kind": "ClusterRole",
-        "metadata": {"name": name, "labels": {"app.kubernetes.io/managed-by": "dractl"}},
+        "metadata": {"name": name, "labels": {MANAGED_BY_LABEL: "dractl"}},
         "rules": rules,
     }
     lines = [

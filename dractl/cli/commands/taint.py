@@ -8,11 +8,10 @@ from typing import Annotated, Any
 
 import typer
 
+from dractl import MANAGED_BY_LABEL, TAINT_GROUP_LABEL
 from dractl.cli import completers as _c
 from dractl.errors import ExitCode
 
-MANAGED_BY = "app.kubernetes.io/managed-by"
-GROUP_LABEL = "dractl.io/taint-group"
 EFFECTS = ("NoSchedule", "NoExecute", "None")
 
 
@@ -105,13 +104,13 @@ def taint(
     views = [v for v in views if (not driver or v.pd.driver == driver) and (not pool or v.pd.pool == pool)
              and (not device or v.device.name == device)]
     base = name or _rule_name(t)
-    labels = {MANAGED_BY: "dractl"}
+    labels = {MANAGED_BY_LABEL: "dractl"}
     rules: list[dict[str, Any]] = []
     if device_class or selector:
         from dractl.cli.selectors import filter_views
 
         views = filter_views(app_ctx, cluster, views, selector, device_class)
-        labels[GROUP_LABEL] = base
+        labels[TAINT_GROUP_LABEL] = base
         for i, v in enumerate(views):
             rules.append(_rule(f"{base}-{i}" if len(views) > 1 else base, labels,
                                {"driver": v.pd.driver, "pool": v.pd.pool, "device": v.device.name}, t))
@@ -137,22 +136,16 @@ def taint(
         "evicted": [e.pod_key for e in evicted],
         "unschedulable": [lc.pod_key for lc in lost],
     }
+    from dractl.render import taints as _render
+
     if app_ctx.output in ("table", "wide"):
         # the preview first: a live cluster asks for confirmation after it
-        _print_preview(app_ctx, preview, rules, evicted, lost, now)
+        app_ctx.stdout.write(_render.preview_text(preview, rules, evicted, lost, now))
         if not dry_run:
             _print_lines(app_ctx, _write(app_ctx, rules, yes=yes))
         return
     # -o json|yaml|name: one answer, after writing (a TaintReport with the changes made)
-    changes = None if dry_run else _write(app_ctx, rules, yes=yes)
-    from dractl.render.printers import Result, dractl_object
-
-    app_ctx.print(Result(
-        table=None,
-        document=lambda: dractl_object("TaintReport", {**preview, **({"changes": [
-            {k: v for k, v in c.items() if k != "line"} for c in changes]} if changes else {})}),
-        names=lambda: [f"devicetaintrule.resource.k8s.io/{r['metadata']['name']}" for r in rules],
-    ))
+    app_ctx.print(_render.report_result(preview, rules, None if dry_run else _write(app_ctx, rules, yes=yes)))
 
 
 def _print_lines(app_ctx: Any, changes: list[dict[str, Any]]) -> None:
@@ -167,28 +160,6 @@ def _rule(name: str, labels: dict[str, str], selector: dict[str, str], taint: di
         "metadata": {"name": name, "labels": dict(labels)},
         "spec": {"deviceSelector": selector, "taint": dict(taint)},
     }
-
-
-def _print_preview(app_ctx: Any, preview: dict[str, Any], rules: list[dict[str, Any]], evicted: list[Any],
-                   lost: list[Any], now: _dt.datetime) -> None:
-    out = app_ctx.stdout
-    t = rules[0]["spec"]["taint"]
-    text = f"{t['key']}" + (f"={t['value']}" if t.get("value") else "") + f":{t['effect']}"
-    names = ", ".join(r["metadata"]["name"] for r in rules)
-    out.write(f"DeviceTaintRule {names}: {text} on {len(preview['devices'])} device(s)\n")
-    for d in preview["devices"]:
-        out.write(f"  device {d}\n")
-    if evicted:
-        out.write(f"the device-taint eviction controller would evict {len(evicted)} pod(s):\n")
-        for e in evicted:
-            when = "now" if e.when <= now else f"at {e.when.strftime('%Y-%m-%dT%H:%M:%SZ')} (tolerationSeconds)"
-            out.write(f"  pod {e.pod_key} {when}: {'; '.join(e.reasons)}\n")
-    else:
-        out.write("no running pod would be evicted\n")
-    if lost:
-        out.write(f"the scheduler would no longer offer these devices to {len(lost)} pending pod(s):\n")
-        for lc in lost:
-            out.write(f"  pod {lc.pod_key}: {', '.join(lc.requests)}\n")
 
 
 def _write(app_ctx: Any, rules: list[dict[str, Any]], *, yes: bool) -> list[dict[str, Any]]:
@@ -238,7 +209,7 @@ def _remove(app_ctx: Any, name: str, *, dry_run: bool, yes: bool) -> None:
 
     cluster = app_ctx.cluster(frozenset({"DeviceTaintRule"}))
     names = [r.name for r in cluster.taint_rules if r.name == name
-             or (r.meta.labels.get(GROUP_LABEL) == name and r.meta.labels.get(MANAGED_BY) == "dractl")]
+             or (r.meta.labels.get(TAINT_GROUP_LABEL) == name and r.meta.labels.get(MANAGED_BY_LABEL) == "dractl")]
     if not names:
         raise NotFoundError(f'devicetaintrules.resource.k8s.io "{name}" not found')
     if dry_run:
@@ -271,20 +242,15 @@ def _remove(app_ctx: Any, name: str, *, dry_run: bool, yes: bool) -> None:
 
 def _print_changes(app_ctx: Any, changes: list[dict[str, Any]]) -> None:
     """What --remove did: kubectl-style lines, the objects (-o name) or a ChangeList."""
-    from dractl.render.printers import Result, dractl_list
+    from dractl.render.taints import changes_result
 
-    app_ctx.print(Result(
-        table=None,
-        text=lambda: "".join(c.get("line", f"{c['object']} {c['verb']}") + "\n" for c in changes),
-        names=lambda: list(dict.fromkeys(c["object"] for c in changes)),
-        document=lambda: dractl_list("ChangeList", [{k: v for k, v in c.items() if k != "line"} for c in changes]),
-    ))
+    app_ctx.print(changes_result(changes))
 
 
 def taints(ctx: typer.Context) -> None:
     """List DeviceTaintRules with the devices each one matches."""
     from dractl.model.views import device_views, rule_matches
-    from dractl.render.printers import Result, Table, kube_list
+    from dractl.render.taints import rules_result
     from dractl.sources.base import device_needs
 
     app_ctx = ctx.obj
@@ -292,21 +258,4 @@ def taints(ctx: typer.Context) -> None:
     pds = [v.pd for v in device_views(cluster)]
     items = list(cluster.taint_rules)
     matched = {r.name: [f"{pd.driver}/{pd.pool}/{pd.device.name}" for pd in pds if rule_matches(r, pd)] for r in items}
-
-    def table() -> Table:
-        rows = []
-        for r in items:
-            sel = " ".join(f"{k}={v}" for k, v in (("driver", r.driver), ("pool", r.pool), ("device", r.device)) if v)
-            devs = matched[r.name]
-            shown = ", ".join(d.partition("/")[2] for d in devs[:4]) + (", ..." if len(devs) > 4 else "")
-            cond = r.condition("EvictionInProgress")
-            rows.append([r.name, str(r.taint) if r.taint else "<none>", sel or "<all>", str(len(devs)), shown or "-",
-                         (cond.reason or "-") if cond else "-", (cond.message or "-") if cond else "-",
-                         r.meta.labels.get(GROUP_LABEL, "-")])
-        # EVICTION: the reason of the EvictionInProgress condition the device-taint eviction controller writes
-        return Table(["NAME", "TAINT", "SELECTOR", "DEVICES", "MATCHES", "EVICTION", "MESSAGE", "GROUP"], rows,
-                     wide={"MESSAGE", "GROUP"}, drop=["MATCHES", "SELECTOR", "DEVICES", "EVICTION"])
-
-    # the DeviceTaintRules as the API server has them: the devices each matches are dractl's, in the table only
-    app_ctx.print(Result(table=table, document=lambda: kube_list([dict(r.raw) for r in items]),
-                         names=lambda: [f"devicetaintrule.resource.k8s.io/{r.name}" for r in items]))
+    app_ctx.print(rules_result(items, matched))

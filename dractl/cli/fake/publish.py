@@ -6,11 +6,11 @@ from typing import Annotated, Any
 
 import typer
 
+from dractl import MANAGED_BY_LABEL
 from dractl.cli.context import AppContext, app_context
 from dractl.errors import ExitCode
 
-MANAGED_BY = {"app.kubernetes.io/managed-by": "dractl"}
-MANAGED_SELECTOR = "app.kubernetes.io/managed-by=dractl"
+MANAGED_SELECTOR = f"{MANAGED_BY_LABEL}=dractl"
 
 
 def _live(app_ctx: AppContext) -> Any:
@@ -141,12 +141,12 @@ def _print_done(app_ctx: AppContext, line: str, objects: list[tuple[str, str]], 
 
 
 def _ours(obj: dict[str, Any]) -> bool:
-    return ((obj.get("metadata") or {}).get("labels") or {}).get("app.kubernetes.io/managed-by") == "dractl"
+    return ((obj.get("metadata") or {}).get("labels") or {}).get(MANAGED_BY_LABEL) == "dractl"
 
 
 def _label(obj: dict[str, Any]) -> dict[str, Any]:
     md = obj.setdefault("metadata", {})
-    md["labels"] = {**(md.get("labels") or {}), **MANAGED_BY}
+    md["labels"] = {**(md.get("labels") or {}), MANAGED_BY_LABEL: "dractl"}
     return obj
 
 
