@@ -365,6 +365,7 @@ class Admission:
             self._stored.setdefault((type(o).__name__, o.meta.namespace), {})[o.meta.name] = o
         self._admitted: dict[tuple[str, str], dict[str, Any]] = {}  # this batch's objects (model objects)
         self._quotas: dict[str, list[quota.QuotaStatus]] = {}
+        self._stale: dict[str, list[quota.QuotaStatus]] = {}  # a namespace's quotas before one was (re)applied
         self._ext: DeviceClassResolver | None = None
 
     # -- the objects the plugins read: the store, then this batch
@@ -395,8 +396,8 @@ class Admission:
         """``obj`` (a model object) is stored by this batch: later objects see it."""
         kind, ns = type(obj).__name__, obj.meta.namespace
         self._admitted.setdefault((kind, ns), {})[obj.meta.name] = obj
-        if kind == "ResourceQuota":
-            self._quotas.pop(ns, None)
+        if kind == "ResourceQuota":  # read again, keeping what this batch charged to the quotas it had
+            self._stale[ns] = self._quotas.pop(ns, []) or self._stale.get(ns, [])
         if kind == "DeviceClass":
             self._ext = None
 
@@ -558,16 +559,35 @@ class Admission:
         return quota.pod_usage(pod.raw)
 
     def quotas(self, ns: str) -> list[quota.QuotaStatus]:
-        """The namespace's quotas with ``used`` as the quota controller computes it (name order)."""
+        """The namespace's quotas (name order) with the ``used`` admission compares against: the quota's
+        ``status.used``, which is what kube-apiserver's quota admission reads (and writes back with each object
+        it admits: :meth:`quota_statuses`); for a resource the status does not list yet, the figure the quota
+        controller would write (:meth:`computed_usage`)."""
         if ns not in self._quotas:
+            before = {s.name: s.used for s in self._stale.pop(ns, [])}
             out = []
             for q in sorted(self._objects(ResourceQuota.__name__, ns), key=lambda q: q.name):
-                used = dict(q.used)
-                for kind in quota.RESOURCES:
-                    used.update(quota.used_by(q, self._evaluator(kind), [o.raw for o in self._objects(kind, ns)]))
+                used = dict(before.get(q.name, q.used))
+                missing = [k for k in q.hard if k not in used]
+                if missing:
+                    used.update(quota.mask(self.computed_usage(q), missing))
                 out.append(quota.QuotaStatus(q, quota.mask(used, q.hard)))
             self._quotas[ns] = out
         return self._quotas[ns]
+
+    def computed_usage(self, q: ResourceQuota) -> quota.ResourceList:
+        """The quota controller's ``status.used`` (pkg/controller/resourcequota CalculateUsage): what the
+        objects stored (and this batch's) use of each tracked resource; other resources (services,
+        configmaps...) keep the status's figure."""
+        used = dict(q.used)
+        ns = q.meta.namespace
+        for kind in quota.RESOURCES:
+            used.update(quota.used_by(q, self._evaluator(kind), [o.raw for o in self._objects(kind, ns)]))
+        return quota.mask(used, q.hard)
+
+    def quota_statuses(self) -> list[quota.QuotaStatus]:
+        """Every quota this batch read, with ``used`` as admission leaves it (for the store's status)."""
+        return [s for statuses in self._quotas.values() for s in statuses]
 
     def _charge(self, kind: str, ns: str, name: str, raw: Mapping[str, Any]) -> Mapping[str, Any] | Refusal:
         quotas = self.quotas(ns)

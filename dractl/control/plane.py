@@ -30,9 +30,11 @@ import random
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from dractl.control import admission
+from dractl.control.admission import Admission
 from dractl.errors import NotFoundError
 from dractl.features import DEFAULT_GATES, FeatureGates
 from dractl.model.cluster import Cluster, cluster_from
@@ -45,6 +47,7 @@ from dractl.model.objects import (
     PodResourceClaimStatus,
     ResourceClaim,
     ResourceClaimTemplate,
+    ResourceQuota,
 )
 from dractl.model.parse import conditions, parse_object
 from dractl.model.relations import claim_from_template
@@ -234,6 +237,9 @@ class ControlPlane:
             events.append(Change(admission.reference(result), "configured" if old is not None else "created"))
         for obj in accepted:
             self._put(obj)
+        self._write_quota_status(adm)
+        # the quota controller computes a new or changed quota's status at once
+        self._sync_quotas({o.meta.namespace for o in accepted if isinstance(o, ResourceQuota)})
         return events
 
     def _check_namespaces(self, objects: Sequence[Any], namespace: str | None) -> None:
@@ -284,6 +290,7 @@ class ControlPlane:
         if gone:
             self.objects = [o for o in self.objects if _key(o) not in gone]
             self._reindex()
+            self._sync_quotas({k[1] for k in gone if k[1]})
         return events
 
     # ------------------------------------------------------------ controllers
@@ -301,12 +308,44 @@ class ControlPlane:
         """
         at = self._at = self.clock()
         self.objects = [_stamp(o, self.rng, at) for o in self.objects]
+        counted = {_key(o) for o in self.objects if isinstance(o, (Pod, ResourceClaim))}
         events: list[Change] = []
         self._evict_for_device_taints(events)
         self._collect_garbage(events)
         self._create_claims(events)
         self._schedule(events, set(explain), pin or {})
+        # the quota controller's replenishment: pods and claims gone (evicted, collected, preempted)
+        self._sync_quotas({k[1] for k in counted - {_key(o) for o in self.objects}})
         return events
+
+    # ------------------------------------------------------------ the quota controller
+
+    def _write_quota_status(self, adm: Admission) -> None:
+        """What kube-apiserver's quota admission writes back: each quota's status.used with the objects it
+        admitted (plugin/pkg/admission/resourcequota: the quota accessor's UpdateQuotaStatus)."""
+        for st in adm.quota_statuses():
+            self._set_quota_status(st.quota.meta.namespace, st.name, st.used)
+
+    def _sync_quotas(self, namespaces: Iterable[str]) -> None:
+        """The quota controller (pkg/controller/resourcequota syncResourceQuota): status.used computed from
+        the objects stored, for every quota of these namespaces."""
+        todo = set(namespaces)
+        quotas = [o for o in self.objects if isinstance(o, ResourceQuota) and o.meta.namespace in todo]
+        if not quotas:
+            return
+        adm = self.admission()
+        for q in quotas:
+            self._set_quota_status(q.meta.namespace, q.name, adm.computed_usage(q))
+
+    def _set_quota_status(self, ns: str, name: str, used: Mapping[str, Any]) -> None:
+        q = self.get(ResourceQuota.__name__, ns, name)
+        if q is None:
+            return
+        used = {k: v for k, v in used.items() if k in q.hard}
+        status = {"hard": {k: str(v) for k, v in q.hard.items()}, "used": {k: str(v) for k, v in used.items()}}
+        if (q.raw.get("status") or {}) == status:
+            return
+        self._put(replace(q, used=MappingProxyType(dict(used)), raw={**q.raw, "status": status}))
 
     def _evict_for_device_taints(self, events: list[Change]) -> None:
         """The device-taint eviction controller: delete bound pods whose claims' devices carry a NoExecute
@@ -460,6 +499,8 @@ class ControlPlane:
                     {"name": s.name, "resourceClaimName": s.resource_claim_name} for s in statuses.values()
                 ]
                 self._put(replace(pod, claim_statuses=tuple(statuses.values()), raw={**pod.raw, "status": status}))
+        if adm is not None:
+            self._write_quota_status(adm)
 
     # ------------------------------------------------------------ scheduler
 
@@ -588,12 +629,14 @@ class ControlPlane:
         uid = str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
         spec_requests = (special.raw.get("spec") or {}).get("devices", {}).get("requests", []) if special else []
         raw = special_claim(pod, name, spec_requests, uid=uid, created=self._at)
-        verdict = self.admission().review(raw, None)
+        adm = self.admission()
+        verdict = adm.review(raw, None)
         if isinstance(verdict, admission.Refusal):
             return f'running PreBind plugin "DynamicResources": create claim for extended resources {ns}/: ' \
                    f"{verdict.message}"
         claim = parse_object(raw, validate=False)
         self._put(claim)
+        self._write_quota_status(adm)
         status = {**(pod.raw.get("status") or {}), "extendedResourceClaimStatus": claim_status(name, mappings)}
         pod = replace(pod, raw={**pod.raw, "status": status})
         self._put(pod)

@@ -215,3 +215,38 @@ def test_a_priority_class_gives_the_pod_its_priority(dractl, tmp_path):
     crit["spec"]["priorityClassName"] = "system-cluster-critical"
     assert dractl("check", "-f", write_docs(tmp_path / "c.yaml", crit), "-o", "json").json()["pods"][0][
         "outcome"] == "scheduled"
+
+
+def test_quota_admission_reads_the_quotas_status_as_the_apiserver_does(dractl, tmp_path):
+    """kube-apiserver's quota admission compares against the quota's status.used (here 12 cpus in use by
+    pods the snapshot does not show), not against the pods it can see."""
+    snap = write_docs(tmp_path / "snap.yaml", namespace("q"), {
+        "apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "labels": {"kubernetes.io/hostname": "n1"}},
+        "status": {"allocatable": {"cpu": "32", "memory": "64Gi", "pods": "110"}}}, {
+        **quota_doc("quota", "q", pods="6", requests_cpu="14"),
+        "status": {"hard": {"pods": "6", "requests.cpu": "14"}, "used": {"pods": "1", "requests.cpu": "12"}}})
+    p = cpu_pod("p", "12")
+    p["metadata"]["namespace"] = "q"
+    r = dractl("--from", snap, "check", "-f", write_docs(tmp_path / "p.yaml", p), "-o", "json")
+    assert r.code == 1
+    assert r.json()["pods"][0]["message"] == ('pods "p" is forbidden: exceeded quota: quota, requested: '
+                                              "requests.cpu=12, used: requests.cpu=12, limited: requests.cpu=14")
+
+
+def test_the_fake_quota_status_follows_admission_and_deletions(dractl, tmp_path):
+    """The fake cluster keeps status.used as the apiserver (on admission) and the quota controller (on
+    deletion) write it."""
+    assert dractl("fake", "reset").code == 0
+    assert dractl("fake", "apply", "-f", write_docs(tmp_path / "q.yaml", quota_doc("quota", requests_cpu="4"))
+                  ).code == 0
+
+    def used() -> dict[str, str]:
+        (q,) = [o for o in _state()["items"] if o["kind"] == "ResourceQuota"]
+        return q["status"]["used"]
+
+    assert used() == {"requests.cpu": "0"}
+    a = write_docs(tmp_path / "a.yaml", cpu_pod("a", "3"))
+    assert dractl("fake", "apply", "-f", a).code == 0
+    assert used() == {"requests.cpu": "3"}
+    assert dractl("fake", "delete", "-f", a).code == 0
+    assert used() == {"requests.cpu": "0"}
