@@ -1,4 +1,4 @@
-"""The rows and documents of `dractl devices`, made lean: what devices share is formatted once.
+"""The table and documents of `dractl devices`, made lean: what devices share is formatted once.
 
 Devices of one driver share their capacity maps and their counter rows (a MIG placement is the same on every
 GPU of every node: ``dractl.model.views.device_views`` shares the tuple), so their cells and document parts
@@ -9,9 +9,13 @@ The memos key on ``id()`` and hold the object they key on, so no id is reused wh
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dractl.model.objects import LIST_KINDS
+
+if TYPE_CHECKING:
+    from dractl.render.printers import Table
+    from dractl.render.watch import Listing
 
 # Attributes worth a column of their own in the narrow table, in this order of preference.
 MAIN_ATTRIBUTES = ("model", "productName", "type", "index", "driverVersion", "partition", "ifName")
@@ -174,3 +178,36 @@ class DeviceRows:
         else:  # not shown: the table without -o wide leaves ATTRIBUTES and TAINTS out
             row += ["", ""]
         return row
+
+
+def devices_listing(views: Sequence[Any], wide: bool) -> Listing:
+    """The device listing: the table, DeviceList documents (streamed one device after the other) and names."""
+    from dractl.render.printers import Result, dractl_list
+    from dractl.render.watch import Listing
+
+    def stream() -> tuple[dict[str, Any], Any]:
+        return dractl_list("DeviceList", []), DeviceDocs().docs(views)
+
+    return Listing(
+        Result(
+            table=lambda: devices_table(views, wide=wide),
+            document=lambda: dractl_list("DeviceList", list(DeviceDocs().docs(views))),
+            stream=stream,
+            names=lambda: [f"device/{v.pd.driver}/{v.pd.pool}/{v.device.name}" for v in views],
+            empty_message="No devices found.",
+        ),
+        keys=("DRIVER", "POOL", "DEVICE"),
+    )
+
+
+def devices_table(views: Sequence[Any], wide: bool = True) -> Table:
+    """One row per device; ``wide`` fills the ATTRIBUTES and TAINTS cells."""
+    from dractl.render.printers import Table
+
+    rows = DeviceRows(views, wide)
+    mains_up = [m.upper() for m in rows.mains]
+    # To fit a terminal: the less telling attributes go first; NODE, DEVICE and STATUS (who holds the
+    # device: what the view is for) stay, STATUS whole as long as dropping columns makes room for it.
+    drop = [*reversed(mains_up[1:]), "COUNTERS", "POOL", "CAPACITY", *mains_up[:1], "DRIVER"]
+    return Table(rows.columns(), [rows.row(v) for v in views], wide={"ATTRIBUTES", "TAINTS"}, drop=drop,
+                 whole={"STATUS"})
