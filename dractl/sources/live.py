@@ -345,6 +345,8 @@ class LiveSource:
                                "explanations will not quote the scheduler")
                     return
                 if status == 400 and field_selector:
+                    from dractl.sources.livescope import FieldSelectorRefused
+
                     raise FieldSelectorRefused(_status_message(data))
                 if status == 404 and KINDS[kind].group == RESOURCE_GROUP:
                     raise SourceError(f"{self._server} does not serve {path} (the cluster's DRA API lacks {kind})")
@@ -462,10 +464,6 @@ class LiveSource:
 
 
 # ---------------------------------------------------------------------- helpers
-
-
-class FieldSelectorRefused(Exception):
-    """The API server does not take a field selector on this kind (a 400: an older server)."""
 
 
 def _status_message(data: bytes) -> str:

@@ -18,10 +18,12 @@ from typing import Any
 from dractl.sources.types import Scope
 
 
+class FieldSelectorRefused(Exception):
+    """The API server does not take a field selector on this kind (a 400: an older server)."""
+
+
 def read_scoped(src: Any, want: frozenset[str], scope: Scope) -> dict[str, list[Any]]:
     """Model objects of each kind in ``want`` (a LiveSource's ``read``), the slices and Node in ``scope``."""
-    from dractl.sources.live import FieldSelectorRefused
-
     fields = [f"spec.driver={scope.driver}"] * bool(scope.driver) + [f"spec.pool.name={scope.pool}"] * bool(scope.pool)
     if scope.node:
         slices: list[str | None] = [",".join([f"spec.nodeName={scope.node}", *fields]),
