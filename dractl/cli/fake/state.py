@@ -66,7 +66,7 @@ def profiles_(ctx: typer.Context) -> None:
     """List the profiles 'fake reset --profile' takes: driver, devices per node (at --devices-per-node 8), what
     each shows."""
     from dractl.control import profiles
-    from dractl.render.printers import Result, Table, dractl_list
+    from dractl.render.fake import profiles_result
 
     app_ctx = app_context(ctx)
     rows = []
@@ -75,22 +75,7 @@ def profiles_(ctx: typer.Context) -> None:
         per_driver = {d: profiles.device_count([s for s in slices if s["spec"]["driver"] == d]) for d in p.drivers}
         rows.append((p, profiles.device_count(slices), per_driver))
 
-    def per_node(p: Any, n: int, per_driver: dict[str, int]) -> str:
-        if n == 8:
-            return f"8 {p.unit}"
-        if len(per_driver) > 1:
-            return f"{n}: " + ", ".join(f"{k} {'NICs' if d == 'dra.net' else 'GPUs'}" for d, k in per_driver.items())
-        return f"{n} (8 {p.unit})"
-
-    app_ctx.print(Result(
-        table=lambda: Table(["NAME", "DRIVER", "DEVICES/NODE", "SHOWS", "HELM VALUES"],
-                            [[p.name, ",".join(p.drivers), per_node(p, n, d), p.summary, " ".join(p.helm) or "-"]
-                             for p, n, d in rows], drop=["HELM VALUES", "DRIVER"]),
-        document=lambda: dractl_list("FakeProfileList", [
-            {"name": p.name, "drivers": list(p.drivers), "devicesPerNode": n, "devicesPerDriver": d, "unit": p.unit,
-             "units": 8, "summary": p.summary, "helmValues": list(p.helm)} for p, n, d in rows]),
-        names=lambda: [p.name for p, _, _ in rows],
-    ))
+    app_ctx.print(profiles_result(rows))
 
 
 def load(
@@ -120,9 +105,9 @@ def load(
 
 def _say(app_ctx: AppContext, line: str, cluster: dict[str, Any]) -> None:
     """What reset and load did: a sentence, or (-o json|yaml) a FakeCluster document."""
-    from dractl.render.printers import Result, dractl_object
+    from dractl.render.fake import state_result
 
-    app_ctx.print(Result(table=None, text=lambda: line, document=lambda: dractl_object("FakeCluster", cluster)))
+    app_ctx.print(state_result(line, cluster))
 
 
 def _read(file: str, app_ctx: AppContext) -> list[Any]:
@@ -197,27 +182,14 @@ def _change(ctx: typer.Context, filename: str, *, delete: bool, ignore_not_found
         raise typer.Exit(ExitCode.NEGATIVE)
 
 
-# what happened to the objects of the file (the rest is the control plane's doing: scheduled, evicted...)
-_FILE_VERBS = frozenset({"created", "configured", "unchanged", "deleted", "marked for deletion"})
-
-
 def print_changes(app_ctx: AppContext, changes: list[Any]) -> None:
-    """The control plane's changes: kubectl-style lines, a ChangeList, or (-o name, as kubectl apply -o name)
-    the file's objects."""
-    from dractl.render.events import change_doc, event_line
-    from dractl.render.printers import Result, dractl_list
+    """The control plane's changes, as render/fake.py words them."""
+    from dractl.render.fake import changes_result
 
     def explain(namespace: str, pod: str) -> str:
         return app_ctx.hint(f"pods {pod} --explain", namespace or "default")
 
-    app_ctx.print(
-        Result(
-            table=None,
-            text=lambda: "".join(event_line(e, explain) + "\n" for e in changes),
-            names=lambda: list(dict.fromkeys(e.ref for e in changes if e.verb in _FILE_VERBS and not e.cause)),
-            document=lambda: dractl_list("ChangeList", [change_doc(e) for e in changes]),
-        )
-    )
+    app_ctx.print(changes_result(changes, explain))
 
 
 def env(
@@ -238,21 +210,9 @@ def env(
         app_ctx.warn(f"pod {ns}/{pod}, container {container}: holds {', '.join(devices)}; dractl does not know "
                      f"the container environment {' or '.join(drivers)} sets (it knows only the "
                      "dra-example-driver's)")
-    from dractl.render.printers import Result, dractl_object
+    from dractl.render.fake import env_result
 
-    multi = len(per_container) > 1
-    app_ctx.print(
-        Result(
-            table=None,
-            text=lambda: "".join(
-                (f"[{container}] " if multi else "") + f"{k}={v}\n"
-                for container, variables in per_container.items()
-                for k, v in variables.items()
-            ),
-            names=lambda: [f"pod/{pod}"],
-            document=lambda: dractl_object("PodEnv", {"namespace": ns, "name": pod, "containers": per_container}),
-        )
-    )
+    app_ctx.print(env_result(ns, pod, per_container))
     if not per_container:
         # a negative answer (as cel's when nothing matches): not running, or only devices whose driver's
         # environment dractl does not know; -o json|yaml still print the (empty) PodEnv
@@ -295,19 +255,6 @@ def health(
         recorded[found[0]] = {"health": state, **({"message": message} if message else {})}
         doc["deviceHealth"] = recorded
         pods = write_health(doc["items"], recorded)
-    from dractl.render.printers import Result, dractl_object
+    from dractl.render.fake import health_result
 
-    lines = [f"device {found[0]} {state}" + (f" ({message})" if message else "")]
-    lines += [f"pod/{p.rpartition('/')[2]} status updated (namespace {p.partition('/')[0]})" for p in pods]
-    if not pods:
-        lines.append("no running pod holds this device: nothing reported")
-    app_ctx.print(
-        Result(
-            table=None,
-            text=lambda: "".join(line + "\n" for line in lines),
-            names=lambda: [f"pod/{p.rpartition('/')[2]}" for p in pods],
-            document=lambda: dractl_object(
-                "DeviceHealth", {"device": found[0], "health": state, "message": message, "podsUpdated": list(pods)}
-            ),
-        )
-    )
+    app_ctx.print(health_result(found[0], state, message, pods))
