@@ -37,24 +37,9 @@ def list_(ctx: typer.Context) -> None:
     """List the demos by group (blog, examples, drivers): the DRA feature, the gates it needs and what it checks."""
     from dractl.control import profiles
     from dractl.demo.catalog import DEMOS
-    from dractl.render.printers import Result, Table, dractl_list
+    from dractl.render.demo import demos_result
 
-    app_ctx = app_context(ctx)
-
-    def checks(d: Any) -> str:
-        return f"not run: {d.skipped}" if d.skipped else d.outcome
-
-    app_ctx.print(Result(
-        table=lambda: Table(["GROUP", "NAME", "FEATURE", "GATES", "CHECKS", "PROFILE"],
-                            [[d.group, d.id, d.feature, d.gates, checks(d), d.profile] for d in DEMOS],
-                            drop=["PROFILE", "GATES", "FEATURE"]),
-        document=lambda: dractl_list("DemoList", [
-            {"id": d.id, "group": d.group, "name": d.name, "feature": d.feature, "gates": d.gates,
-             "outcome": d.outcome, "namespace": d.namespace, "files": list(d.manifests), "pods": list(d.pods),
-             "profile": d.profile, "helmValues": list(profiles.get(d.profile).helm), "runs": d.skipped is None,
-             **({"skipped": d.skipped} if d.skipped else {}), "source": d.source} for d in DEMOS]),
-        names=lambda: [d.id for d in DEMOS],
-    ))
+    app_context(ctx).print(demos_result(DEMOS, lambda profile: list(profiles.get(profile).helm)))
 
 
 @app.command("show")
@@ -66,7 +51,7 @@ def show(
 ) -> None:
     """Print a demo's manifests in the order it applies them, ready for 'apply -f -'."""
     from dractl.demo.catalog import get
-    from dractl.render.printers import Result, kube_list
+    from dractl.render.demo import manifests_result
 
     if demo in ("all", "blog", "examples", "drivers"):
         raise UsageError("dractl demo show takes one demo (a name from 'dractl demo list')")
@@ -81,13 +66,7 @@ def show(
         text = (f"# The post creates the namespace first: kubectl create namespace {d.namespace}\n"
                 f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {d.namespace}\n---\n") + text
 
-    def document() -> dict[str, Any]:
-        import yaml
-
-        return kube_list([o for o in yaml.safe_load_all(text) if o])
-
-    # the YAML as it is; -o json|yaml: its objects in a v1 List
-    app_context(ctx).print(Result(table=None, text=lambda: text, document=document))
+    app_context(ctx).print(manifests_result(text))
 
 
 def parse_timeout(text: str) -> float:
@@ -194,10 +173,9 @@ def cleanup(
 
 
 def _print_cleanup(app_ctx: AppContext, target: str, deleted: list[str], text: str) -> None:
-    from dractl.render.printers import Result, dractl_object
+    from dractl.render.demo import cleanup_result
 
-    app_ctx.print(Result(table=None, text=lambda: text,
-                         document=lambda: dractl_object("DemoCleanup", {"target": target, "deleted": deleted})))
+    app_ctx.print(cleanup_result(target, deleted, text))
 
 
 def _namespace_delete_step(app_ctx: AppContext) -> PlanStep:
@@ -298,61 +276,17 @@ def _run(app_ctx: AppContext, demos: list[Any], timeout: float, kind_opts: KindO
             else:
                 app_ctx.stderr.write("Nothing was left behind.\n")
             return ExitCode.INTERRUPTED
-    passed = all(o.passed for o in outcomes)
-    from dractl.render.printers import Result, dractl_object
+    from dractl.render.demo import run_result
 
-    def document() -> dict[str, Any]:
-        demos = []
-        for o in outcomes:
-            d = o.to_dict()
-            if o.demo.id == "3" and explained is not None:
-                d["explanation"] = {"title": explained.title, "summary": explained.summary,
-                                    "lines": list(explained.lines)}
-            demos.append(d)
-        return dractl_object("DemoRun", {"target": target.description, "passed": passed, "demos": demos})
-
-    def text() -> str:
-        # each demo's table was printed as it finished (see each()); then the explanation and the verdict
-        lines = []
-        if explained is not None:
-            command = app_ctx.hint("pods huge-gpu --explain", "dra-demo")
-            lines += ["", f"Why huge-gpu stays Pending ({command}):", explained.title + ":"]
-            lines += ["  " + line for line in explained.lines]
-        n = sum(o.passed for o in outcomes)
-        blog = all(o.demo.group == "blog" for o in outcomes)
-        what = "the post's outcome" if blog else "what it demonstrates" if len(outcomes) == 1 else \
-            "what they demonstrate"
-        if not blog and len(outcomes) != 1:
-            what = "what each demonstrates"
-        lines += ["", f"{n}/{len(outcomes)} {'demos show' if len(outcomes) != 1 else 'demo shows'} {what} "
-                  f"on {target.description}."]
-        return "".join(line + "\n" for line in lines)
-
-    app_ctx.print(Result(table=None, document=document, text=text,
-                         names=lambda: [f"demo/{o.demo.id}" for o in outcomes]))
-    return ExitCode.SUCCESS if passed else ExitCode.NEGATIVE
+    command = app_ctx.hint("pods huge-gpu --explain", "dra-demo")
+    app_ctx.print(run_result(outcomes, target.description, explained, command))
+    return ExitCode.SUCCESS if all(o.passed for o in outcomes) else ExitCode.NEGATIVE
 
 
 def _print_outcome(app_ctx: AppContext, outcome: Any) -> None:
-    from dractl.render.printers import Table, print_table
+    from dractl.render.demo import write_outcome
 
-    out = app_ctx.stdout
-    verdict = "PASS" if outcome.passed else "FAIL"
-    d = outcome.demo
-    title = f"Demo {d.id}: {d.name}" if d.group == "blog" else f"Demo {d.id}: {d.name} ({d.feature})"
-    out.write(f"\n{title}: {verdict}\n")
-    if outcome.error:
-        out.write(f"  cannot run: {outcome.error}\n")
-        return
-    rows = []
-    for p in outcome.pods:
-        rows.append([p.name, p.phase, p.node or "-", ",".join(p.claim_names) or "-", ",".join(p.devices) or "-",
-                     "pass" if p.passed else "fail", p.reason or "-"])
-    if rows:
-        print_table(Table(["POD", "PHASE", "NODE", "CLAIM", "DEVICE", "RESULT", "REASON"], rows,
-                          drop=["PHASE", "NODE"]), no_headers=app_ctx.no_headers, out=out)
-    for c in outcome.checks:
-        out.write(f"  {'ok  ' if c.passed else 'FAIL'} {c.text}\n")
+    write_outcome(app_ctx.stdout, outcome, app_ctx.no_headers)
 
 
 # ---------------------------------------------------------------- plans (--dry-run)
@@ -415,17 +349,9 @@ def _run_plan(app_ctx: AppContext, demos: list[Any], kind_opts: KindOptions | No
 
 def _print_plan(app_ctx: AppContext, steps: list[PlanStep], header: str = "") -> None:
     """--dry-run: the commands as a script (# header first), or (-o json|yaml) a PlanStepList."""
-    from dractl.render.printers import Result, dractl_list
+    from dractl.render.demo import plan_result
 
-    app_ctx.print(Result(
-        table=None,
-        text=lambda: "".join(line + "\n" for line in ([f"# {header}"] if header else []) + [s.text() for s in steps]),
-        document=lambda: dractl_list(
-            "PlanStepList",
-            [{"command": s.argv, "env": s.env, "stdin": s.stdin or None, "note": s.note} for s in steps],
-            **({"comment": header} if header else {}),
-        ),
-    ))
+    app_ctx.print(plan_result(steps, header))
 
 
 # ---------------------------------------------------------------- progress
