@@ -733,6 +733,26 @@ def dractl_verdict(code: int, entry: dict | None) -> str:
     return {"scheduled": "bound", "unschedulable": "pending"}.get(entry.get("outcome", ""), entry.get("outcome", "?"))
 
 
+def field_errors(msg: str) -> list[str]:
+    """The field errors of an `... is invalid: [a, b, c]` message, in order, except that errors on one field
+    path keep no order: the apiserver lists a ResourceList's problems in Go's map order, which varies from one
+    request to the next (pkg/apis/core/validation validateResourceRequirements), so those are sorted."""
+    body = msg.split(" is invalid: ", 1)[-1].strip()
+    if body.startswith("[") and body.endswith("]"):
+        body = body[1:-1]
+    errs = re.split(r", (?=spec\.)", body)
+    out: list[str] = []
+    i = 0
+    while i < len(errs):
+        path = errs[i].split(": ", 1)[0]
+        j = i
+        while j < len(errs) and errs[j].split(": ", 1)[0] == path:
+            j += 1
+        out += sorted(errs[i:j])
+        i = j
+    return out
+
+
 def _head(msg: str) -> str:
     return msg.split(" preemption:")[0].strip()
 
@@ -795,10 +815,13 @@ def judge_pod(api: Any, sc: RealScenario, step: Step, work: Path, kubeconfig: Pa
         out.what, out.scheduler = "refused", f"apiserver {code}: {amsg}"
         aspects["verdict"] = said == "refused"
         if code == 422 and code0 == 2:
-            # invalid input: dractl's one line names file, object and field (issue 16 §9): it must carry the
-            # apiserver's first field error, `spec.containers[0].resources.requests: Invalid value: ...`
-            first = re.split(r", (?=spec\.)", amsg.split(" is invalid: ", 1)[-1].lstrip("["))[0].rstrip("]")
-            aspects["message"] = first in err
+            # invalid input: dractl's one line names file, object and field (issue 16 §9): the file as written
+            # has that error, and the apiserver (which validates after LimitRange defaulting, so it may list
+            # errors the file alone does not have first) names it too
+            aspects["message"] = any(e in err for e in field_errors(amsg))
+        elif code == 422:  # invalid after defaulting: every field error, in the apiserver's order
+            aspects["message"] = dmsg.startswith(("Pod ", "The Pod ")) and \
+                amsg.split(" is invalid: ", 1)[0] in dmsg and field_errors(amsg) == field_errors(dmsg)
         else:  # refused at admission: the apiserver's words in the pod's entry (outcome refused)
             aspects["message"] = amsg in dmsg
         if not aspects["message"]:
