@@ -1,3 +1,5 @@
+"""Run the dractl CLI: ``python -m dractl``."""
+
 from dractl.cli.main import main
 
 main()

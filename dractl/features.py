@@ -59,6 +59,7 @@ class FeatureGates:
     overrides: Mapping[str, bool] = field(default_factory=dict)
 
     def enabled(self, name: str) -> bool:
+        """Whether gate ``name`` is on: its override if given, else the v1.37 default."""
         if name in self.overrides:
             return self.overrides[name]
         return V1_37_DEFAULTS[name][0]
@@ -66,42 +67,52 @@ class FeatureGates:
     # Short accessors used by the CEL environment and the allocator.
     @property
     def admin_access(self) -> bool:
+        """DRAAdminAccess."""
         return self.enabled("DRAAdminAccess")
 
     @property
     def prioritized_list(self) -> bool:
+        """DRAPrioritizedList."""
         return self.enabled("DRAPrioritizedList")
 
     @property
     def partitionable_devices(self) -> bool:
+        """DRAPartitionableDevices."""
         return self.enabled("DRAPartitionableDevices")
 
     @property
     def device_taints(self) -> bool:
+        """DRADeviceTaints."""
         return self.enabled("DRADeviceTaints")
 
     @property
     def device_taint_rules(self) -> bool:
+        """DRADeviceTaintRules."""
         return self.enabled("DRADeviceTaintRules")
 
     @property
     def consumable_capacity(self) -> bool:
+        """DRAConsumableCapacity."""
         return self.enabled("DRAConsumableCapacity")
 
     @property
     def binding_conditions(self) -> bool:
+        """DRADeviceBindingConditions, which needs DRAResourceClaimDeviceStatus too."""
         return self.enabled("DRADeviceBindingConditions") and self.enabled("DRAResourceClaimDeviceStatus")
 
     @property
     def list_type_attributes(self) -> bool:
+        """DRAListTypeAttributes."""
         return self.enabled("DRAListTypeAttributes")
 
     @property
     def fractional_capacity_range(self) -> bool:
+        """DRAFractionalCapacityRange."""
         return self.enabled("DRAFractionalCapacityRange")
 
     @property
     def extended_resource(self) -> bool:
+        """DRAExtendedResource."""
         return self.enabled("DRAExtendedResource")
 
     def allocator_features(self) -> AllocatorFeatures:

@@ -193,9 +193,11 @@ def _parse(s: str) -> Quantity:
 
 
 def int64_amount(s: str) -> tuple[int, int] | None:
-    """The int64Amount (value, scale) that ParseQuantity stores for ``s``, or None
-    when it stores an inf.Dec instead (quantity.go's fast path).  Only the
-    representation-dependent AsInt64 (CEL asInteger()/isInteger()) needs this."""
+    """The int64Amount (value, scale) that ParseQuantity stores for ``s``, if any.
+
+    None when it stores an inf.Dec instead (quantity.go's fast path).  Only the
+    representation-dependent AsInt64 (CEL asInteger()/isInteger()) needs this.
+    """
     if s == "0":
         return (0, 0)
     try:
@@ -211,8 +213,11 @@ def int64_amount(s: str) -> tuple[int, int] | None:
 
 
 def _int64_fast_path(num: str, denom: str, exponent: int, fmt: Format) -> tuple[int, int] | None:
-    """quantity.go ParseQuantity's int64 fast path: the unsigned int64Amount
-    (value, scale) it stores, or None when upstream falls back to inf.Dec."""
+    """The (value, scale) of quantity.go ParseQuantity's int64 fast path, if it applies.
+
+    The (value, scale) is the unsigned int64Amount it stores; None when upstream
+    falls back to inf.Dec.
+    """
     precision, scale, mantissa = 0, 0, 1
     if fmt is Format.BINARY_SI:
         if exponent >= 0 and not denom:
@@ -268,8 +273,10 @@ def int64_amount_as_int64(a: tuple[int, int]) -> int | None:
 
 
 def _decimal_parts(v: Fraction) -> tuple[int, int]:
-    """Return (mantissa, exponent) with v == mantissa * 10**exponent and no
-    factor of 10 left in mantissa.  v must be a non-zero finite decimal."""
+    """Return (mantissa, exponent) with v == mantissa * 10**exponent and no factor of 10 left in mantissa.
+
+    v must be a non-zero finite decimal.
+    """
     den = v.denominator
     twos = (den & -den).bit_length() - 1
     fives, rest = 0, den >> twos
@@ -368,8 +375,10 @@ class Quantity:
 
     @classmethod
     def from_value(cls, value: Fraction | int, format: Format = Format.DECIMAL_SI) -> Quantity:
-        """NewDecimalQuantity: an exact value, no rounding.  Raises
-        QuantityError for values that are not finite decimals (e.g. 1/3)."""
+        """NewDecimalQuantity: an exact value, no rounding.
+
+        Raises QuantityError for values that are not finite decimals (e.g. 1/3).
+        """
         v = Fraction(value)
         if v != 0:
             _decimal_parts(v)  # validates
@@ -456,18 +465,23 @@ class Quantity:
 
     # -- accessors ------------------------------------------------------
     def sign(self) -> int:
+        """The sign of the value: -1, 0 or 1."""
         return (self.value > 0) - (self.value < 0)
 
     def is_zero(self) -> bool:
+        """Whether the value is zero."""
         return self.value == 0
 
     def is_integer(self) -> bool:
+        """Whether the value is a whole number."""
         return self.value.denominator == 1
 
     def as_int64(self) -> int:
-        """The value as an int64; QuantityError if it is fractional or out of
-        range.  (Upstream AsInt64 also reports ok=false for some integral
-        values depending on the internal representation; not ported.)"""
+        """The value as an int64; QuantityError if it is fractional or out of range.
+
+        (Upstream AsInt64 also reports ok=false for some integral values depending on
+        the internal representation; not ported.)
+        """
         if self.value.denominator != 1 or not _fits_int64(self.value.numerator):
             raise QuantityError(f"quantity {self} cannot be represented as an int64")
         return self.value.numerator
@@ -480,8 +494,10 @@ class Quantity:
             return math.inf if self.value > 0 else -math.inf
 
     def scaled_value(self, scale: int) -> int:
-        """ScaledValue: value / 10**scale rounded away from zero (the int64
-        amount rule, amount.go AsScaledInt64).  Not wrapped to int64."""
+        """ScaledValue: value / 10**scale rounded away from zero (the int64 amount rule, amount.go AsScaledInt64).
+
+        Not wrapped to int64.
+        """
         v = self.value / (Fraction(10) ** scale)
         q = math.ceil(abs(v))
         return q if v >= 0 else -q

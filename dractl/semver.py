@@ -123,10 +123,13 @@ def _blang_parse(s: str) -> Semver:
 
 
 def _normalize_and_parse(s: str) -> Semver:
-    """k8s.io/apiserver/pkg/cel/library/semverlib.go normalizeAndParse: strip one
+    """Parse a version as semverlib.go's normalizeAndParse does.
+
+    k8s.io/apiserver/pkg/cel/library/semverlib.go normalizeAndParse: strip one
     leading "v", drop leading zeros of the first three dot-separated parts and
     fill a missing minor/patch with 0.  Unlike blang's ParseTolerant it does not
-    trim whitespace."""
+    trim whitespace.
+    """
     if s.startswith("v"):
         s = s[1:]
     parts = s.split(".", 2)

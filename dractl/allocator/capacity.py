@@ -1,5 +1,7 @@
-"""Consumable capacity: upstream ``consumable_capacity.go`` (k8s.io/dynamic-resource-allocation
-v0.37.2, ``structured/internal/incubating`` and ``experimental``, which agree).
+"""Consumable capacity: requests against a device's capacity, with upstream's rounding.
+
+Ported from upstream ``consumable_capacity.go`` (k8s.io/dynamic-resource-allocation v0.37.2,
+``structured/internal/incubating`` and ``experimental``, which agree).
 
 Amounts are exact ``Fraction``s. The step rounding of ``requestPolicy.validRange`` uses
 upstream's int64 arithmetic: with DRAFractionalCapacityRange on (``fractional``) and a range
@@ -79,9 +81,12 @@ def safe_milli_value(q: Quantity) -> int | None:
 
 
 def use_milli(policy: RequestPolicy, fractional: bool) -> bool:
-    """``useMilli``: milli arithmetic when the gate is on, every bound of the range has a
+    """Whether the valid-range rounding takes upstream's milli path (``useMilli``).
+
+    ``useMilli``: milli arithmetic when the gate is on, every bound of the range has a
     lossless milli value, and the step is at least 1m. (Upstream no longer requires one of
-    them to be fractional: whole-number ranges take the milli path too.)"""
+    them to be fractional: whole-number ranges take the milli path too.)
+    """
     if not fractional:
         return False
     for i, q in enumerate((policy.valid_range_min, policy.valid_range_max, policy.valid_range_step)):

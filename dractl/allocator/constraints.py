@@ -71,6 +71,7 @@ class MatchAttribute(_Base):
         self.num = 0
 
     def add(self, request: str, sub: str, device: Device, key: DeviceKey) -> bool:
+        """Add a device to the constraint; False when its attribute does not match the others'."""
         if self.request_names and not self.applies(request, sub):
             return True
         attr = lookup_attribute(device, key[0], self.attribute)
@@ -100,6 +101,7 @@ class MatchAttribute(_Base):
         return True
 
     def remove(self, request: str, sub: str, device: Device, key: DeviceKey) -> None:
+        """Undo the matching ``add`` of a device (upstream only decrements the count)."""
         if self.request_names and not self.applies(request, sub):
             return
         # Upstream only counts; the stored value (or intersection) stays as it is.
@@ -122,9 +124,11 @@ class DistinctAttribute(_Base):
 
     @property
     def num(self) -> int:
+        """The number of devices added so far."""
         return len(self.values)
 
     def add(self, request: str, sub: str, device: Device, key: DeviceKey) -> bool:
+        """Add a device to the constraint; False when its attribute repeats another device's."""
         if self.request_names and not self.applies(request, sub):
             return True
         attr = lookup_attribute(device, key[0], self.attribute)
@@ -155,6 +159,7 @@ class DistinctAttribute(_Base):
         return True
 
     def remove(self, request: str, sub: str, device: Device, key: DeviceKey) -> None:
+        """Undo the most recent ``add`` of a device."""
         if self.request_names and not self.applies(request, sub):
             return
         self.values.pop()

@@ -81,6 +81,7 @@ class Outcome:
 
     @property
     def status(self) -> str:
+        """The outcome in one word: ``allocated``, ``unschedulable`` or ``error``."""
         if self.error is not None:
             return "error"
         return "allocated" if self.allocations is not None else "unschedulable"
@@ -412,14 +413,17 @@ class ReqData:
 
     @property
     def request_name(self) -> str:
+        """The request's name as upstream reports it: ``request`` or ``request/subrequest``."""
         return f"{self.parent}/{self.name}" if self.parent else self.name
 
     @property
     def base_name(self) -> str:
+        """The name of the claim's top-level request."""
         return self.parent or self.name
 
     @property
     def sub_name(self) -> str:
+        """The subrequest's name, or "" for a top-level request."""
         return self.name if self.parent else ""
 
 

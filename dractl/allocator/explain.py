@@ -59,14 +59,17 @@ class ReasonGroup:
 
     @property
     def brief(self) -> str:
+        """The reason as told once for all nodes: the summary when there is one, else the reason."""
         return self.summary or self.reason
 
     def to_dict(self) -> dict[str, Any]:
+        """The group as a JSON-ready dict."""
         return {"kind": self.kind, "reason": self.reason, "count": self.count, "examples": list(self.examples)}
 
 
 @dataclass
 class RequestExplanation:
+    """Why one request of a claim can or cannot be satisfied on one node."""
     claim: str
     request: str  # "gpu" or "gpu/sub"
     device_class: str
@@ -80,6 +83,7 @@ class RequestExplanation:
 
     @property
     def fits_alone(self) -> bool:
+        """Whether the node's devices satisfy this request on its own (ignoring other requests and constraints)."""
         if self.problem:
             return False
         if self.needed is None:
@@ -87,6 +91,7 @@ class RequestExplanation:
         return self.usable >= self.needed
 
     def to_dict(self) -> dict[str, Any]:
+        """The request's explanation as a JSON-ready dict."""
         return {
             "claim": self.claim,
             "request": self.request,
@@ -103,6 +108,7 @@ class RequestExplanation:
 
 @dataclass
 class NodeExplanation:
+    """Why the claims do not fit on one node: node-level notes and one explanation per request."""
     node: str
     reason: str  # the scheduler's text: cannot allocate all claims, ...
     notes: list[str] = field(default_factory=list)  # node-level: no slices, pools, combination, constraints
@@ -119,6 +125,7 @@ class NodeExplanation:
         return out
 
     def to_dict(self) -> dict[str, Any]:
+        """The node's explanation as a JSON-ready dict."""
         return {
             "node": self.node,
             "reason": self.reason,
@@ -165,6 +172,7 @@ class Explanation:
         }
 
     def merge(self, other: Explanation) -> None:
+        """Add another explanation's nodes and its notes not already present."""
         self.nodes.extend(other.nodes)
         self.notes.extend(n for n in other.notes if n not in self.notes)
 
@@ -329,7 +337,8 @@ class _Classifier:
 def _hints_for_selector(expr: str, cands: Sequence[Candidate], cache: SelectorCache) -> list[str]:
     """The nearest fix: the largest capacity on offer, the attribute that exists elsewhere.
 
-    What the selector reads comes from its checked AST (CompiledSelector.references)."""
+    What the selector reads comes from its checked AST (CompiledSelector.references).
+    """
     sel = cache.compiled(expr)
     if isinstance(sel, SelectorFailure):
         return []
@@ -434,6 +443,7 @@ def _merge_in_use_groups(groups: list[ReasonGroup]) -> list[ReasonGroup]:
 def explain_request(
     cl: _Classifier, claim: ResourceClaim, rd: ReqData, multi_claims: bool
 ) -> RequestExplanation:
+    """Explain one request on one node: the devices of its class grouped by why they cannot be used."""
     a = cl.a
     needed = rd.count if rd.mode == "ExactCount" else None
     rx = RequestExplanation(kobj(claim), rd.request_name, rd.class_name, needed)

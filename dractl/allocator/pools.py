@@ -34,6 +34,7 @@ class PoolView:
 
     @property
     def id(self) -> str:
+        """The pool's identity: ``driver/pool``."""
         return f"{self.driver}/{self.name}"
 
 
@@ -51,11 +52,13 @@ class Candidate:
 
     @property
     def id(self) -> str:
+        """The device's identity: ``driver/pool/device``."""
         return "/".join(self.key)
 
 
 @dataclass(eq=False, slots=True)
 class NodeView:
+    """One node's view of the cluster's devices: its usable pools and their devices in search order."""
     node_name: str
     labels: Mapping[str, str]
     pools: list[PoolView]
