@@ -60,9 +60,11 @@ def _cache_file() -> str | None:
 
 
 def _build_parser() -> None:
-    """Build celpy's Lark parser singleton, exactly as celpy.celparser.CELParser
-    does, plus a Lark ``cache`` (the grammar analysis is pickled; Lark re-validates
-    it against a hash of grammar, options and versions)."""
+    """Build celpy's Lark parser singleton as celpy.celparser.CELParser does, with a Lark cache.
+
+    Exactly as CELParser does, plus a Lark ``cache`` (the grammar analysis is pickled; Lark
+    re-validates it against a hash of grammar, options and versions).
+    """
     from pathlib import Path
 
     import celpy.celparser as cp
@@ -87,12 +89,15 @@ def _build_parser() -> None:
 
 
 def _cheap_type_aliases() -> None:
-    """celpy's Evaluator calls ``typing.cast(Tuple[List[Result], Result], ...)`` and
+    """Make celpy's type aliases ``typing.Any`` at run time, which speeds up evaluation.
+
+    celpy's Evaluator calls ``typing.cast(Tuple[List[Result], Result], ...)`` and
     the like on every node; subscripting those aliases hashes the large ``Union``
     behind ``Result``/``Value`` each time (typing does not cache that hash), which
     was most of celpy's evaluation time. The aliases are used only for type hints
     and ``cast`` (no isinstance checks in celpy 0.5.0), so they are replaced by
-    ``typing.Any`` at run time; evaluation is unchanged."""
+    ``typing.Any`` at run time; evaluation is unchanged.
+    """
     import typing
 
     import celpy.celtypes
@@ -112,7 +117,8 @@ def _short_circuit_runner() -> Any:
     on false" / "on true"). The value is the same either way; what the other operand
     would have done is not: a Quantity that compareTo turns into an inf.Dec
     (library/runtime.py EvalState), a runtime cost. An error on the left still evaluates the right:
-    ``error && false`` is false, as in cel-go."""
+    ``error && false`` is false, as in cel-go.
+    """
     import celpy
     from celpy.celtypes import BoolType
     from celpy.evaluation import CELEvalError, Evaluator
@@ -217,9 +223,11 @@ def environment() -> Any:
 
 
 def flatten(tree: Any) -> Any:
-    """Drop celpy parse-tree nodes that only pass a single child's value up
+    """Drop celpy parse-tree nodes that only pass a single child's value up.
+
     (expr -> conditionalor -> ... -> member); the Evaluator visits ~10 of them per
-    operand otherwise. The result evaluates identically and ~2x faster."""
+    operand otherwise. The result evaluates identically and ~2x faster.
+    """
     import lark
 
     Tree = lark.Tree

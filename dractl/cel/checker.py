@@ -32,14 +32,17 @@ AUTHZ, AUTHZ_PATH, AUTHZ_GROUP, AUTHZ_RESOURCE, AUTHZ_DECISION = (
 
 
 def L(t: Any) -> tuple:
+    """The CEL type list(t)."""
     return ("list", t)
 
 
 def M(k: Any, v: Any) -> tuple:
+    """The CEL type map(k, v)."""
     return ("map", k, v)
 
 
 def OPT(t: Any) -> tuple:
+    """The CEL type optional_type(t)."""
     return ("optional_type", t)
 
 
@@ -47,9 +50,12 @@ A, B, K, V = ("param", "A"), ("param", "B"), ("param", "K"), ("param", "V")
 
 
 def fmt_type(t: Any, any_name: str = "any") -> str:
-    """cel-go's checker messages (FormatCELType) print the Any type as ``any`` and the
+    """A type's name as cel-go's messages print it.
+
+    cel-go's checker messages (FormatCELType) print the Any type as ``any`` and the
     null type as ``null``; the DRA output-type message (cel.Type.String()) prints
-    ``google.protobuf.Any`` (pass any_name) and ``null_type``."""
+    ``google.protobuf.Any`` (pass any_name) and ``null_type``.
+    """
     if isinstance(t, tuple):
         if t[0] == "param":
             return t[1]
@@ -64,6 +70,7 @@ def fmt_type(t: Any, any_name: str = "any") -> str:
 
 
 def is_dyn(t: Any) -> bool:
+    """Whether ``t`` accepts any value: dyn, any, or an error type."""
     return t == DYN or t == ANY or t == ERROR
 
 
@@ -102,6 +109,7 @@ def _less_specific(a: Any, b: Any) -> bool:
 
 
 def most_general(a: Any, b: Any) -> Any:
+    """Of two types, the less specific one (cel-go mostGeneral)."""
     return a if _less_specific(a, b) else b
 
 
@@ -126,8 +134,11 @@ def _valid_sub(m: MutableMapping, t1: Any, var: Any) -> tuple[bool, bool]:
 
 
 def assign(m: MutableMapping, p: Any, a: Any) -> bool:
-    """cel-go internalIsAssignable(m, a, p): ``a`` (an argument's type) may be used where
-    ``p`` (a parameter's type) is expected, binding type variables in ``m``."""
+    """Whether type ``a`` may be used where ``p`` is expected: cel-go internalIsAssignable(m, a, p).
+
+    ``a`` (an argument's type) may be used where ``p`` (a parameter's type) is expected,
+    binding type variables in ``m``.
+    """
     if _is_var(p):
         valid, has_sub = _valid_sub(m, a, p)
         if valid:
@@ -189,6 +200,7 @@ def _instantiate(t: Any, fresh: dict) -> Any:
 
 @dataclass(frozen=True)
 class Overload:
+    """One overload of a function: its id, member or global form, parameter types and result type."""
     id: str
     member: bool
     params: tuple
@@ -421,17 +433,21 @@ class EnvConfig:
 
     @property
     def attr_type(self) -> str:
+        """The declared type of attribute values: dyn with list types (or stored expressions), else any."""
         return DYN if (self.list_attrs or self.stored) else ANY
 
     @property
     def has_includes(self) -> bool:
+        """Whether the ``includes()`` function is declared."""
         return self.list_attrs or self.stored
 
     @property
     def has_multi_alloc(self) -> bool:
+        """Whether ``device.allowMultipleAllocations`` is declared."""
         return self.multi_alloc or self.stored
 
     def device_fields(self) -> dict[str, Any]:
+        """The fields of the ``device`` variable and their types."""
         f = {
             "driver": STRING,
             "attributes": M(STRING, M(STRING, self.attr_type)),
@@ -443,6 +459,7 @@ class EnvConfig:
 
 
 class CheckError(Exception):
+    """A type-check error upstream also reports, at a source position."""
     def __init__(self, message: str, pos: int | None) -> None:
         super().__init__(message)
         self.message = message
@@ -450,6 +467,7 @@ class CheckError(Exception):
 
 
 class Unsupported(Exception):
+    """An expression upstream accepts but dractl cannot evaluate, at a source position."""
     def __init__(self, message: str, pos: int | None) -> None:
         super().__init__(message)
         self.message = message
@@ -476,6 +494,7 @@ def _qualified_name(e: Node) -> str | None:
 
 
 class Checker:
+    """cel-go's type checker over dractl's AST: types, overloads and errors per node."""
     def __init__(self, cfg: EnvConfig) -> None:
         self.cfg = cfg
         self.out = Checked()
@@ -493,6 +512,7 @@ class Checker:
         self.refused: Unsupported | None = None
 
     def error(self, message: str, pos: int | None) -> Any:
+        """Record a type-check error at ``pos`` and return the error type."""
         self.errors.append((-1 if pos is None else pos, message))
         return ERROR
 
@@ -503,6 +523,7 @@ class Checker:
         return DYN
 
     def new_var(self) -> Any:
+        """A fresh type variable."""
         v = ("param", f"_var{self.nvars}")
         self.nvars += 1
         return v
@@ -516,6 +537,7 @@ class Checker:
         return False
 
     def resolved(self, t: Any) -> Any:
+        """``t`` with the current type-variable bindings substituted."""
         return subst(self.mapping, t, False)
 
     def fmt(self, t: Any) -> str:
@@ -534,6 +556,7 @@ class Checker:
         return None
 
     def functions(self, name: str) -> list[Overload] | None:
+        """The overloads of function ``name``, or None when it is not declared."""
         if name == "includes":
             if self.cfg.has_includes:
                 return INCLUDES
@@ -541,6 +564,7 @@ class Checker:
         return STD.get(name)
 
     def check(self, e: Node) -> Any:
+        """Type-check node ``e`` and its children; return its type."""
         self.depth += 1
         try:
             t = getattr(self, "c_" + e.kind)(e)
@@ -561,9 +585,12 @@ class Checker:
         return t
 
     def validate_homogeneous(self, root: Node) -> None:
-        """cel.HomogeneousAggregateLiterals: cel-go's AST validator, run on the final
-        types, requires equivalent element (key, value) types in list and map literals,
-        so `[1, dyn(2)]` is rejected even though the checker joins it to list(dyn)."""
+        """Errors for list and map literals of mixed element types (cel.HomogeneousAggregateLiterals).
+
+        cel-go's AST validator, run on the final types, requires equivalent element
+        (key, value) types in list and map literals, so `[1, dyn(2)]` is rejected even
+        though the checker joins it to list(dyn).
+        """
         errs: list[tuple[int, str]] = []
         types = self.out.types
 
@@ -614,6 +641,7 @@ class Checker:
 
     # -- nodes
     def c_lit(self, e: Node) -> Any:
+        """The type of a literal."""
         v = e.value
         if v is None:
             return NULL
@@ -630,6 +658,7 @@ class Checker:
         return BYTES
 
     def c_ident(self, e: Node) -> Any:
+        """The type of an identifier, or an error when it is not declared."""
         t = self.lookup_var(some(e.name), root=e.value == ".")
         if t is None:
             if e.name in UNSUPPORTED:
@@ -638,6 +667,7 @@ class Checker:
         return t
 
     def c_select(self, e: Node) -> Any:
+        """The type of a field selection (or of a ``has()`` test)."""
         if not e.test_only:
             q = _qualified_name(e)
             if q is not None and q.split(".")[0] not in ("device",) and self.lookup_var(q.split(".")[0]) is None:
@@ -648,6 +678,7 @@ class Checker:
         return BOOL if e.test_only else rt
 
     def select_field(self, e: Node, ot: Any, field: str, optional: bool) -> Any:
+        """The type of field ``field`` of a value of type ``ot``; an error when the type has no such field."""
         ot = self.resolved(ot)
         is_opt = isinstance(ot, tuple) and ot[0] == "optional_type"
         target = ot[1] if is_opt else ot
@@ -673,6 +704,7 @@ class Checker:
         return rt
 
     def c_list(self, e: Node) -> Any:
+        """The type of a list literal: list of its elements' joined type."""
         et = None
         for i, a in enumerate(e.args):
             t = self.resolved(self.check(a))
@@ -685,6 +717,7 @@ class Checker:
         return L(self.new_var() if et is None else et)
 
     def c_map(self, e: Node) -> Any:
+        """The type of a map literal: map of its keys' and values' joined types."""
         kt = vt = None
         for k, v, opt in e.entries:
             tk = self.check(k)
@@ -710,6 +743,7 @@ class Checker:
         return DYN
 
     def c_comp(self, e: Node) -> Any:
+        """The type of a comprehension (macros such as all, exists, map, filter)."""
         rt = self.resolved(self.check(some(e.iter_range)))
         at = self.check(some(e.accu_init))
         self.scopes.append({some(e.accu_var): at})
@@ -756,6 +790,7 @@ class Checker:
         return res
 
     def c_call(self, e: Node) -> Any:
+        """The type of a function call, from the overload its argument types select."""
         fn = e.name
         target = e.operand
         # Qualified function names such as optional.of or sets.contains.
@@ -857,8 +892,11 @@ _TWO_TO_64 = float(2 ** 64)
 
 
 def _factor(x: int, f: float) -> int:
-    """cel-go checker multiplyByCostFactor: float64 arithmetic, so an unbounded (max
-    uint64) size times 0.1 is 1844674407370955264, not max uint64."""
+    """``x`` times cost factor ``f``, saturating at max uint64 (cel-go checker multiplyByCostFactor).
+
+    It uses float64 arithmetic, so an unbounded (max uint64) size times 0.1 is
+    1844674407370955264, not max uint64.
+    """
     xf = float(x)
     if xf > 0 and f > 0 and xf > float(U64) / f:
         return U64
@@ -869,21 +907,26 @@ def _factor(x: int, f: float) -> int:
 
 
 class Est:
+    """A cost or size estimate: a range from ``lo`` to ``hi``."""
     __slots__ = ("lo", "hi")
 
     def __init__(self, lo: int, hi: int) -> None:
         self.lo, self.hi = lo, hi
 
     def add(self, o: Est) -> Est:
+        """The sum of two estimates (saturating at max uint64)."""
         return Est(_sadd(self.lo, o.lo), _sadd(self.hi, o.hi))
 
     def mul(self, o: Est) -> Est:
+        """The product of two estimates (saturating at max uint64)."""
         return Est(_smul(self.lo, o.lo), _smul(self.hi, o.hi))
 
     def factor(self, f: float) -> Est:
+        """The estimate times a cost factor, as cel-go's multiplyByCostFactor."""
         return Est(_factor(self.lo, f), _factor(self.hi, f))
 
     def union(self, o: Est) -> Est:
+        """The smallest range holding both estimates."""
         return Est(min(self.lo, o.lo), max(self.hi, o.hi))
 
 
@@ -945,16 +988,20 @@ class Coster:
 
     # -- local variables
     def push(self, name: str, path: list[str] | None, size: Est | None, entry: Any) -> None:
+        """Bind a local variable with its path, size and entry sizes."""
         self.locals.setdefault(name, []).append((path, size, entry))
 
     def pop(self, name: str) -> None:
+        """Unbind the innermost local variable ``name``."""
         self.locals[name].pop()
 
     def peek(self, name: str) -> Any:
+        """The innermost binding of local variable ``name``, or None."""
         st = self.locals.get(name)
         return st[-1] if st else None
 
     def path(self, e: Node) -> list[str] | None:
+        """The field path of ``device`` that ``e`` reads, when known (for declared size limits)."""
         if e.kind == "ident":
             v = self.peek(some(e.name))
             if v is not None:
@@ -962,9 +1009,11 @@ class Coster:
         return self.paths.get(e.id)
 
     def type(self, e: Node) -> Any:
+        """The checked type of ``e``."""
         return self.types.get(e.id, DYN)
 
     def size(self, e: Node) -> Est | None:
+        """The size estimate of ``e``'s value (string length, list or map entries), when known."""
         if e.id in self.sizes:
             return self.sizes[e.id]
         if e.kind == "lit":
@@ -996,12 +1045,14 @@ class Coster:
         return None
 
     def size_or_unknown(self, e: Node | None) -> Est:
+        """The size estimate of ``e``'s value, or unknown (0 to max uint64)."""
         if e is None:
             return UNKNOWN
         s = self.size(e)
         return s if s is not None else UNKNOWN
 
     def entry(self, e: Node) -> Any:
+        """The sizes of the entries of ``e``'s value (a list's or map's elements), when known."""
         if e.id in self.entry_sizes:
             return self.entry_sizes[e.id]
         if e.kind == "ident":
@@ -1012,6 +1063,7 @@ class Coster:
 
     # -- walk
     def cost(self, e: Node) -> Est:
+        """The estimated cost of evaluating ``e``, as cel-go's checker/cost.go computes it."""
         k = e.kind
         if k == "lit":
             return Est(0, 0)
@@ -1052,6 +1104,7 @@ class Coster:
         return self.cost_call(e)
 
     def cost_bind(self, e: Node) -> Est:
+        """The cost of a ``cel.bind()`` comprehension."""
         s = self.cost(some(e.iter_range)).add(self.cost(some(e.accu_init)))
         init = some(e.accu_init)
         self.push(some(e.accu_var), self.path(init), self.size(init), self.entry(init))
@@ -1065,6 +1118,7 @@ class Coster:
         return s
 
     def cost_comp(self, e: Node) -> Est:
+        """The cost of a comprehension: its range, init and the loop body times the range's size."""
         s = self.cost(some(e.iter_range)).add(self.cost(some(e.accu_init)))
         init = some(e.accu_init)
         self.push(some(e.accu_var), self.path(init), self.size(init), self.entry(init))
@@ -1107,6 +1161,7 @@ class Coster:
         return s
 
     def cost_call(self, e: Node) -> Est:
+        """The cost of a function call: its arguments plus the function's own cost."""
         fn = e.name
         if fn == "dyn" and e.operand is None and len(e.args) == 1:
             c = self.cost(e.args[0])
@@ -1160,6 +1215,7 @@ class Coster:
 
     def function_cost(self, e: Node, fn: str, oid: str, target: Node | None, args: list[Node],
                       costs: list[Est]) -> tuple[Est, Est | None]:
+        """The cost of one function call and the size of its result, if known."""
         argsum = self._arg_sum(costs)
         # checker.OverloadCostEstimate options (ext.Lists(version 3), ext.Sets) take
         # precedence over the Kubernetes library.CostEstimator.
@@ -1214,6 +1270,7 @@ class Coster:
         return Est(1, 1).add(argsum), None
 
     def list_elem_type(self, t: Any) -> Any:
+        """The element type of a list type, or None."""
         if isinstance(t, tuple) and t[0] == "list":
             return t[1]
         return None
@@ -1282,7 +1339,8 @@ class Coster:
         """library.CostEstimator.EstimateCallCost (the DRA sizeEstimator has no call costs).
 
         includes() (library.IncludesOption, a dyn member function) is costed like the
-        other OPT(n) list functions: the target's size times one comparison."""
+        other OPT(n) list functions: the target's size times one comparison.
+        """
         if fn in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes") and target is not None:
             et = self.list_elem_type(self.type(target))
             if et is not None:
@@ -1375,4 +1433,5 @@ class Coster:
 
 
 def estimate_cost(root: Node, checked: Checked) -> Est:
+    """The estimated cost range of a checked expression (cel-go's checker.Cost)."""
     return Coster(checked).cost(root)

@@ -47,8 +47,10 @@ class CELCompileError(InputError):
         super().__init__(message)
 
     def caret(self, width: int = 120) -> str:
-        """The expression's line with a ``^`` under the column; long lines are cut to a
-        window of about ``width`` characters around it."""
+        """The expression's line with a ``^`` under the column.
+
+        Long lines are cut to a window of about ``width`` characters around it.
+        """
         expr = self.expression
         if self.position is None:
             flat = expr.replace("\n", " ")

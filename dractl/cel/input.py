@@ -28,7 +28,9 @@ _VERSIONS: dict[str, Any] = {}
 
 def _parse_version(v: str) -> Any:
     """semver.Parse of a version attribute (cached; Semver values are immutable).
-    Raises the parse error as upstream's device conversion does."""
+
+    Raises the parse error as upstream's device conversion does.
+    """
     hit = _VERSIONS.get(v)
     if hit is None:
         from dractl.cel.library.values import semver_cls  # not dractl.semver: the library's is_semver needs it loaded
@@ -111,8 +113,10 @@ def _split(name: str, driver: str) -> tuple[str, str]:
 
 
 def device_input(driver: str, device: Any) -> Any:
-    """The ``device`` variable (celpy values) for one device, or the CELRuntimeError
-    every expression on it fails with (cached per device object and driver)."""
+    """The ``device`` variable (celpy values) for one device, or the CELRuntimeError every expression on it fails with.
+
+    Cached per device object and driver.
+    """
     key = (id(device), driver)
     hit = _CONVERTED.get(key)
     if hit is not None and hit[0] is device:

@@ -96,18 +96,22 @@ class Lowerer:
         self.memo_ids = 0
 
     def fresh(self, prefix: str) -> str:
+        """A fresh celpy variable name starting with ``_prefix``."""
         self.n += 1
         return f"_{prefix}{self.n}"
 
     def lower(self, e: Node, scope: dict[str, str] | None = None) -> str:
+        """The celpy source of expression ``e`` (``scope``: CEL loop variable -> celpy name)."""
         return self.r(e, scope or {})[0]
 
     def sub(self, e: Node, scope: dict[str, str], min_prec: int) -> str:
+        """The celpy source of ``e``, parenthesised when it binds looser than ``min_prec``."""
         text, prec = self.r(e, scope)
         return f"({text})" if prec < min_prec else text
 
     # -- nodes
     def r(self, e: Node, scope: dict[str, str]) -> tuple[str, int]:
+        """The celpy source of ``e`` and its precedence."""
         k = e.kind
         if k == "lit":
             return literal(e.value)
@@ -144,6 +148,7 @@ class Lowerer:
         return self.call(e, scope)
 
     def call(self, e: Node, scope: dict[str, str]) -> tuple[str, int]:
+        """The celpy source of a function call or operator, and its precedence."""
         fn = e.name
         args = e.args
         if fn == "@in":
@@ -194,9 +199,12 @@ class Lowerer:
         return f"{name}({', '.join(parts)})", P_MEMBER
 
     def _ternary_branch(self, e: Node) -> Node:
-        """cel-go plans ``c ? a : b`` with attribute branches as one conditional attribute, and there
+        """Rewrite ``has(x.f)`` on an optional ``x`` as cel-go evaluates it in a conditional's branch.
+
+        cel-go plans ``c ? a : b`` with attribute branches as one conditional attribute, and there
         ``has(x.f)`` on an optional ``x`` loses its presence test: the branch is ``x.f`` itself, an optional
-        (interpreter/planner.go planSelect, attributes.go conditionalAttribute)."""
+        (interpreter/planner.go planSelect, attributes.go conditionalAttribute).
+        """
         if e.kind == "select" and e.test_only:
             t = self.types.get(some(e.operand).id)
             if isinstance(t, tuple) and t[0] == "optional_type":
@@ -205,6 +213,7 @@ class Lowerer:
 
     # -- costed-mode short-circuit forms (celpy's && / || evaluate both operands)
     def short_circuit(self, fn: str, lhs: Node, rhs: Node, scope: dict[str, str]) -> str:
+        """Costed-mode ``&&`` / ``||``: the right operand is evaluated (and charged) only when it decides."""
         left = self.r(lhs, scope)[0]
         right = self.r(rhs, scope)[0]
         sc, rest, stop = (("dra_and_sc", "dra_and_rest", "false") if fn == "_&&_"
@@ -218,6 +227,7 @@ class Lowerer:
         return f"dra_unlet([{{true: {left}}}].map({v}, {{true: {sc}({v}) ? {rest}({v}, {{true: {right}}}) : {stop}}}))"
 
     def costed_conditional(self, args: tuple, scope: dict[str, str]) -> str:
+        """Costed-mode ``c ? t : f``: only the branch taken is charged."""
         c = self.r(args[0], scope)[0]
         t = self.r(args[1], scope)[0]
         f = self.r(args[2], scope)[0]
@@ -235,6 +245,7 @@ class Lowerer:
 
     # -- comprehensions
     def comp(self, e: Node, scope: dict[str, str]) -> str:
+        """The celpy source of a comprehension; in costed mode, replayed for repeated loop-variable values."""
         text = self.comp_plain(e, scope)
         if not self.costed or e.macro == "bind":
             return text
@@ -251,6 +262,7 @@ class Lowerer:
                 f": dra_memo_put({mid}, {key}, dra_mark(), {{true: {text}}}))")
 
     def comp_plain(self, e: Node, scope: dict[str, str]) -> str:
+        """The celpy source of a comprehension or ``cel.bind()`` as a loop over boxed accumulators."""
         # Boxes: a celpy map literal {true: v} holds v even when v is an error value.
         # Loop accumulators are boxes too; {true: v, false: true} marks a finished loop.
         if e.macro == "bind":
@@ -318,9 +330,12 @@ _CONVERSIONS = frozenset({"bool", "bytes", "double", "dyn", "int", "string", "ty
 
 
 def _const_kind(e: Node) -> bool | None:
-    """None unless cel-go plans ``e`` as a constant (interpreter/decorators.go decOptimize: literals, list and
+    """Whether cel-go folds ``e`` to a constant, and if so whether that is a primitive value.
+
+    None unless cel-go plans ``e`` as a constant (interpreter/decorators.go decOptimize: literals, list and
     map literals of constants, type conversions of a constant); else whether the constant is a primitive
-    value other than bytes (the elements maybeOptimizeSetMembership accepts)."""
+    value other than bytes (the elements maybeOptimizeSetMembership accepts).
+    """
     k = e.kind
     if k == "lit":
         return e.value is not None and not isinstance(e.value, bytes)
@@ -340,8 +355,10 @@ _ITER_VAR_RE = re.compile(r"^(_x\d+|dra_(key|val)\(_x\d+\))$")
 
 
 def is_simple(e: Node) -> bool:
-    """Identifiers, literals and field selections on them: re-evaluating costs nothing
-    in costed mode (their cost is charged statically) and cannot fail differently."""
+    """Whether ``e`` may be evaluated again for free: an identifier or literal, or fields selected from one.
+
+    Re-evaluating them costs nothing in costed mode (their cost is charged statically) and cannot fail differently.
+    """
     while e.kind == "select" and not e.test_only:
         e = some(e.operand)
     return e.kind in ("ident", "lit")
@@ -401,10 +418,12 @@ def count_ident(e: Node, name: str) -> int:
 
 
 def structural_cost(e: Node) -> int:
-    """A lower bound of the runtime cost cel-go charges for the identifiers, field
-    selections and literal constructions of one evaluation of ``e`` outside calls:
-    only nodes that are always evaluated (not the right operand of && / || nor the
-    branches of ?:) and not inside nested loop bodies (they charge for themselves)."""
+    """A lower bound of the cost cel-go charges outside calls for one evaluation of ``e``.
+
+    It counts the identifiers, field selections and literal constructions of ``e``
+    that are always evaluated (not the right operand of && / || nor the
+    branches of ?:) and not inside nested loop bodies (they charge for themselves).
+    """
     n = 0
     stack: list[Node | None] = [e]
     while stack:

@@ -67,8 +67,10 @@ class SelectorCache:
         return sel
 
     def device_error(self, driver: str, device: Device) -> str | None:
-        """Why ``device`` cannot be turned into CEL input at all, for any expression
-        (see :func:`dractl.cel.input.device_input_error`)."""
+        """Why ``device`` cannot be turned into CEL input at all, for any expression.
+
+        See :func:`dractl.cel.input.device_input_error`.
+        """
         return device_input_error(device)
 
     def _value_key(self, expr: str, sel: CompiledSelector, driver: str, device: Device) -> tuple[Any, ...] | None:
@@ -114,6 +116,7 @@ class SelectorCache:
             return SelectorFailure("runtime", str(e))
 
     def explain(self, expr: str, driver: str, device: Device) -> str | None:
+        """Why ``expr`` is false (or fails) for the device, or None; memoised like the results."""
         sel = self.compiled(expr)
         if isinstance(sel, SelectorFailure):
             return None
@@ -148,14 +151,18 @@ class DeviceResult:
     reason: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        """The result as a JSON-ready dict."""
         return {"driver": self.driver, "pool": self.pool, "device": self.device, "node": self.node,
                 "matches": self.matches, "error": self.error, "reason": self.reason}
 
 
 def evaluate_devices(compiled: CompiledSelector, class_sels: Sequence[CompiledSelector],
                      devices: Sequence[Any]) -> list[DeviceResult]:
-    """One result per pool device; class selectors first (a false or failing class selector decides),
-    and for a false result the reason the selector gives (memoised like the results)."""
+    """Evaluate a selector and the class selectors on each pool device, with the reason for each false result.
+
+    One result per pool device. Class selectors come first (a false or failing class selector decides);
+    the reason a false result gives is memoised like the results.
+    """
     from dractl.cel.errors import CELRuntimeError
     from dractl.cel.selector import evaluate_many
 
@@ -194,8 +201,11 @@ def evaluate_devices(compiled: CompiledSelector, class_sels: Sequence[CompiledSe
 
 
 def compile_all(exprs: Iterable[str], features: FeatureGates, *, stored: bool = True) -> list[CompiledSelector]:
-    """Compile selectors; stored objects' selectors (classes) as the scheduler does, a user's
-    new expression as the apiserver would validate it (stored=False). Raises CELCompileError."""
+    """Compile selectors: a class's as the scheduler does, a user's new expression as the apiserver would.
+
+    Stored objects' selectors (classes) compile as the scheduler does them, a user's new expression
+    (stored=False) as the apiserver would validate it. Raises CELCompileError.
+    """
     from dractl.cel.selector import compile_selector
 
     return [compile_selector(e, features, stored=stored) for e in exprs]
@@ -203,8 +213,10 @@ def compile_all(exprs: Iterable[str], features: FeatureGates, *, stored: bool = 
 
 def filter_devices(compiled: Sequence[CompiledSelector], items: Sequence[tuple[str, Any]]
                    ) -> tuple[list[int], dict[str, int]]:
-    """Indices of the (driver, device) items every selector evaluates true for, in order,
-    and the runtime errors that dropped the others (message -> count)."""
+    """Indices of the (driver, device) items every selector accepts, and the errors that dropped the others.
+
+    The indices are in order; the runtime errors are message -> count.
+    """
     from dractl.cel.errors import CELRuntimeError
     from dractl.cel.selector import evaluate_many
 
@@ -232,8 +244,11 @@ _IS_NEEDS = re.compile(r"^(?P<what>.+?) is (?P<value>.+), needs (?P<need>.+)$")
 
 
 def group_reasons(reasons: Iterable[str]) -> list[tuple[str, int]]:
-    """Count reasons, most frequent first; "index is 0, needs > 3" and "index is 1, needs > 3"
-    count as one ("index is 0 or 1, needs > 3"), listing up to three of the values."""
+    """Count reasons, most frequent first.
+
+    "index is 0, needs > 3" and "index is 1, needs > 3" count as one ("index is 0 or 1,
+    needs > 3"), listing up to three of the values.
+    """
     groups: dict[str, tuple[list[str], int]] = {}
     for reason in reasons:
         m = _IS_NEEDS.match(reason)
@@ -257,8 +272,10 @@ def group_reasons(reasons: Iterable[str]) -> list[tuple[str, int]]:
 
 
 def group_errors(errors: Iterable[str]) -> tuple[list[tuple[str, int]], list[str]]:
-    """Count runtime errors by their own text, most frequent first, and upstream's advice
-    that came with them (each piece of advice once): what the devices share is said once."""
+    """Count runtime errors by their own text, most frequent first, with upstream's advice.
+
+    Each piece of advice that came with them is kept once: what the devices share is said once.
+    """
     from dractl.cel.errors import split_runtime_error
 
     counts: dict[str, int] = {}
@@ -293,6 +310,7 @@ class AttributeHint:
 
     @property
     def full(self) -> str:
+        """The attribute's full name: ``domain/name``."""
         return f"{self.domain}/{self.name}"
 
 

@@ -80,7 +80,7 @@ def _addr_error(inp: str, msg: str, at: str = "") -> NetParseError:
 
 
 def _v4_fields(inp: str, off: int, end: int) -> list[int]:
-    """netip parseIPv4Fields."""
+    """Parse the IPv4 fields of ``inp[off:end]`` as netip's parseIPv4Fields does."""
     s = inp[off:end]
     fields = [0, 0, 0, 0]
     val = pos = dig = 0
@@ -112,7 +112,7 @@ _HEX = {c: int(c, 16) for c in "0123456789abcdefABCDEF"}
 
 
 def _parse_v6(inp: str) -> tuple[int, str]:
-    """netip parseIPv6: (the 128-bit value, the zone)."""
+    """Parse an IPv6 address as netip's parseIPv6 does: (the 128-bit value, the zone)."""
     s = inp
     zone = ""
     i = s.find("%")
@@ -261,14 +261,17 @@ def parse_cidr(raw: str) -> CelCIDR:
 
 
 def is_loopback(a: Address) -> bool:
+    """Whether the address is a loopback address (netip IsLoopback)."""
     return a.packed[0] == 127 if a.version == 4 else int(a) == 1
 
 
 def is_multicast(a: Address) -> bool:
+    """Whether the address is a multicast address (netip IsMulticast)."""
     return (a.packed[0] & 0xF0) == 0xE0 if a.version == 4 else a.packed[0] == 0xFF
 
 
 def is_link_local_unicast(a: Address) -> bool:
+    """Whether the address is a link-local unicast address (netip IsLinkLocalUnicast)."""
     b = a.packed
     if a.version == 4:
         return b[0] == 169 and b[1] == 254
@@ -276,6 +279,7 @@ def is_link_local_unicast(a: Address) -> bool:
 
 
 def is_link_local_multicast(a: Address) -> bool:
+    """Whether the address is a link-local multicast address (netip IsLinkLocalMulticast)."""
     b = a.packed
     if a.version == 4:
         return b[0] == 224 and b[1] == 0 and b[2] == 0
@@ -283,10 +287,12 @@ def is_link_local_multicast(a: Address) -> bool:
 
 
 def is_unspecified(a: Address) -> bool:
+    """Whether the address is all zeros (netip IsUnspecified)."""
     return int(a) == 0
 
 
 def is_global_unicast(a: Address) -> bool:
+    """Whether the address is a global unicast address (netip IsGlobalUnicast)."""
     if a.version == 4 and int(a) in (0, 0xFFFFFFFF):
         return False
     return not (int(a) == 0 and a.version == 6) and not is_loopback(a) and not is_multicast(a) \

@@ -39,8 +39,10 @@ def _compile_error(expr: str, message: str, pos: int | None) -> CELCompileError:
 
 
 def to_python(v: Any) -> Any:
-    """A celpy value as plain Python (bool, int, UInt, float, str, bytes, list, dict);
-    Quantity, Semver, optional and type values stay dractl objects."""
+    """A celpy value as plain Python (bool, int, UInt, float, str, bytes, list, dict).
+
+    Quantity, Semver, optional and type values stay dractl objects.
+    """
     from celpy.celtypes import BoolType, BytesType, DoubleType, IntType, StringType, UintType
 
     from dractl.cel.library.values import Opt
@@ -245,23 +247,27 @@ class CompiledSelector:
         raise CELRuntimeError(f"CEL result of type {type_name(v)} could not be converted to bool: {why}")
 
     def matches(self, driver: str, device: Any) -> bool:
+        """Evaluate the selector on a device; raises CELRuntimeError when the evaluation fails."""
         dev = device_input(driver, device)
         if isinstance(dev, CELRuntimeError):
             raise dev
         return self._eval(dev)
 
     def references(self) -> set[tuple[str, str, str]]:
+        """The ``(section, domain, name)`` device fields the expression reads."""
         return set(self._refs.refs)
 
     @property
     def memoizable(self) -> bool:
+        """Whether results can be memoised by ``memo_key`` (the expression reads no dynamic keys)."""
         return not self._refs.dynamic
 
     def memo_key(self, driver: str, device: Any) -> tuple | None:
         """The tuple of values this expression reads from the device (None if unknown).
 
         Devices with equal keys give equal results: the one memo scheme for selector
-        results (``evaluate_many`` and the allocator's selector cache both use it)."""
+        results (``evaluate_many`` and the allocator's selector cache both use it).
+        """
         if self._refs.dynamic:
             return None
         key: list[Any] = []
@@ -291,6 +297,7 @@ class CompiledSelector:
         return to_python(prog.evaluate({"device": dev}))
 
     def explain(self, driver: str, device: Any) -> str | None:
+        """Why the selector is false (or fails) for a device: the first false or failing conjunct; None if true."""
         dev = device_input(driver, device)
         if isinstance(dev, CELRuntimeError):
             return str(dev)
@@ -521,9 +528,12 @@ def _walk(e: Node):
 
 
 def _validate_regex_literals(expr: str, root: Node) -> None:
-    """cel.ValidateRegexLiterals (Kubernetes 1.29+): the first argument of a
+    """Reject ``matches`` patterns that are string literals and do not compile (cel.ValidateRegexLiterals).
+
+    cel.ValidateRegexLiterals (Kubernetes 1.29+): the first argument of a
     ``matches`` call (the pattern of ``s.matches(p)``; the subject of the global
-    ``matches(s, p)``) must compile when it is a string literal."""
+    ``matches(s, p)``) must compile when it is a string literal.
+    """
     from dractl.cel.library.gostrings import _compile_regex
     from dractl.cel.library.values import EvalError
 
@@ -538,10 +548,13 @@ def _validate_regex_literals(expr: str, root: Node) -> None:
 
 
 def _program_instantiation(expr: str, root: Node, checked: Any, costed: bool) -> None:
-    """cel-go's planner with OptOptimize (Kubernetes' base environment) folds
+    """Raise the errors cel-go's planner reports when it folds constants (program instantiation).
+
+    cel-go's planner with OptOptimize (Kubernetes' base environment) folds
     constant type conversions (``int("x")``, ``uint(-1)``, ...) and list/map
     literals of constants, and compiles constant patterns of matches/find/findAll:
-    an error there fails program instantiation (a compile error upstream)."""
+    an error there fails program instantiation (a compile error upstream).
+    """
     from dractl.cel.backend import Program
     from dractl.cel.library.gostrings import _compile_regex
     from dractl.cel.library.values import EvalError

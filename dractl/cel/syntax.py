@@ -24,6 +24,7 @@ RESERVED = {
 
 
 class ParseError(Exception):
+    """A CEL syntax error at a source position, with cel-go's message."""
     def __init__(self, message: str, pos: int | None) -> None:
         super().__init__(message)
         self.message = message
@@ -104,6 +105,7 @@ class Node:
 
     @property
     def is_member(self) -> bool:
+        """Whether the node is a member call ``target.fn(...)``."""
         return self.kind == "call" and self.operand is not None
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
@@ -117,14 +119,17 @@ def some(v: _T | None) -> _T:
 
 
 def lit(v: Any, pos: int) -> Node:
+    """A literal node."""
     return Node("lit", pos, value=v)
 
 
 def ident(name: str, pos: int) -> Node:
+    """An identifier node."""
     return Node("ident", pos, name=name)
 
 
 def call(fn: str, args: list[Node], pos: int, target: Node | None = None) -> Node:
+    """A call node: a global call, or a member call on ``target``."""
     return Node("call", pos, name=fn, args=tuple(args), operand=target)
 
 
@@ -146,6 +151,7 @@ _TOKEN_RE = re.compile(
 
 
 class Tok:
+    """A token: its kind, its text and its source position."""
     __slots__ = ("kind", "text", "pos")
 
     def __init__(self, kind: str, text: str, pos: int) -> None:
@@ -158,6 +164,7 @@ class Tok:
 
 
 def tokenize(src: str) -> list[Tok]:
+    """Split CEL source into tokens; a ParseError at the first unknown character."""
     out: list[Tok] = []
     i, n = 0, len(src)
     while i < n:
@@ -260,6 +267,7 @@ UINT64_MAX = (1 << 64) - 1
 
 
 class Parser:
+    """A recursive-descent parser for CEL's grammar (CEL.g4) with cel-go's macros and limits."""
     def __init__(self, src: str, enable_macros: bool = True) -> None:
         self.src = src
         self.toks = tokenize(src)
@@ -269,28 +277,34 @@ class Parser:
     # -- helpers
     @property
     def tok(self) -> Tok:
+        """The current token."""
         return self.toks[self.i]
 
     def peek(self, k: int = 1) -> Tok:
+        """The token ``k`` positions ahead (the end token past the end)."""
         j = min(self.i + k, len(self.toks) - 1)
         return self.toks[j]
 
     def advance(self) -> Tok:
+        """Consume the current token and return it (never past the end)."""
         t = self.toks[self.i]
         if t.kind != "eof":
             self.i += 1
         return t
 
     def at(self, text: str) -> bool:
+        """Whether the current token is the operator ``text``."""
         t = self.toks[self.i]
         return t.kind in ("op", "in") and t.text == text
 
     def expect(self, text: str) -> Tok:
+        """Consume the operator ``text``, or fail with a syntax error."""
         if not self.at(text):
             self.fail(f"expecting '{text}'")
         return self.advance()
 
     def fail(self, expecting: str = "") -> None:
+        """Raise a syntax error at the current token, as cel-go words it."""
         t = self.tok
         if t.kind == "eof":
             msg = "Syntax error: mismatched input '<EOF>'"
@@ -301,22 +315,26 @@ class Parser:
         raise ParseError(msg, t.pos)
 
     def enter(self, rule: str) -> None:
+        """Count one more nesting of ``rule``; fail past cel-go's recursion limit."""
         d = self.depth.get(rule, 0) + 1
         self.depth[rule] = d
         if d > MAX_RECURSION:
             raise ParseError(f"expression recursion limit exceeded: {MAX_RECURSION}", None)
 
     def leave(self, rule: str, n: int = 1) -> None:
+        """Undo ``n`` nestings of ``rule``."""
         self.depth[rule] -= n
 
     # -- grammar
     def parse(self) -> Node:
+        """Parse the whole source as one expression."""
         e = self.expr()
         if self.tok.kind != "eof":
             self.fail("expecting <EOF>")
         return e
 
     def expr(self) -> Node:
+        """Parse ``expr``: a conditional ``c ? t : f`` or an ``||`` chain."""
         self.enter("expr")
         e = self.conditional_or()
         if self.at("?"):
@@ -329,6 +347,7 @@ class Parser:
         return e
 
     def conditional_or(self) -> Node:
+        """Parse an ``||`` chain."""
         self.enter("or")
         e = self.conditional_and()
         terms = [e]
@@ -340,6 +359,7 @@ class Parser:
         return _balance("_||_", terms, ops) if ops else e
 
     def conditional_and(self) -> Node:
+        """Parse an ``&&`` chain."""
         self.enter("and")
         e = self.relation()
         terms = [e]
@@ -353,6 +373,7 @@ class Parser:
     _REL = {"<": "_<_", "<=": "_<=_", ">": "_>_", ">=": "_>=_", "==": "_==_", "!=": "_!=_", "in": "@in"}
 
     def relation(self) -> Node:
+        """Parse a relation: comparisons and ``in``."""
         self.enter("relation")
         e = self.calc(0)
         n = 0
@@ -369,6 +390,7 @@ class Parser:
     _ADD = {"+": "_+_", "-": "_-_"}
 
     def calc(self, _lvl: int) -> Node:
+        """Parse additions and subtractions."""
         # calc: unary | calc (*|/|%) calc | calc (+|-) calc   (left-recursive in CEL.g4)
         self.enter("calc")
         n = 0
@@ -383,6 +405,7 @@ class Parser:
         return e
 
     def mul_chain(self) -> Node:
+        """Parse multiplications, divisions and remainders."""
         e = self.unary()
         n = 0
         while self.tok.kind == "op" and self.tok.text in self._MUL:
@@ -395,6 +418,7 @@ class Parser:
         return e
 
     def unary(self) -> Node:
+        """Parse a unary ``!`` or ``-`` chain and its operand."""
         t = self.tok
         if t.kind == "op" and t.text == "!":
             count = 0
@@ -417,9 +441,11 @@ class Parser:
         return self.member()
 
     def member(self) -> Node:
+        """Parse a primary expression and its member suffixes."""
         return self.member_suffix(self.primary())
 
     def member_suffix(self, e: Node) -> Node:
+        """Parse the field selections, indexing and member calls that follow ``e``."""
         n = 0
         while True:
             t = self.tok
@@ -469,6 +495,7 @@ class Parser:
         return e
 
     def expr_list(self, close: str) -> list[Node]:
+        """Parse comma-separated expressions up to ``close``."""
         args: list[Node] = []
         if self.at(close):
             return args
@@ -479,6 +506,7 @@ class Parser:
         return args
 
     def primary(self, negate: Tok | None = None) -> Node:
+        """Parse a primary expression: literal, identifier, call, parenthesised expression, list or map."""
         t = self.tok
         k = t.kind
         if negate is not None or k in ("int", "uint", "float"):
@@ -564,6 +592,7 @@ class Parser:
         raise ParseError(f"Syntax error: mismatched input '{t.text}' expecting <expression>", t.pos)
 
     def number(self, negate: Tok | None) -> Node:
+        """Parse a numeric literal, negated when ``negate`` is the preceding minus."""
         t = self.advance()
         pos = negate.pos if negate is not None else t.pos
         sign = -1 if negate is not None else 1
@@ -591,6 +620,7 @@ class Parser:
 
     # -- macros (cel-go parser/macro.go, ext/bindings.go, ext/comprehensions.go)
     def make_call(self, fn: str, args: list[Node], pos: int, target: Node | None, name_pos: int) -> Node:
+        """A call node, or the expansion of a macro (has, all, exists, map, filter, ...)."""
         n = len(args)
         if target is None:
             if fn == "has" and n == 1:
@@ -624,6 +654,7 @@ class Parser:
         return call(fn, args, pos, target)
 
     def comprehension(self, fn: str, target: Node, args: list[Node], pos: int) -> Node:
+        """The comprehension node of a macro such as ``all``, ``exists``, ``map`` or ``filter``."""
         two = len(args) == 3 and fn not in ("map",)
         if fn == "map" and len(args) == 3:
             two = False
@@ -698,6 +729,7 @@ def _is_qualified_name(e: Node) -> bool:
 
 
 def parse(src: str) -> Node:
+    """Parse CEL source into dractl's AST; raises ParseError."""
     old = sys.getrecursionlimit()
     if old < 20000:
         sys.setrecursionlimit(20000)

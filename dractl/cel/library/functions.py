@@ -1,5 +1,7 @@
-"""The library functions: quantity and semver (apiserver pkg/cel/library), cel-go's ext.Strings v2, ext.Lists,
-ext.Sets, conversions, optional types and the DRA ``includes()``.
+"""The CEL library functions dractl implements.
+
+Quantity and semver (apiserver pkg/cel/library), cel-go's ext.Strings v2, ext.Lists, ext.Sets, conversions, optional
+types and the DRA ``includes()``.
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ def _semver_of(v: Any) -> Any:
 
 
 def parse_quantity(s: Any) -> CelQuantity:
+    """CEL ``quantity(s)``: parse a Kubernetes quantity string."""
     _want(_is_str(s))
     from dractl.quantity import Quantity, QuantityError
 
@@ -101,6 +104,7 @@ def _is_quantity(s: Any) -> Any:
 
 
 def parse_semver(s: Any, normalize: Any = FALSE) -> Any:
+    """CEL ``semver(s[, normalize])``: parse a semantic version."""
     _want(_is_str(s) and _is_bool(normalize))
     cls = semver_cls()
     try:
@@ -546,6 +550,7 @@ def _wrap_int64(n: int) -> int:
 
 
 def rep_of(v: CelQuantity) -> Any:
+    """The int64Amount form a quantity has in this evaluation, or None when it is an inf.Dec."""
     if EVAL.demoted and id(v) in EVAL.demoted:
         return None
     if v.rep == "parse":

@@ -1,5 +1,6 @@
-"""The functions that dractl's lowering (``cel/lower.py``) calls for optional chaining, comprehensions and
-DRA map semantics (names start with ``dra_``; never in user source).
+"""The functions dractl's lowering (``cel/lower.py``) calls; never in user source.
+
+They implement optional chaining, comprehensions and DRA map semantics; their names start with ``dra_``.
 """
 
 from __future__ import annotations

@@ -92,8 +92,11 @@ def _ip_pred(pred: str) -> Callable[[Any], Any]:
 
 
 def _contains_ip(c: Any, other: Any) -> Any:
-    """cidrContainsIP / cidrContainsIPString: a string that is no IP gives "no such overload" (the
-    parse error goes to MaybeNoSuchOverloadErr(arg), arg being the CIDR)."""
+    """CEL ``cidr.containsIP(ip)`` (or an IP string), as cel-go's cidrContainsIP / cidrContainsIPString.
+
+    A string that is no IP gives "no such overload" (the
+    parse error goes to MaybeNoSuchOverloadErr(arg), arg being the CIDR).
+    """
     from dractl.cel.netaddr import NetParseError, contains_ip, parse_ip
 
     p = _cidr_of(c)

@@ -1,5 +1,7 @@
-"""dractl's versions of CEL's standard operators (``_==_``, ``_<_``, ``_+_``, indexing, ``in``, field
-selection), which replace celpy's so that evaluation follows cel-go.
+"""dractl's versions of CEL's standard operators, which replace celpy's.
+
+They cover ``_==_``, ``_<_``, ``_+_``, indexing, ``in`` and field selection, so that evaluation follows
+cel-go.
 """
 
 from __future__ import annotations
@@ -44,10 +46,12 @@ from dractl.cel.netaddr import CelCIDR, CelIP
 
 
 def op_eq(a: Any, b: Any) -> Any:
+    """CEL ``a == b``."""
     return mk_bool(cel_equal(a, b))
 
 
 def op_ne(a: Any, b: Any) -> Any:
+    """CEL ``a != b``; true where ``==`` is an error."""
     # cel-go interpreter/interpretable.go evalNe: Bool(types.Equal(l, r) != types.True), so where == is
     # an error (Semver or Quantity against another type, a Quantity against add()'s result) != is true
     try:
@@ -57,42 +61,52 @@ def op_ne(a: Any, b: Any) -> Any:
 
 
 def op_lt(a: Any, b: Any) -> Any:
+    """CEL ``a < b``."""
     return mk_bool(compare(a, b) < 0)
 
 
 def op_le(a: Any, b: Any) -> Any:
+    """CEL ``a <= b``."""
     return mk_bool(compare(a, b) <= 0)
 
 
 def op_gt(a: Any, b: Any) -> Any:
+    """CEL ``a > b``."""
     return mk_bool(compare(a, b) > 0)
 
 
 def op_ge(a: Any, b: Any) -> Any:
+    """CEL ``a >= b``."""
     return mk_bool(compare(a, b) >= 0)
 
 
 def op_add(a: Any, b: Any) -> Any:
+    """CEL ``a + b``."""
     return arith("+", a, b)
 
 
 def op_sub(a: Any, b: Any) -> Any:
+    """CEL ``a - b``."""
     return arith("-", a, b)
 
 
 def op_mul(a: Any, b: Any) -> Any:
+    """CEL ``a * b``."""
     return arith("*", a, b)
 
 
 def op_div(a: Any, b: Any) -> Any:
+    """CEL ``a / b``."""
     return arith("/", a, b)
 
 
 def op_mod(a: Any, b: Any) -> Any:
+    """CEL ``a % b``."""
     return arith("%", a, b)
 
 
 def op_neg(v: Any) -> Any:
+    """CEL unary ``-v`` for int and double."""
     t = type(v)
     if t is IntType:
         return mk_int(-int(v))
@@ -102,6 +116,7 @@ def op_neg(v: Any) -> Any:
 
 
 def op_not(v: Any) -> Any:
+    """CEL ``!v``."""
     if type(v) is BoolType:
         return FALSE if v else TRUE
     raise no_overload()
@@ -120,6 +135,7 @@ def op_and(lhs: Any, rhs: Any) -> Any:
 
 
 def op_or(lhs: Any, rhs: Any) -> Any:
+    """CEL ``lhs || rhs`` over two evaluated operands, as cel-go's evalOr (errors are values)."""
     lb, rb = type(lhs) is BoolType, type(rhs) is BoolType
     if (lb and lhs) or (rb and rhs):
         return TRUE
@@ -140,6 +156,7 @@ def op_cond(c: Any, t: Any, f: Any) -> Any:
 
 
 def op_in(x: Any, c: Any) -> Any:
+    """CEL ``x in c`` for a map's keys or a list's elements."""
     if isinstance(x, CELEvalError):
         return x
     if isinstance(c, CELEvalError):
@@ -157,9 +174,12 @@ def op_in(x: Any, c: Any) -> Any:
 
 
 def _dra_in_set(x: Any, c: Any) -> Any:
-    """``x in [constants]``: cel-go (OptOptimize, interpreter/decorators.go maybeOptimizeSetMembership) looks
-    x up in a Go map built from a constant list of primitive values; a Semver (apiserver pkg/cel/semver.go
-    holds slices) cannot be hashed, and the recovered panic is the evaluation's error."""
+    """CEL ``x in [constants]``, which cel-go evaluates as a lookup in a Go map.
+
+    cel-go (OptOptimize, interpreter/decorators.go maybeOptimizeSetMembership) looks x up in a Go map built from a
+    constant list of primitive values; a Semver (apiserver pkg/cel/semver.go holds slices) cannot be hashed, and the
+    recovered panic is the evaluation's error.
+    """
     if is_semver(x):
         raise Aborted("internal error: runtime error: hash of unhashable type cel.Semver")
     if type(x) is CelIP or type(x) is CelCIDR:  # hashable, and no constant equals it
@@ -168,6 +188,7 @@ def _dra_in_set(x: Any, c: Any) -> Any:
 
 
 def op_index(v: Any, k: Any) -> Any:
+    """CEL ``v[k]``, passing an error operand through."""
     if isinstance(v, CELEvalError):
         return v
     if isinstance(k, CELEvalError):
@@ -176,6 +197,7 @@ def op_index(v: Any, k: Any) -> Any:
 
 
 def index(v: Any, k: Any) -> Any:
+    """The value of ``v[k]`` for a map or list; "no such key" or an index error otherwise."""
     if type(v) is DefaultMap:
         if type(k) is StringType:
             return v[k]
@@ -239,9 +261,11 @@ def has_field(v: Any, field: Any) -> Any:
 
 
 def _qualify_if_present(v: Any, k: Any) -> Opt:
-    """cel-go interpreter/attributes.go refQualify with presenceTest: ``v[k]`` as an optional. A missing map
-    key or list index is optional.none(), and so is any key of a value that is neither map nor list; a list
-    index of the wrong type is an error."""
+    """cel-go interpreter/attributes.go refQualify with presenceTest: ``v[k]`` as an optional.
+
+    A missing map key or list index is optional.none(), and so is any key of a value that is neither map nor
+    list; a list index of the wrong type is an error.
+    """
     if type(v) is DefaultMap:
         return Opt(True, v[k]) if type(k) is StringType else NONE
     if isinstance(v, dict):
@@ -257,6 +281,7 @@ def _qualify_if_present(v: Any, k: Any) -> Opt:
 
 
 def opt_index(v: Any, k: Any) -> Opt:
+    """CEL ``v[?k]``: the entry as an optional."""
     if type(v) is Opt:
         if not v.has:
             return NONE
@@ -265,6 +290,7 @@ def opt_index(v: Any, k: Any) -> Opt:
 
 
 def opt_select(v: Any, field: Any) -> Opt:
+    """CEL ``v.?field``: the field as an optional."""
     if type(v) is Opt:
         if not v.has:
             return NONE

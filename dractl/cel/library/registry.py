@@ -1,5 +1,6 @@
-"""CEL name -> implementation: the function table celpy evaluates with, each function guarded by its
-declared signature as cel-go guards them.
+"""CEL name -> implementation: the function table celpy evaluates with.
+
+Each function is guarded by its declared signature as cel-go guards them.
 """
 
 from __future__ import annotations
@@ -263,9 +264,12 @@ _GUARDED = frozenset({
 
 
 def _guarded(name: str, fn: Callable[..., Any], member: bool | None = None) -> Callable[..., Any]:
-    """An argument (dyn at compile time) whose runtime type fits none of the function's declared signatures
+    """Guard ``name``'s implementation: arguments of no declared signature are "no such overload".
+
+    An argument (dyn at compile time) whose runtime type fits none of the function's declared signatures
     (of the member or global form the call resolved to, if given) is MaybeNoSuchOverload's
-    ``no such overload: name(types)``."""
+    ``no such overload: name(types)``.
+    """
     sigs: list[tuple] = []
 
     def f(*args: Any) -> Any:

@@ -31,12 +31,14 @@ class EvalState(threading.local):
     call it on the receiver's *Quantity, which for ``device.capacity[...]`` points into the
     device's copy that dynamic-resource-allocation cel/compile.go builds for one
     DeviceMatches call. So within one evaluation, after ``q.compareTo(quantity("8Ei"))``
-    ``q.asInteger()`` fails and ``q.isInteger()`` is false, whatever q's value."""
+    ``q.asInteger()`` fails and ``q.isInteger()`` is false, whatever q's value.
+    """
 
     def __init__(self) -> None:
         self.demoted: dict[int, CelQuantity] = {}
 
     def reset(self) -> None:
+        """Forget the quantities demoted to inf.Dec by the previous evaluation."""
         if self.demoted:
             self.demoted = {}
 
@@ -51,8 +53,11 @@ def demote(v: CelQuantity) -> None:
 
 
 class CostState(threading.local):
-    """Per-thread cost counter for the evaluation in progress (only for selectors whose
-    static worst case exceeds the limit; all others cannot reach it, see backend.py)."""
+    """Per-thread cost counter for the evaluation in progress.
+
+    Only for selectors whose static worst case exceeds the limit; all others cannot
+    reach it, see backend.py.
+    """
 
     def __init__(self) -> None:
         self.cost = 0
@@ -60,6 +65,7 @@ class CostState(threading.local):
         self.memo: dict[tuple, tuple[Any, int]] = {}
 
     def reset(self) -> None:
+        """Start counting a new evaluation."""
         self.cost = 0
         self.memo = {}
 
@@ -68,6 +74,7 @@ COST = CostState()
 
 
 def charge(n: int) -> None:
+    """Add ``n`` to the evaluation's cost; raise CostExceeded past the limit."""
     c = COST.cost + n
     COST.cost = c
     if c > COST.limit:
@@ -144,8 +151,10 @@ _NON_STRICT = {"_&&_", "_||_", "_?_:_"}
 
 
 def cel_function(fn: Callable[..., Any], strict: bool = False) -> Callable[..., Any]:
-    """Adapt a library function to celpy: EvalError -> CELEvalError value; ``strict``
-    functions return their first error argument without being called."""
+    """Adapt a library function to celpy: EvalError -> CELEvalError value.
+
+    ``strict`` functions return their first error argument without being called.
+    """
 
     def f(*args: Any) -> Any:
         if strict:
@@ -164,6 +173,7 @@ def cel_function(fn: Callable[..., Any], strict: bool = False) -> Callable[..., 
 
 
 def costed_function(name: str, fn: Callable[..., Any], strict: bool = False) -> Callable[..., Any]:
+    """Like ``function``, and charge the function's call cost before each call."""
     cost = call_cost(name)
 
     def f(*args: Any) -> Any:

@@ -1,4 +1,6 @@
-"""CEL values as cel-go has them: limits, errors, constructors, quantities, semvers, optionals, type
+"""CEL values as cel-go has them.
+
+Limits, errors, constructors, quantities, semvers, optionals, type
 names, equality, ordering, arithmetic and string conversion, and the argument checks every function makes.
 """
 
@@ -44,63 +46,80 @@ class CostExceeded(Exception):
 
 
 class Aborted(Exception):
-    """A Go panic upstream: cel-go recovers it as the evaluation's error ("internal error: ..."), whatever
-    the operators around it would do with an error value; it aborts a celpy evaluation likewise."""
+    """A Go panic upstream, which aborts the evaluation with its error.
+
+    cel-go recovers a panic as the evaluation's error ("internal error: ..."), whatever
+    the operators around it would do with an error value; it aborts a celpy evaluation likewise.
+    """
 
 
 def no_overload() -> EvalError:
+    """The "no such overload" error to raise."""
     return EvalError("no such overload")
 
 
 def err_value(message: str) -> CELEvalError:
+    """An error as a CEL value (what a strict function returns instead of raising)."""
     return CELEvalError(message)
 
 
 
 def mk_int(v: int) -> IntType:
+    """A CEL int; "integer overflow" outside the int64 range."""
     if v < INT64_MIN or v > INT64_MAX:
         raise EvalError("integer overflow")
     return int.__new__(IntType, v)
 
 
 def mk_uint(v: int) -> UintType:
+    """A CEL uint; "unsigned integer overflow" outside the uint64 range."""
     if v < 0 or v > UINT64_MAX:
         raise EvalError("unsigned integer overflow")
     return int.__new__(UintType, v)
 
 
 def mk_double(v: float) -> DoubleType:
+    """A CEL double."""
     return float.__new__(DoubleType, v)
 
 
 def mk_str(s: str) -> StringType:
+    """A CEL string."""
     return str.__new__(StringType, s)
 
 
 def mk_bytes(b: bytes) -> BytesType:
+    """A CEL bytes value."""
     return bytes.__new__(BytesType, b)
 
 
 def mk_bool(b: bool) -> BoolType:
+    """The CEL bool for ``b`` (the shared TRUE or FALSE)."""
     return TRUE if b else FALSE
 
 
 class ConcatList(ListType):  # type: ignore[misc]
-    """A list made by ``+`` (cel-go common/types/list.go concatList): its == is an error, rather than true,
-    when no element comparison is false and one is an error. The comprehension macros build their results
-    another way (a mutable list, then a plain one)."""
+    """A list made by ``+`` (cel-go common/types/list.go concatList).
+
+    Its == is an error, rather than true, when no element comparison is false and one is an error. The comprehension
+    macros build their results another way (a mutable list, then a plain one).
+    """
 
 
 def mk_list(items: Any) -> ListType:
+    """A CEL list of ``items``."""
     return ListType(items)
 
 
 
 
 class CelQuantity:
-    """apiservercel.Quantity. ``ptr`` marks values returned by add()/sub(), which
-    upstream returns as *Quantity; Quantity.Equal only accepts the value form, so
-    ``quantity("2") == quantity("1").add(1)`` is a "no such overload" error upstream."""
+    """A CEL quantity value (apiservercel.Quantity).
+
+    ``ptr`` marks values returned by add()/sub(), which upstream returns as *Quantity;
+    Quantity.Equal only accepts the value form, so ``quantity("2") ==
+    quantity("1").add(1)`` is a "no such overload" error upstream.
+    """
 
     __slots__ = ("q", "ptr", "rep")
 
@@ -122,6 +141,7 @@ _SEMVER_CLS: Any = None
 
 
 def semver_cls() -> Any:
+    """The Semver class (dractl.semver), imported on first use."""
     global _SEMVER_CLS
     if _SEMVER_CLS is None:
         from dractl.semver import Semver
@@ -131,6 +151,7 @@ def semver_cls() -> Any:
 
 
 def is_semver(v: Any) -> bool:
+    """Whether ``v`` is a CEL semver value."""
     return _SEMVER_CLS is not None and isinstance(v, _SEMVER_CLS)
 
 
@@ -172,8 +193,11 @@ _EMPTY: MapType = MapType()
 
 
 class DefaultMap(MapType):
-    """device.attributes / device.capacity: an unknown domain gives an empty map
-    (DRA's map with default), for ``m[k]`` and ``m.k`` alike."""
+    """The map of device.attributes or device.capacity: an unknown domain is an empty map.
+
+    An unknown domain gives an empty map (DRA's map with default), for ``m[k]`` and
+    ``m.k`` alike.
+    """
 
     def __getitem__(self, key: Any) -> Any:
         try:
@@ -187,8 +211,11 @@ class DefaultMap(MapType):
 
 
 def bool_conversion_error(v: Any) -> str:
-    """Why a selector's result is not a bool: ``ConvertToNative(bool)`` of cel-go's value types
-    (common/types/*.go) and apiserver's Quantity and Semver; an optional converts its value."""
+    """Why a selector's result is not a bool, as cel-go's ``ConvertToNative(bool)`` says; "" when it is.
+
+    ``ConvertToNative(bool)`` of cel-go's value types
+    (common/types/*.go) and apiserver's Quantity and Semver; an optional converts its value.
+    """
     t = type(v)
     if t is Opt:
         if not v.has:
@@ -372,8 +399,11 @@ def _key_kind(k: Any) -> int:
 
 
 def map_find(m: dict, key: Any) -> tuple[bool, Any]:
-    """Map lookup with CEL key semantics: numeric keys compare by value across
-    int/uint/double; strings and bools only match their own type."""
+    """Map lookup with CEL key semantics.
+
+    Numeric keys compare by value across int/uint/double; strings and bools only match
+    their own type.
+    """
     kk = _key_kind(key)
     if kk == 1:
         try:
@@ -403,8 +433,11 @@ _TWO64 = float(UINT64_MAX)  # 2^64
 
 
 def _cmp_double_int(d: float, i: int, unsigned: bool) -> int:
-    """cel-go common/types/compare.go compareDoubleInt / compareDoubleUint (as released:
-    the integer is converted to a double, so ints above 2^53 compare after rounding)."""
+    """Compare a double with an int or uint as cel-go's compare.go does.
+
+    cel-go common/types/compare.go compareDoubleInt / compareDoubleUint (as released:
+    the integer is converted to a double, so ints above 2^53 compare after rounding).
+    """
     if unsigned:
         if d < 0:
             return -1
@@ -453,6 +486,7 @@ def compare(a: Any, b: Any) -> int:
 
 
 def arith(op: str, a: Any, b: Any) -> Any:
+    """CEL arithmetic ``a op b`` with cel-go's overflow and type rules."""
     ta, tb = type(a), type(b)
     if ta is IntType and tb is IntType:
         x, y = int(a), int(b)
@@ -551,6 +585,7 @@ def format_double(f: float) -> str:
 
 
 def to_string(v: Any) -> str:
+    """A value as CEL's ``string()`` conversion writes it."""
     t = type(v)
     if t is StringType:
         return str(v) if type(v) is not str else v
