@@ -64,6 +64,7 @@ class Result:
         self.prefix = prefix
 
     def values(self) -> list[str]:
+        """The completion values, without their descriptions."""
         return [v for v, _ in self.items]
 
 
@@ -94,6 +95,7 @@ def _find_option(opts: list[dict], name: str) -> dict | None:
 
 
 class Parsed:
+    """How far the words typed so far got through the command tree: command path, options, positionals."""
     __slots__ = ("node", "path", "values", "flags", "used", "positional", "pending", "dashdash")
 
     def __init__(self, root: dict) -> None:
@@ -313,8 +315,11 @@ def _slice_devices(s: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def raw_names(docs: list[Any], kind: str, namespace: str | None, all_namespaces: bool) -> list[tuple[str, str]]:
-    """``names_in`` over the raw objects: a TAB on the fake cluster or a snapshot needs names, not the model
-    (whose import alone is most of a TAB's time). tests/cli/test_completion.py keeps the two equal."""
+    """List names of ``kind`` from the raw objects, as ``names_in`` does from the model.
+
+    A TAB on the fake cluster or a snapshot needs names, not the model (whose import alone is most of a TAB's time).
+    tests/cli/test_completion.py keeps the two equal.
+    """
     objs = _flat(docs)
     ns = namespace or "default"
 
@@ -418,6 +423,7 @@ def _unique(pairs) -> list[tuple[str, str]]:
 
 
 def kubeconfig_contexts(explicit: str | None) -> list[tuple[str, str]]:
+    """The contexts of the kubeconfig the command would read, with their clusters, for ``--context``."""
     from dractl.sources.kubeconfig import choose_kubeconfig
 
     try:
@@ -444,6 +450,7 @@ def kubeconfig_contexts(explicit: str | None) -> list[tuple[str, str]]:
 
 
 def cache_dir() -> str:
+    """The cache directory of dractl (where the completion cache lives)."""
     from dractl import paths
 
     return paths.cache_dir()

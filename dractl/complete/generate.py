@@ -97,6 +97,7 @@ do not edit (tests/cli/test_completion.py checks that it matches the app).
 
 
 def table_source(table: dict[str, Any]) -> str:
+    """The source of dractl/complete/table.py for ``table``."""
     import pprint
 
     body = pprint.pformat(table, indent=1, width=110, sort_dicts=False)
@@ -104,6 +105,7 @@ def table_source(table: dict[str, Any]) -> str:
 
 
 def repo_root() -> str:
+    """The root of the source tree dractl is installed from."""
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 

@@ -47,6 +47,7 @@ MAX_FAKE_DEVICES = 1_000_000  # keeps `fake reset` within seconds and the state 
 
 @dataclass(frozen=True)
 class Profile:
+    """A fake cluster profile: the devices a driver publishes, its DeviceClasses and how to get them on kind."""
     name: str
     #: the drivers whose slices it publishes
     drivers: tuple[str, ...]
@@ -110,6 +111,7 @@ def all_profiles() -> tuple[Profile, ...]:
 
 
 def get(name: str) -> Profile:
+    """The profile called ``name``; a UsageError naming the profiles when there is none."""
     p = _BY_NAME.get(name)
     if p is None:
         raise UsageError(f"--profile: unknown profile {name!r} (choose from {', '.join(PROFILES)}; "
@@ -128,8 +130,10 @@ def device_count(items: list[dict[str, Any]]) -> int:
 
 def build(profile: str = DEFAULT_PROFILE, nodes: int = 1, devices_per_node: int = 8,
           node_allocatable: dict[str, str] | None = None) -> list[dict[str, Any]]:
-    """Every object of a fresh fake cluster; each node's status.allocatable is ``node_allocatable`` (default
-    :func:`allocatable`)."""
+    """Every object of a fresh fake cluster.
+
+    Each node's status.allocatable is ``node_allocatable`` (default :func:`allocatable`).
+    """
     p = get(profile)
     if nodes < 1:
         raise UsageError("--nodes must be at least 1")

@@ -17,17 +17,21 @@ MAX_COUNTER_SETS = 8  # ResourceSliceMaxCounterSets
 
 
 def node_names(count: int, cluster: str = CLUSTER) -> list[str]:
-    """kind's worker names: dra-demo-worker, dra-demo-worker2, ..."""
+    """The worker node names of a kind cluster: dra-demo-worker, dra-demo-worker2, ..."""
     return [f"{cluster}-worker" + (str(i + 1) if i else "") for i in range(count)]
 
 
 def stable_uuid(*parts: str) -> str:
-    """A UUID that is the same for the same node and device on every run (drivers seed theirs from the
-    hardware or the node name; dractl's are stable, not bit-for-bit the drivers')."""
+    """A UUID that is the same for the same node and device on every run.
+
+    Drivers seed theirs from the hardware or the node name; dractl's are stable, not bit-for-bit the
+    drivers'.
+    """
     return str(uuid.uuid5(uuid.NAMESPACE_DNS, "/".join(parts)))
 
 
 def node_uid(name: str) -> str:
+    """The stable UID of node ``name``."""
     return stable_uuid("node", name)
 
 
@@ -35,11 +39,13 @@ _ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # apimachinery's rand.String alphabet
 
 
 def suffix(*parts: str) -> str:
+    """A stable five-character name suffix from ``parts``, in apimachinery's rand.String alphabet."""
     h = hashlib.sha256("/".join(parts).encode()).digest()
     return "".join(_ALPHABET[b % len(_ALPHABET)] for b in h[:5])
 
 
 def device_class(name: str, expression: str, extended_resource_name: str = "") -> dict[str, Any]:
+    """A DeviceClass that selects devices with ``expression``."""
     spec: dict[str, Any] = {"selectors": [{"cel": {"expression": expression}}]}
     if extended_resource_name:
         spec["extendedResourceName"] = extended_resource_name
@@ -69,6 +75,7 @@ def allocatable(cpu: str = NODE_CPU, memory: str = NODE_MEMORY, pods: int = NODE
 
 
 def node(name: str, alloc: dict[str, str] | None = None) -> dict[str, Any]:
+    """A fake Node with ``alloc`` as its capacity and allocatable (default :func:`allocatable`)."""
     alloc = alloc if alloc is not None else allocatable()
     return {
         "apiVersion": "v1",
@@ -87,6 +94,7 @@ def node(name: str, alloc: dict[str, str] | None = None) -> dict[str, Any]:
 
 
 def namespace(name: str) -> dict[str, Any]:
+    """A Namespace with its ``kubernetes.io/metadata.name`` label."""
     return {
         "apiVersion": "v1",
         "kind": "Namespace",

@@ -26,6 +26,7 @@ _IFNAMES = {0x20: 65, 0x90: 129, 0xA0: 161}  # the capture's predictable names (
 
 
 def device_classes() -> list[dict[str, Any]]:
+    """The dranet DeviceClasses: every NIC, and the EFA adapters."""
     return [
         device_class(CLASS, f'device.driver == "{DRIVER}"'),
         device_class(EFA_CLASS, f"device.driver == \"{DRIVER}\" &&\ndevice.attributes[\"{DRIVER}\"].pciDevice == "

@@ -21,20 +21,24 @@ EXTENDED_RESOURCE_NAME = "example.com/gpu"  # the extended-resource-request exam
 
 
 def gpu_uuid(node: str, index: int) -> str:
+    """The stable UUID of GPU ``index`` on ``node``."""
     # The driver seeds UUIDs with the node name; dractl derives them the same way in spirit
     # (stable per node and index), not bit-for-bit.
     return "gpu-" + _stable_uuid(f"{node}/gpu-{index}")
 
 
 def net_uuid(node: str, index: int) -> str:
+    """The stable UUID of NIC ``index`` on ``node``."""
     return "net-" + _stable_uuid(f"{node}/net-{index}")
 
 
 def gpu_class(extended_resource_name: str = "") -> dict[str, Any]:
+    """The example driver's GPU DeviceClass, with an extended resource name if given."""
     return device_class(DRIVER, f"device.driver == '{DRIVER}'", extended_resource_name)
 
 
 def net_class() -> dict[str, Any]:
+    """The example driver's NIC DeviceClass."""
     return device_class(NET_DRIVER, f"device.driver == '{NET_DRIVER}'")
 
 
@@ -48,8 +52,11 @@ def _attributes(node_name: str, i: int, uuid: str, model: str) -> dict[str, Any]
 
 
 def _capacity(memory: str, compute: str, shared: bool) -> dict[str, Any]:
-    """gpu.go memoryCapacity/computeCapacity: with gpuAllowMultipleAllocations a requestPolicy whose
-    default and max are the whole value (min and step 1Gi for memory, 1 for compute)."""
+    """The capacity of a GPU as the example driver publishes it (gpu.go memoryCapacity/computeCapacity).
+
+    With gpuAllowMultipleAllocations a requestPolicy whose
+    default and max are the whole value (min and step 1Gi for memory, 1 for compute).
+    """
     if not shared:
         return {"compute": {"value": compute}, "memory": {"value": memory}}
     return {
@@ -62,8 +69,11 @@ def _capacity(memory: str, compute: str, shared: bool) -> dict[str, Any]:
 
 def gpu_slices(node_name: str, devices: int, *, shared: bool = False, partitions: int = 0,
                binding_conditions: bool = False) -> list[dict[str, Any]]:
-    """The slices the example driver publishes for one node (``shared``: gpuAllowMultipleAllocations;
-    ``partitions``: kubeletPlugin.gpuPartitions; ``binding_conditions``: kubeletPlugin.bindingConditions)."""
+    """The slices the example driver publishes for one node.
+
+    ``shared`` is gpuAllowMultipleAllocations, ``partitions`` kubeletPlugin.gpuPartitions and
+    ``binding_conditions`` kubeletPlugin.bindingConditions.
+    """
     if partitions:
         return _partition_slices(node_name, devices, partitions, shared)
     out = []

@@ -1,5 +1,6 @@
-"""What NVIDIA's DRA driver (``gpu.nvidia.com``) publishes: full GPUs, and with DynamicMIG every MIG placement
-as a partitionable device.
+"""What NVIDIA's DRA driver (``gpu.nvidia.com``) publishes.
+
+It publishes full GPUs, and with DynamicMIG every MIG placement as a partitionable device.
 
 Shapes follow kubernetes-sigs/dra-driver-nvidia-gpu @ 9593204 (cmd/gpu-kubelet-plugin: deviceinfo.go
 ``GpuInfo.Attributes``/``GetDevice``, mig.go ``CommonAttributesMig``/``CommonCapacitiesMig``/
@@ -106,11 +107,12 @@ def mig_device_name(minor: int, profile: MigProfile, start: int) -> str:
 
 
 def counter_set_name(minor: int) -> str:
+    """The name of GPU ``minor``'s counter set."""
     return f"gpu-{minor}-counter-set"
 
 
 def _counters(capacity: dict[str, Any], start: int, size: int) -> dict[str, Any]:
-    """capacitiesToCounters plus addCountersForMemSlices."""
+    """The counters of a capacity: the driver's capacitiesToCounters plus addCountersForMemSlices."""
     out = {_dns(k): {"value": v["value"]} for k, v in capacity.items()}
     for k in range(start, start + size):
         out[f"memory-slice-{k}"] = {"value": "1"}
@@ -123,7 +125,7 @@ FULL_CAPACITY = _LARGEST.capacity()  # maxCapacities: every dimension's largest 
 
 @cache
 def _consumption(minor: int, profile: MigProfile | None, start: int) -> list[dict[str, Any]]:
-    """consumesCounters of a placement (or of the full GPU: everything), shared between nodes."""
+    """The consumesCounters of a placement (or of the full GPU: everything), shared between nodes."""
     if profile is None:
         counters = _counters(FULL_CAPACITY, 0, MEMORY_SLICES)
     else:
@@ -138,8 +140,11 @@ def _mig_capacity(profile: MigProfile) -> dict[str, Any]:
 
 @cache
 def _layout(minor: int) -> tuple[tuple[str, int, dict[str, Any], list[dict[str, Any]]], ...]:
-    """GPU ``minor``'s devices in the driver's order (sorted by name): (name, index of the profile in MIG_PROFILES
-    or -1 for the full GPU, capacity, consumesCounters); the same on every node."""
+    """GPU ``minor``'s devices in the driver's order (sorted by name).
+
+    Each is (name, index of the profile in MIG_PROFILES or -1 for the full GPU, capacity, consumesCounters); the
+    same on every node.
+    """
     out: list[tuple[str, int, dict[str, Any], list[dict[str, Any]]]] = [
         (f"gpu-{minor}", -1, FULL_CAPACITY, _consumption(minor, None, 0))]
     for k, profile in enumerate(MIG_PROFILES):
@@ -150,6 +155,7 @@ def _layout(minor: int) -> tuple[tuple[str, int, dict[str, Any], list[dict[str, 
 
 
 def gpu_uuid(node: str, minor: int) -> str:
+    """The stable UUID of GPU ``minor`` on ``node``."""
     return "GPU-" + stable_uuid(node, DRIVER, str(minor))
 
 
@@ -170,8 +176,11 @@ _MIG_TYPE = {"string": "mig"}
 
 
 def _mig_attributes(gpu: dict[str, Any], k: int) -> dict[str, Any]:
-    """CommonAttributesMig for profile ``k``: the parent's identity and PCI address, the profile; no uuid of its
-    own (keys in sorted order, as the driver's map is written)."""
+    """The attributes of a MIG device of profile ``k`` (the driver's CommonAttributesMig).
+
+    They are the parent's identity and PCI address, the profile; no uuid of its own (keys in sorted order, as the
+    driver's map is written).
+    """
     return {
         "addressingMode": gpu["addressingMode"],
         "architecture": gpu["architecture"],
@@ -189,6 +198,7 @@ def _mig_attributes(gpu: dict[str, Any], k: int) -> dict[str, Any]:
 
 
 def device_classes() -> list[dict[str, Any]]:
+    """The chart's DeviceClasses: full GPUs (with the extended resource name) and MIG devices."""
     return [
         device_class(GPU_CLASS, f"device.driver == '{DRIVER}' && device.attributes['{DRIVER}'].type == 'gpu'",
                      EXTENDED_RESOURCE_NAME),
@@ -204,8 +214,10 @@ def gpu_slices(node: str, gpus: int) -> list[dict[str, Any]]:
 
 
 def mig_slices(node: str, gpus: int) -> list[dict[str, Any]]:
-    """DynamicMIG with DRAPartitionableDevices on Kubernetes 1.35+ (generateSplitResourceSlices): the counter
-    sets first, then one slice per GPU with the full GPU and its placements, sorted by name.
+    """The slices of one node with DynamicMIG and DRAPartitionableDevices (generateSplitResourceSlices).
+
+    This is the driver's layout on Kubernetes 1.35+: the counter sets first, then one slice per GPU with the full
+    GPU and its placements, sorted by name.
 
     A slice holds at most 8 counter sets; the driver puts them all in one slice (a node has at most 8 GPUs), and
     dractl continues in another slice of the pool beyond 8.

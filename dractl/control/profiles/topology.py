@@ -15,6 +15,7 @@ GPUS_PER_ROOT = 2
 
 
 def roots_for_gpus(gpus: int) -> int:
+    """How many PCIe root complexes ``gpus`` GPUs take (two GPUs per root complex)."""
     return max(1, -(-gpus // GPUS_PER_ROOT))
 
 
@@ -30,6 +31,7 @@ def root_name(domain: int, bus: int) -> str:
 
 
 def address(domain: int, bus: int, device: int) -> str:
+    """A PCI address ``domain:bus:device.0``."""
     return f"{domain:04x}:{bus:02x}:{device:02x}.0"
 
 
