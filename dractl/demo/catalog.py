@@ -1,6 +1,7 @@
-"""Every demo dractl runs: the blog post's three, the dra-example-driver's examples, and two on real drivers'
-devices. Manifests ship with the package (dractl/demo/manifests); each demo says what it needs (a fake
-cluster profile, i.e. the driver's Helm values), its steps and what each step must show.
+"""Every demo dractl runs: the blog post's three, the dra-example-driver's examples, and two on real drivers' devices.
+
+Manifests ship with the package (dractl/demo/manifests); each demo says what it needs (a fake cluster
+profile, i.e. the driver's Helm values), its steps and what each step must show.
 
 The examples are kubernetes-sigs/dra-example-driver's demo/examples at 31914ce (after v0.4.0; the fetchable
 snapshot has no v0.5.0 tag), worded from their READMEs. Files are the examples' own, except where a header
@@ -38,8 +39,10 @@ GROUPS = ("blog", "examples", "drivers")
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a demo: apply a manifest (or run an ``action``), then wait until every pod in ``expect`` is in
-    its state."""
+    """One step of a demo: apply a manifest (or run an ``action``), then wait for its pods.
+
+    The step is done when every pod in ``expect`` is in its state.
+    """
 
     file: str = ""
     expect: tuple[tuple[str, str], ...] = ()
@@ -55,6 +58,7 @@ class Step:
 
 @dataclass(frozen=True)
 class Demo:
+    """A demo: the feature it shows, its namespace, its steps and the checks its outcome must pass."""
     id: str
     group: str
     name: str
@@ -91,9 +95,11 @@ class Demo:
 
     @property
     def manifests(self) -> tuple[str, ...]:
+        """The manifests the demo applies, in order."""
         return tuple(s.file for s in self.steps if s.file) or self.files
 
     def manifest(self, file: str | None = None) -> str:
+        """The text of manifest ``file`` (default: the first) as shipped in dractl/demo/manifests."""
         name = file or self.manifests[0]
         return resources.files("dractl.demo").joinpath("manifests", name).read_text(encoding="utf-8")
 
@@ -301,12 +307,16 @@ def namespaces() -> list[str]:
 
 
 def run_order(demos: list[Demo]) -> list[Demo]:
-    """The examples and the drivers' demos before the blog's: their device taints (NoExecute on every
-    gpu.example.com device) would evict the blog's pods, whose objects stay after the run, as in the post."""
+    """The examples and the drivers' demos before the blog's.
+
+    Their device taints (NoExecute on every gpu.example.com device) would evict the blog's pods, whose
+    objects stay after the run, as in the post.
+    """
     return sorted(demos, key=lambda d: d.group == "blog")
 
 
 def get(which: str) -> Demo:
+    """The demo called ``which``; a UsageError when there is none."""
     d = _BY_ID.get(which)
     if d is None:
         raise UsageError(f"demo {which!r}: no such demo (see 'dractl demo list')")

@@ -47,11 +47,13 @@ HINTS = {
 
 @dataclass(frozen=True)
 class Missing:
+    """A tool the demos need that is missing or too old, and how to get it."""
     tool: str  # what the user needs ("docker or podman", "kind v0.33.0 or newer")
     problem: str  # "not found", "found v0.20.0"
     hint: str
 
     def line(self) -> str:
+        """The problem as one line: tool, problem, hint."""
         return f"{self.tool}: {self.problem}; {self.hint}"
 
 
@@ -65,7 +67,7 @@ def _text(v: tuple[int, int, int] | None) -> str:
 
 
 def provider_env() -> dict[str, str]:
-    """kind's switch for Podman when there is Podman but no Docker."""
+    """The environment that makes kind use Podman when there is Podman but no Docker."""
     if shutil.which("docker") is None and shutil.which("podman") is not None:
         return {"KIND_EXPERIMENTAL_PROVIDER": "podman"}
     return {}
@@ -107,12 +109,14 @@ def check_tools(needed: tuple[str, ...], shell: Shell) -> tuple[list[Missing], d
 
 
 def cache_dir() -> str:
+    """The cache directory of dractl (``$XDG_CACHE_HOME/dractl``), where the driver is cloned."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "dractl")
 
 
 @dataclass(frozen=True)
 class KindOptions:
+    """The kind cluster to use: its name, node image, example driver version and kubeconfig."""
     cluster: str = DEFAULT_CLUSTER
     node_image: str = DEFAULT_NODE_IMAGE
     driver_version: str = DEFAULT_DRIVER_VERSION
@@ -120,21 +124,25 @@ class KindOptions:
 
     @property
     def context(self) -> str:
+        """The kubeconfig context kind creates for the cluster."""
         return f"kind-{self.cluster}"  # the context kind creates
 
     @property
     def driver_dir(self) -> str:
+        """Where the example driver's repository is cloned."""
         return os.path.join(cache_dir(), f"dra-example-driver-{self.driver_version}")
 
 
 @dataclass(frozen=True)
 class PlanStep:
+    """One command of a plan: its argv, environment, piped input and a note."""
     argv: list[str]
     note: str = ""  # when it runs, or what it is for
     env: dict[str, str] = field(default_factory=dict)
     stdin: list[str] = field(default_factory=list)  # the command whose output is piped in
 
     def text(self) -> str:
+        """The step as a shell line, with its note as a comment."""
         if not self.argv:
             return f"# {self.note}"
         line = quote(self.argv, self.env)
@@ -157,6 +165,7 @@ class Kind:
         return ["kind", *args, *(["--kubeconfig", self.opts.kubeconfig] if self.opts.kubeconfig else [])]
 
     def kubectl(self, *args: str) -> list[str]:
+        """A kubectl command line on the cluster's context."""
         kc = ["--kubeconfig", self.opts.kubeconfig] if self.opts.kubeconfig else []
         return ["kubectl", "--context", self.opts.context, *kc, *args]
 
@@ -165,29 +174,36 @@ class Kind:
         return ["helm", "--kube-context", self.opts.context, *kc, *args]
 
     def create_argv(self) -> list[str]:
+        """The command that creates the kind cluster."""
         return ["kind", "create", "cluster", "--name", self.opts.cluster, "--image", self.opts.node_image,
                 *(["--kubeconfig", self.opts.kubeconfig] if self.opts.kubeconfig else [])]
 
     def clone_argv(self) -> list[str]:
+        """The command that clones the example driver at its version."""
         return ["git", "clone", "--depth", "1", "-b", self.opts.driver_version, DRIVER_REPO, self.opts.driver_dir]
 
     def helm_install_argv(self, release: str = DRIVER_RELEASE, values: tuple[str, ...] = ()) -> list[str]:
+        """The command that installs (or upgrades) the example driver's chart with Helm ``values``."""
         chart = os.path.join(self.opts.driver_dir, DRIVER_CHART)
         sets = [a for v in values for a in ("--set", v)]
         return self._helm("upgrade", "-i", release, chart, "--namespace", release, "--create-namespace", *sets)
 
     def rollout_argv(self, release: str = DRIVER_RELEASE) -> list[str]:
+        """The command that waits for the driver's kubelet plugin to roll out."""
         timeout = f"--timeout={ROLLOUT_TIMEOUT}"
         return self.kubectl("-n", release, "rollout", "status", f"ds/{release}-kubeletplugin", timeout)
 
     # ------------------------------------------------------------ the devices each demo needs
 
     def profile_plan(self, profile: str, installed: dict[str, tuple[str, ...]]) -> list[PlanStep]:
-        """What makes the kind cluster publish profile ``profile``'s devices, given what ``installed`` holds
-        (release -> Helm values; updated): the example driver reinstalled with the profile's Helm values (the net
+        """The steps that make the kind cluster publish profile ``profile``'s devices.
+
+        ``installed`` (release -> Helm values) says what the cluster holds, and is updated. The steps are the
+        example driver reinstalled with the profile's Helm values (the net
         profile in a release of its own, as the cpu example installs its own), or, for other drivers' profiles,
         dractl's fake devices published with ``dractl fake publish`` (kind has no GPUs: their pods get scheduled,
-        no kubelet plugin prepares them)."""
+        no kubelet plugin prepares them).
+        """
         from dractl.control import profiles
 
         p = profiles.get(profile)
@@ -214,11 +230,13 @@ class Kind:
                 PlanStep(self.rollout_argv(release), "wait for the kubelet plugin")]
 
     def api_argv(self) -> list[str]:
+        """The command that lists the API versions the cluster serves."""
         return self.kubectl("api-versions")
 
     # ------------------------------------------------------------ plan (--dry-run)
 
     def plan(self, env: dict[str, str]) -> list[PlanStep]:
+        """The commands the bootstrap runs, for ``--dry-run``."""
         o = self.opts
         return [
             PlanStep(["kind", "get", "clusters"], f"is there a kind cluster {o.cluster}?", env),
@@ -230,6 +248,7 @@ class Kind:
         ]
 
     def cleanup_plan(self, env: dict[str, str], everything: bool) -> list[PlanStep]:
+        """The commands that delete the demos' objects and, with ``everything``, the driver and cluster."""
         from dractl.demo.catalog import namespaces
 
         steps = [PlanStep(self.kubectl("delete", "namespace", *namespaces(), "--ignore-not-found"),
@@ -242,6 +261,7 @@ class Kind:
     # ------------------------------------------------------------ running
 
     def exists(self) -> bool:
+        """Whether the kind cluster exists."""
         p = self.shell.run(self._kind("get", "clusters"), timeout=60)
         return self.opts.cluster in p.stdout.split()
 
@@ -299,8 +319,10 @@ class Kind:
 
 
 class ProfileInstaller:
-    """Gives the kind cluster a profile's devices when a demo needs it (``Kind.profile_plan``), then waits until
-    the driver publishes them (and only them) — for the runner's ``ensure``."""
+    """Gives the kind cluster a profile's devices when a demo needs them (the runner's ``ensure``).
+
+    It runs ``Kind.profile_plan``, then waits until the driver publishes those devices (and only them).
+    """
 
     def __init__(self, kind: Kind, observe: Callable[[], object], timeout: float, poll: float = 2.0) -> None:
         self.kind = kind
@@ -311,6 +333,7 @@ class ProfileInstaller:
         self.installed: dict[str, tuple[str, ...]] = {DRIVER_RELEASE: ()}
 
     def __call__(self, profile: str, step: Callable[[str], None]) -> None:
+        """Make the cluster publish ``profile``'s devices, then wait until they are published."""
         import contextlib
         import io
         import time

@@ -1,5 +1,7 @@
-"""Run each demo: the devices it needs, its steps (apply, wait for what each must show), its checks, its
-cleanup. Never prints (the command does); ``progress`` hears what is being done."""
+"""Run each demo: the devices it needs, its steps (apply, wait for what each must show), its checks, its cleanup.
+
+Never prints (the command does); ``progress`` hears what is being done.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ HOSTNAME = "kubernetes.io/hostname"
 
 @dataclass
 class Runner:
+    """Runs demos on a target: their devices, steps, checks and cleanup."""
     target: Target
     features: Any
     timeout: float = 180.0
@@ -47,6 +50,7 @@ class Runner:
         return f"({time.monotonic() - start:.0f}s{limit})"
 
     def run(self, demos: list[Demo], each: Callable[[verify.DemoOutcome], None]) -> list[verify.DemoOutcome]:
+        """Run every demo in order; ``each`` hears each outcome as it is known."""
         outcomes = []
         for demo in demos:
             outcome = self.run_one(demo)
@@ -55,6 +59,7 @@ class Runner:
         return outcomes
 
     def run_one(self, demo: Demo) -> verify.DemoOutcome:
+        """Run one demo: ensure its devices, apply its steps, wait for them to settle, check, clean up."""
         ns = demo.namespace
         try:
             self.target.ensure(demo.profile, self._say)
@@ -195,6 +200,7 @@ class Runner:
         return ex.pod(pod, Relations(cluster).missing_claims(pod))
 
     def left_behind(self, demos: list[Demo]) -> list[str]:
+        """What the run leaves on the target: the namespaces of the demos it applied and did not delete."""
         by_id = {d.id: d for d in demos}
         spaces = sorted({by_id[i].namespace for i in self.applied if i in by_id})
         if not spaces:

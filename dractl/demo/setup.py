@@ -19,10 +19,12 @@ Shape = tuple[str, bool, bool, bool]
 
 
 def device_shape(driver: str, d: Device) -> Shape:
+    """The shape of a device: its driver and which advanced features it uses."""
     return (driver, d.allow_multiple_allocations, bool(d.consumes_counters), bool(d.binding_conditions))
 
 
 def profile_shapes(name: str) -> set[Shape]:
+    """The shapes of the devices profile ``name`` publishes."""
     p = profiles.get(name)
     out = set()
     for s in p.slices("node", 2):
@@ -48,8 +50,11 @@ def _class_problems(cluster: Cluster, name: str) -> list[str]:
 
 
 def missing(cluster: Cluster, name: str, *, exact: bool = False) -> str | None:
-    """What the cluster lacks to hold profile ``name``'s devices (None: nothing). ``exact``: also none of the
-    profile's drivers' devices may have another shape (a driver reinstalled with new values has replaced them)."""
+    """What the cluster lacks to hold profile ``name``'s devices (None: nothing).
+
+    ``exact``: also none of the profile's drivers' devices may have another shape (a driver reinstalled with
+    new values has replaced them).
+    """
     problems = _class_problems(cluster, name)
     wanted = profile_shapes(name)
     drivers = set(profiles.get(name).drivers)
@@ -86,9 +91,11 @@ def hint(name: str) -> str:
 
 
 def publish_into(items: list[dict[str, Any]], name: str, devices_per_node: int) -> list[dict[str, Any]] | None:
-    """The fake cluster's objects with profile ``name`` published on every node, replacing what its drivers and
-    DeviceClasses were (as ``helm upgrade`` with the profile's values replaces the driver's slices); None when
-    they are there already."""
+    """The fake cluster's objects with profile ``name`` published on every node.
+
+    They replace what its drivers and DeviceClasses were (as ``helm upgrade`` with the profile's values replaces
+    the driver's slices); None when they are there already.
+    """
     p = profiles.get(name)
     classes = p.classes()
     class_names = {c["metadata"]["name"] for c in classes}

@@ -29,6 +29,7 @@ def quote(argv: Sequence[str], env: Mapping[str, str] | None = None) -> str:
 
 @dataclass
 class Shell:
+    """Runs external commands (kind, kubectl, helm, git) and tells ``on_command`` about each."""
     #: called with the quoted command before it runs (progress display)
     on_command: Callable[[str], None] = lambda cmd: None
     #: extra environment for every command (e.g. KIND_EXPERIMENTAL_PROVIDER=podman for kind)
@@ -36,6 +37,7 @@ class Shell:
 
     def run(self, argv: Sequence[str], *, input: str | None = None, check: bool = True,
             env: Mapping[str, str] | None = None, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
+        """Run ``argv`` with output captured; a SetupMissing error when the command is missing or fails."""
         extra = {**self.env, **(env or {})}
         self.on_command(quote(argv, extra))
         try:

@@ -40,6 +40,7 @@ class SetupMissing(SourceError):
 
 
 class Target(Protocol):
+    """Where demos run: the fake cluster, a live cluster, or kind through kubectl."""
     #: for messages: "the fake cluster", "context kind-dra-demo"
     description: str
 
@@ -60,20 +61,26 @@ class Target(Protocol):
         ...
 
     def satisfy_binding_conditions(self, namespace: str, pods: list[str]) -> list[str]:
-        """Set the binding conditions of the pods' allocated devices True, as the driver's controller does; the
-        devices done."""
+        """Set the binding conditions of the pods' allocated devices True, as the driver's controller does.
+
+        Returns the devices done.
+        """
         ...
 
     def namespace_exists(self, namespace: str) -> bool:
+        """Whether ``namespace`` exists."""
         ...
 
     def delete_namespace(self, namespace: str, cluster_objects: tuple[tuple[str, str], ...] = ()) -> bool:
-        """Delete the namespace and everything in it (and the cluster-scoped objects named); False when there was
-        no namespace."""
+        """Delete the namespace and everything in it (and the cluster-scoped objects named).
+
+        Returns False when there was no namespace.
+        """
         ...
 
 
 def runs_containers(pod: Pod, cluster: Cluster) -> bool:
+    """Whether the pod's containers really run (its node is not a KWOK node)."""
     node = cluster.node(pod.node_name)
     return node is None or KWOK_NODE not in node.meta.annotations
 
@@ -101,8 +108,10 @@ def _containers(pod: Pod) -> list[str]:
 
 
 def mark_ready(claim: dict[str, Any], now: str) -> list[str]:
-    """Set every binding condition of the claim's allocated devices True in ``status.devices`` (the example
-    driver's setDeviceCondition); the devices changed."""
+    """Set every binding condition of the claim's allocated devices True in ``status.devices``.
+
+    As the example driver's setDeviceCondition does; returns the devices changed.
+    """
     status = claim.setdefault("status", {})
     entries = status.setdefault("devices", [])
     done = []
@@ -160,8 +169,10 @@ class FakeTarget:
             doc["items"] = plane.raw_items()
 
     def ensure(self, profile: str, step: Callable[[str], None]) -> None:
-        """Publish the profile's devices on every node, in place of its drivers' (as ``helm upgrade`` with the
-        profile's values would), unless they are there."""
+        """Publish the profile's devices on every node.
+
+        They replace its drivers' devices (as ``helm upgrade`` with the profile's values would), unless they are there.
+        """
         with self._src.store.transaction() as doc:
             if not any(o.get("kind") == "Node" for o in doc["items"]):
                 raise SetupMissing("the fake cluster has no nodes; run 'dractl fake reset' first")
@@ -174,20 +185,24 @@ class FakeTarget:
             doc["profile"] = profile
 
     def apply(self, manifest: str, origin: str, namespace: str) -> None:
+        """Apply the manifest's objects through the fake control plane."""
         objs = _manifest_objects(manifest, origin, self._warn)
         self._change(lambda plane: plane.apply(objs, namespace))
 
     def observe(self, namespace: str) -> Cluster:
+        """The fake cluster's objects."""
         from dractl.model.cluster import cluster_from
 
         return cluster_from(self._src.objects(self._src.store.read()["items"]))
 
     def container_envs(self, pod: Pod, cluster: Cluster) -> Envs | None:
+        """The variables the fake driver gives the pod's containers."""
         from dractl.control.driver import container_env
 
         return container_env(self._src.store.read()["items"], pod.namespace or "default", pod.name)
 
     def satisfy_binding_conditions(self, namespace: str, pods: list[str]) -> list[str]:
+        """Mark the pods' allocated devices' binding conditions True in the fake cluster; the devices done."""
         from dractl.control.plane import ControlPlane
 
         done: list[str] = []
@@ -213,6 +228,7 @@ class FakeTarget:
         return done
 
     def namespace_exists(self, namespace: str) -> bool:
+        """Whether the fake cluster has ``namespace``."""
         items = self._src.store.read()["items"]
         return any(o.get("kind") == "Namespace" and o["metadata"].get("name") == namespace for o in items)
 
@@ -248,15 +264,18 @@ class LiveTarget:
         self.description = source.description
 
     def ensure(self, profile: str, step: Callable[[str], None]) -> None:
+        """Check that the cluster publishes ``profile``'s devices; raise SetupMissing if not."""
         lacking = setup.missing(self.observe(""), profile)
         if lacking:
             raise SetupMissing(f"{self.description}: {lacking} (profile {profile}); {setup.hint(profile)}")
 
     def apply(self, manifest: str, origin: str, namespace: str) -> None:
+        """Apply the manifest's objects through the API server."""
         for o in _manifest_objects(manifest, origin, self._warn):
             self._src.apply(dict(o.raw))
 
     def observe(self, namespace: str) -> Cluster:
+        """Read the cluster's DRA objects and nodes, and ``namespace``'s pods, claims and events."""
         from dractl.model.cluster import cluster_from
         from dractl.sources.loader import objects_from_docs
 
@@ -268,6 +287,7 @@ class LiveTarget:
         return cluster_from(objects_from_docs(docs, self.description, warn=self._warn, validate=False))
 
     def container_envs(self, pod: Pod, cluster: Cluster) -> Envs | None:
+        """The variables each container printed in its log; None when its containers do not run."""
         if not runs_containers(pod, cluster):
             return None
         out = {}
@@ -278,6 +298,7 @@ class LiveTarget:
         return out
 
     def satisfy_binding_conditions(self, namespace: str, pods: list[str]) -> list[str]:
+        """Mark the pods' allocated devices' binding conditions True through the API; the devices done."""
         from dractl.model.relations import claim_keys
 
         cluster = self.observe(namespace)
@@ -299,6 +320,7 @@ class LiveTarget:
         return done
 
     def namespace_exists(self, namespace: str) -> bool:
+        """Whether ``namespace`` exists on the cluster."""
         from dractl.errors import NotFoundError
 
         try:
@@ -308,6 +330,7 @@ class LiveTarget:
         return True
 
     def delete_namespace(self, namespace: str, cluster_objects: tuple[tuple[str, str], ...] = ()) -> bool:
+        """Delete the cluster-scoped objects named and the namespace; False when there was no namespace."""
         for kind, name in cluster_objects:
             self._src.delete(kind, name)
         return bool(namespace) and bool(self._src.delete("Namespace", namespace))
@@ -326,16 +349,20 @@ class KubectlTarget:
         self._installer = installer
 
     def kubectl(self, *args: str, input: str | None = None, check: bool = True) -> Any:
+        """Run kubectl on the target's context."""
         return self._shell.run([*self._base, *args], input=input, check=check, timeout=300)
 
     def ensure(self, profile: str, step: Callable[[str], None]) -> None:
+        """Install the profile's devices on kind, when an installer is given."""
         if self._installer is not None:
             self._installer(profile, step)
 
     def apply(self, manifest: str, origin: str, namespace: str) -> None:
+        """Apply the manifest with ``kubectl apply``."""
         self.kubectl("apply", "-f", "-", input=manifest)
 
     def observe(self, namespace: str) -> Cluster:
+        """Read the cluster's DRA objects and nodes, and ``namespace``'s objects, with ``kubectl get``."""
         from dractl.model.cluster import cluster_from
         from dractl.sources.loader import objects_from_docs
 
@@ -358,6 +385,7 @@ class KubectlTarget:
         return [i for i in doc.get("items") or [] if isinstance(i, dict)]
 
     def container_envs(self, pod: Pod, cluster: Cluster) -> Envs | None:
+        """The variables each container printed in its log (``kubectl logs``); None when they do not run."""
         if not runs_containers(pod, cluster):
             return None
         out = {}
@@ -367,12 +395,15 @@ class KubectlTarget:
         return out
 
     def satisfy_binding_conditions(self, namespace: str, pods: list[str]) -> list[str]:
+        """Nothing to do: on kind the example driver's controller sets the binding conditions."""
         return []  # on kind the driver's BindingConditions controller plugin (installed by the demo) does it
 
     def namespace_exists(self, namespace: str) -> bool:
+        """Whether ``namespace`` exists (``kubectl get namespace``)."""
         return self.kubectl("get", "namespace", namespace, "-o", "name", check=False).returncode == 0
 
     def delete_namespace(self, namespace: str, cluster_objects: tuple[tuple[str, str], ...] = ()) -> bool:
+        """Delete the cluster-scoped objects named and the namespace with kubectl; False when there was none."""
         for kind, name in cluster_objects:
             self.kubectl("delete", _KUBECTL_RESOURCES[kind], name, "--ignore-not-found")
         if not namespace:

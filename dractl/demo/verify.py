@@ -39,6 +39,7 @@ Env = dict[str, str]
 
 @dataclass
 class Observation:
+    """What a demo's checks look at: the cluster and the containers' environments."""
     cluster: Cluster
     #: pod name -> container -> variables, or None when its containers do not really run
     envs: dict[str, dict[str, Env] | None] = field(default_factory=dict)
@@ -46,6 +47,7 @@ class Observation:
 
 @dataclass
 class PodOutcome:
+    """What became of one pod of a demo, and whether that is what the demo expects."""
     name: str
     phase: str
     claims: list[str]  # claim UIDs
@@ -59,21 +61,25 @@ class PodOutcome:
     expected: str = RUNNING
 
     def to_dict(self) -> dict[str, Any]:
+        """The pod's outcome as a JSON-ready dict."""
         return {"name": self.name, "phase": self.phase, "claims": self.claims, "devices": self.devices,
                 "reason": self.reason}
 
 
 @dataclass
 class CheckResult:
+    """One check of a demo and whether it passed."""
     text: str
     passed: bool
 
     def to_dict(self) -> dict[str, Any]:
+        """The check as a JSON-ready dict."""
         return {"check": self.text, "passed": self.passed}
 
 
 @dataclass
 class DemoOutcome:
+    """What became of one demo: its pods, its checks, or why it could not run."""
     demo: Demo
     pods: list[PodOutcome]
     checks: list[CheckResult] = field(default_factory=list)
@@ -82,10 +88,12 @@ class DemoOutcome:
 
     @property
     def passed(self) -> bool:
+        """Whether the demo passed: no error, something checked, and every pod and check passed."""
         return (self.error is None and (bool(self.pods) or bool(self.checks)) and all(p.passed for p in self.pods)
                 and all(c.passed for c in self.checks))
 
     def to_dict(self) -> dict[str, Any]:
+        """The demo's outcome as a JSON-ready dict."""
         d: dict[str, Any] = {"id": self.demo.id, "name": self.demo.name, "group": self.demo.group,
                              "feature": self.demo.feature, "passed": self.passed,
                              "pods": [p.to_dict() for p in self.pods], "checks": [c.to_dict() for c in self.checks]}
@@ -98,6 +106,7 @@ class DemoOutcome:
 
 
 def find_pod(cluster: Cluster, name: str, namespace: str) -> Pod | None:
+    """The pod called ``name`` in ``namespace``, or None."""
     for p in cluster.pods:
         if p.name == name and (p.namespace or "default") == namespace:
             return p
@@ -105,17 +114,22 @@ def find_pod(cluster: Cluster, name: str, namespace: str) -> Pod | None:
 
 
 def pod_claims(cluster: Cluster, pod: Pod) -> list[ResourceClaim | None]:
-    """The pod's claims in spec order (None: not created yet), the one the scheduler made for its DRA extended
-    resources last (the model lists it among the pod's claims)."""
+    """The pod's claims in spec order (None: not created yet).
+
+    The claim the scheduler made for its DRA extended resources comes last (the model lists it among the
+    pod's claims).
+    """
     keys = claim_keys(pod)
     return [cluster.claim(*k) if (k := keys.get(rc.name)) else None for rc in pod.resource_claims]
 
 
 def results(claims: list[ResourceClaim | None]) -> list[DeviceRequestAllocationResult]:
+    """The allocation results of the allocated claims."""
     return [r for c in claims if c is not None and c.allocation is not None for r in c.allocation.results]
 
 
 def device_of(cluster: Cluster, r: DeviceRequestAllocationResult) -> Device | None:
+    """The device an allocation result names, or None."""
     for pd in cluster.iter_devices():
         if pd.key == (r.driver, r.pool, r.device):
             return pd.device
@@ -123,6 +137,7 @@ def device_of(cluster: Cluster, r: DeviceRequestAllocationResult) -> Device | No
 
 
 def attribute(device: Device, driver: str, key: str) -> Any:
+    """The value of the device's attribute ``key`` (short or fully qualified), or None."""
     a = device.attributes.get(key) or device.attributes.get(f"{driver}/{key}")
     return a.value if a is not None else None
 
@@ -192,6 +207,7 @@ def state_problems(want: str, pod: Pod | None, obs: Observation, namespace: str,
 
 
 def step_settled(demo: Demo, step: Step, obs: Observation) -> bool:
+    """Whether every pod of the step is in its expected state (and the step's DeviceTaintRule is seen)."""
     for name, want in step.expect:
         if state_problems(want, find_pod(obs.cluster, name, demo.namespace), obs, demo.namespace, name):
             return False
@@ -497,8 +513,11 @@ def _rule_effect(effect: str) -> Callable[[Demo, Observation, Rows], list[CheckR
 
 
 def _eviction_time(demo: Demo, obs: Observation, rows: Rows) -> list[CheckResult]:
-    """The 300s pod is due for eviction 300s after the taint, the unlimited one never (the eviction controller's
-    podEvictionTime, dractl.control.devicetaints); the real controller says 1 pod still to evict."""
+    """Check the eviction times: the 300s pod is due 300s after the taint, the unlimited one never.
+
+    The times are the eviction controller's podEvictionTime (dractl.control.devicetaints); the real controller
+    says 1 pod still to evict.
+    """
     from dractl.control import devicetaints
 
     out = _rule_effect("NoExecute")(demo, obs, rows)
