@@ -31,6 +31,7 @@ NO_EXECUTE = "NoExecute"
 
 
 def parse_time(stamp: str, default: _dt.datetime) -> _dt.datetime:
+    """An RFC 3339 time stamp as a UTC datetime; ``default`` when it is empty or not a time."""
     if not stamp:
         return default
     try:
@@ -41,12 +42,15 @@ def parse_time(stamp: str, default: _dt.datetime) -> _dt.datetime:
 
 
 def format_time(t: _dt.datetime) -> str:
+    """A datetime as an RFC 3339 time stamp in UTC, to the second."""
     return t.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def rule_selects(rule: DeviceTaintRule, driver: str, pool: str, device: str, *, eviction: bool = False) -> bool:
-    """Whether a rule's deviceSelector matches a device. For the eviction controller (``ruleMatchesDevice``) a
-    rule without a deviceSelector matches nothing."""
+    """Whether a rule's deviceSelector matches a device.
+
+    For the eviction controller (``ruleMatchesDevice``) a rule without a deviceSelector matches nothing.
+    """
     if rule.taint is None:
         return False
     if eviction and not isinstance((rule.raw.get("spec") or {}).get("deviceSelector"), dict):
@@ -58,6 +62,7 @@ def rule_selects(rule: DeviceTaintRule, driver: str, pool: str, device: str, *, 
 
 @dataclass
 class Eviction:
+    """A pod the device-taint eviction controller evicts, when, and the taints that make it."""
     pod: Pod
     when: _dt.datetime
     #: "driver/pool/device key=value:NoExecute (rule NAME | slice)"
@@ -67,6 +72,7 @@ class Eviction:
 
     @property
     def pod_key(self) -> str:
+        """The pod as ``namespace/name``."""
         return f"{self.pod.namespace or 'default'}/{self.pod.name}"
 
 
@@ -166,9 +172,12 @@ def _plural(n: int, one: str, many: str) -> str:
 
 
 def rule_condition(rule: DeviceTaintRule, cluster: Cluster, now: _dt.datetime, evicted: int) -> dict[str, Any]:
-    """The ``EvictionInProgress`` condition the controller writes into a rule's status (``maybeUpdateRuleStatus``
+    """The ``EvictionInProgress`` condition of a rule's status, as the eviction controller writes it.
+
+    The ``EvictionInProgress`` condition the controller writes into a rule's status (``maybeUpdateRuleStatus``
     in device_taint_eviction.go), without its time fields. ``evicted``: pods the controller evicted for the rule
-    since it started (the fake cluster's controller keeps that count in its state)."""
+    since it started (the fake cluster's controller keeps that count in its state).
+    """
     effect = rule.taint.effect if rule.taint is not None else ""
     generation = int((rule.raw.get("metadata") or {}).get("generation") or 1)
     cond: dict[str, Any] = {"type": EVICTION_IN_PROGRESS, "status": "False", "reason": f"Effect{effect}",
@@ -219,12 +228,14 @@ def rule_condition(rule: DeviceTaintRule, cluster: Cluster, now: _dt.datetime, e
 
 @dataclass
 class LostCandidates:
+    """A pending pod that a taint would leave without candidate devices, and for which requests."""
     pod: Pod
     #: "claim/request: N device(s)" lines
     requests: list[str] = field(default_factory=list)
 
     @property
     def pod_key(self) -> str:
+        """The pod as ``namespace/name``."""
         return f"{self.pod.namespace or 'default'}/{self.pod.name}"
 
 
@@ -253,8 +264,11 @@ def lost_candidates(
     taint: DeviceTaint,
     compile_selector: Any,
 ) -> list[LostCandidates]:
-    """Pending pods with a request that one of ``affected`` could serve today and that does not tolerate
-    ``taint`` (a NoSchedule or NoExecute taint makes such devices no candidates)."""
+    """Pending pods that would lose candidate devices to ``taint`` on the ``affected`` devices.
+
+    Pending pods with a request that one of ``affected`` could serve today and that does not tolerate
+    ``taint`` (a NoSchedule or NoExecute taint makes such devices no candidates).
+    """
     if not taint.blocks or not affected:
         return []
     cache: dict[str, Any] = {}

@@ -126,8 +126,11 @@ def _env_key(device: str) -> str:
 
 
 def _net_env(env: dict[str, str], dev: str, uid: str, r: dict[str, Any]) -> None:
-    """The net profile (internal/profiles/net/net.go applyNetConfig, cdi.go): NET_DEVICE_<n>_INGRESS_RATE and
-    _EGRESS_RATE in bits per second from the consumed bandwidth; the claim UID keyed by the device name."""
+    """Add the example driver's net profile variables for one allocated NIC to ``env``.
+
+    The net profile (internal/profiles/net/net.go applyNetConfig, cdi.go): NET_DEVICE_<n>_INGRESS_RATE and
+    _EGRESS_RATE in bits per second from the consumed bandwidth; the claim UID keyed by the device name.
+    """
     from dractl.quantity import Quantity
 
     ident = dev[4:]  # nic-0 -> 0
@@ -140,8 +143,11 @@ def _net_env(env: dict[str, str], dev: str, uid: str, r: dict[str, Any]) -> None
 
 
 def other_drivers_devices(items: list[dict[str, Any]], namespace: str, pod_name: str) -> dict[str, list[str]]:
-    """Per container, the devices (``driver/pool/device``) it holds from drivers other than the
-    example driver, whose container environment dractl does not know."""
+    """Per container, the devices it holds from drivers whose container environment dractl does not know.
+
+    Per container, the devices (``driver/pool/device``) it holds from drivers other than the
+    example driver, whose container environment dractl does not know.
+    """
     out: dict[str, list[str]] = {}
     for container, _, r in _container_results(items, _pod(items, namespace, pod_name)):
         if r.get("driver", "") not in EXAMPLE_DRIVERS:

@@ -18,6 +18,7 @@ EXAMPLE_DRIVERS = {"gpu.example.com": "gpu", "net.example.com": "net", "cpu.exam
 
 
 def resource_id(driver: str, pool: str, device: str) -> str:
+    """The kubelet's resource ID of a device: the example driver's CDI name, else ``driver/pool/device``."""
     cls = EXAMPLE_DRIVERS.get(driver)
     if cls is not None:
         return f"k8s.{driver}/{cls}=common"
@@ -30,8 +31,11 @@ def _key(o: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def write_health(items: list[dict[str, Any]], health: Mapping[str, Mapping[str, str]]) -> list[str]:
-    """Rewrite every bound pod's allocatedResourcesStatus from ``health`` ("driver/pool/device" ->
-    {health, message}; devices not in it are Healthy). Returns the pods whose status changed."""
+    """Rewrite every bound pod's allocatedResourcesStatus from ``health``.
+
+    ``health`` maps "driver/pool/device" to {health, message}; devices not in it are Healthy. Returns
+    the pods whose status changed.
+    """
     claims = {_key(o): o for o in items if o.get("kind") == "ResourceClaim"}
     changed = []
     for pod in items:

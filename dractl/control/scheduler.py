@@ -27,7 +27,9 @@ __all__ = ["NO_NODES", "Placement", "SchedulingPass", "fit_error", "place"]
 
 
 def fit_error(nodes: int, reasons: Mapping[str, int]) -> str:
-    """``FitError.Error()`` from a histogram: ``0/N nodes are available: <count reason>, ....``
+    """The scheduler's FitError text from a histogram of reasons.
+
+    ``FitError.Error()``: ``0/N nodes are available: <count reason>, ....``
 
     The entries are ``"<count> <reason>"`` sorted as strings, as upstream.
     """
@@ -45,8 +47,11 @@ def place(
     first_fit: bool = False,
     scheduling: SchedulingPass | None = None,
 ) -> Placement:
-    """Schedule ``pod`` with its ``claims`` (allocated together) on ``nodes``: the feasible nodes are scored and
-    the first node by name among those with the top total wins (``first_fit``: the first feasible node). Without
-    a pod only DynamicResources runs (a claim nobody uses yet) and the first node that fits wins."""
+    """Schedule ``pod`` with its ``claims`` (allocated together) on ``nodes``.
+
+    The feasible nodes are scored and the first node by name among those with the top total wins (``first_fit``:
+    the first feasible node). Without a pod only DynamicResources runs (a claim nobody uses yet) and the first
+    node that fits wins.
+    """
     sp = scheduling if scheduling is not None else SchedulingPass(allocator)
     return sp.place(pod, claims, nodes=nodes, explain=explain, first_fit=first_fit)

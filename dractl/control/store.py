@@ -25,6 +25,7 @@ STATE_FILE = "cluster.json"
 
 
 def state_dir(explicit: str | None = None) -> str:
+    """The fake cluster's state directory: ``explicit``, else ``$DRACTL_STATE``, else under the data directory."""
     if explicit:
         return explicit
     env = os.environ.get("DRACTL_STATE")
@@ -36,6 +37,7 @@ def state_dir(explicit: str | None = None) -> str:
 
 
 def document(profile: str, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """A fake cluster's state document."""
     return {"apiVersion": DRACTL_API, "profile": profile, "items": items}
 
 
@@ -106,6 +108,7 @@ class Store:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
     def write(self, doc: dict[str, Any]) -> None:
+        """Write the state document atomically (a temporary file renamed over the old one)."""
         self._makedirs()
         fd, tmp = tempfile.mkstemp(prefix=".cluster-", suffix=".json", dir=self.directory)
         try:

@@ -42,11 +42,13 @@ CHECKED_KINDS = (ResourceClaim, ResourceClaimTemplate, Pod, DeviceClass, Namespa
 
 @dataclass
 class CheckedClaim:
+    """A claim of the checked file, with the allocation it would get."""
     namespace: str
     name: str
     allocation: AllocationResult | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """The claim as a JSON-ready dict."""
         return {
             "namespace": self.namespace,
             "name": self.name,
@@ -80,6 +82,7 @@ class PodOutcome:
     num_nodes: int = 0
 
     def to_dict(self) -> dict[str, Any]:
+        """The pod's outcome as a JSON-ready dict."""
         return {
             "namespace": self.namespace,
             "name": self.name,
@@ -107,19 +110,24 @@ class RefusedObject:
     message: str
 
     def to_dict(self) -> dict[str, Any]:
+        """The refused object as a JSON-ready dict."""
         return {"kind": self.kind, "namespace": self.namespace, "name": self.name, "message": self.message}
 
 
 @dataclass
 class CheckReport:
+    """What ``dractl check`` found: each pod's outcome and the objects the apiserver would refuse."""
     pods: list[PodOutcome] = field(default_factory=list)
     node: str | None = None  # --node
     refused: list[RefusedObject] = field(default_factory=list)  # the file's other objects admission refuses
 
     @property
     def outcome(self) -> str:
-        """scheduled when every pod is (and nothing is refused); else error if any pod hit an error; else
-        refused if the apiserver refuses an object; else unschedulable."""
+        """The overall outcome: scheduled, error, refused or unschedulable.
+
+        It is scheduled when every pod is (and nothing is refused); else error if any pod hit an error; else
+        refused if the apiserver refuses an object; else unschedulable.
+        """
         outcomes = {p.outcome for p in self.pods}
         if outcomes <= {"scheduled"} and not self.refused:
             return "scheduled"
@@ -128,6 +136,7 @@ class CheckReport:
         return "refused" if "refused" in outcomes or self.refused else "unschedulable"
 
     def to_dict(self) -> dict[str, Any]:
+        """The report as a JSON-ready dict."""
         doc: dict[str, Any] = {"outcome": self.outcome, "pods": [p.to_dict() for p in self.pods]}
         if self.refused:
             doc["refused"] = [r.to_dict() for r in self.refused]
@@ -169,8 +178,9 @@ def check(
     node: str | None = None,
     features: FeatureGates = DEFAULT_GATES,
 ) -> CheckReport:
-    """Apply ``objects`` (claims, templates and pods; others are ignored) to a copy of
-    ``cluster`` and schedule. Objects without a namespace go to ``namespace``.
+    """Apply ``objects`` (claims, templates and pods; others are ignored) to a copy of ``cluster`` and schedule.
+
+    Objects without a namespace go to ``namespace``.
 
     Raises InputError when the apiserver would refuse an object (admission).
     """
