@@ -1,0 +1,1 @@
+"""The immutable model of the API objects dractl reads, and the views derived from it."""

@@ -46,6 +46,7 @@ class PoolDevice:
 
     @property
     def key(self) -> DeviceKey:
+        """The device's identity: (driver, pool, device name)."""
         return (self.driver, self.pool, self.device.name)
 
     @property
@@ -66,10 +67,12 @@ class Pool:
 
     @property
     def incomplete(self) -> bool:
+        """Whether the pool has fewer slices than its resourceSliceCount says."""
         return len(self.slices) < self.resource_slice_count
 
     @property
     def counter_sets(self) -> dict[str, CounterSet]:
+        """The pool's counter sets (sharedCounters of all its slices), by name."""
         return {cs.name: cs for s in self.slices for cs in s.shared_counters}
 
 
@@ -112,6 +115,7 @@ class Cluster:
     # -------------------------------------------------------------- lookups
 
     def device_class(self, name: str) -> DeviceClass | None:
+        """The DeviceClass called ``name``, or None."""
         return self._classes_by_name.get(name)
 
     @cached_property
@@ -119,6 +123,7 @@ class Cluster:
         return {c.name: c for c in self.classes}
 
     def claim(self, namespace: str, name: str) -> ResourceClaim | None:
+        """The ResourceClaim ``namespace/name``, or None."""
         return self._claims_by_key.get((namespace, name))
 
     @cached_property
@@ -126,6 +131,7 @@ class Cluster:
         return {(c.namespace, c.name): c for c in self.claims}
 
     def template(self, namespace: str, name: str) -> ResourceClaimTemplate | None:
+        """The ResourceClaimTemplate ``namespace/name``, or None."""
         for t in self.templates:
             if t.namespace == namespace and t.name == name:
                 return t
@@ -142,12 +148,14 @@ class Cluster:
         return best.message if best is not None and best.message else None
 
     def node(self, name: str) -> Node | None:
+        """The Node called ``name``, or None."""
         for n in self.nodes:
             if n.name == name:
                 return n
         return None
 
     def namespace_labels(self, name: str) -> dict[str, str]:
+        """The labels of namespace ``name`` (none when it is unknown)."""
         for ns in self.namespaces:
             if ns.name == name:
                 return dict(ns.meta.labels)
@@ -205,7 +213,8 @@ class Cluster:
     def counters_left(self, pool: Pool) -> dict[str, Mapping[str, Quantity]]:
         """Per counter set of ``pool``: what is left after every allocated device's consumption.
 
-        A set nothing consumes from is the pool's own (shared, read-only) counter map."""
+        A set nothing consumes from is the pool's own (shared, read-only) counter map.
+        """
         sets = pool.counter_sets
         if not sets:
             return {}
@@ -233,6 +242,7 @@ class Cluster:
         return left
 
     def device_statuses(self) -> dict[DeviceKey, list[AllocatedDeviceStatus]]:
+        """The drivers' status.devices[] entries of every claim, by device."""
         out: dict[DeviceKey, list[AllocatedDeviceStatus]] = {}
         for c in self.claims:
             for st in c.device_statuses:

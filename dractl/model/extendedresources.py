@@ -26,9 +26,11 @@ class DeviceClassResolver:
 
     @classmethod
     def of(cls, classes: Iterable[DeviceClass]) -> DeviceClassResolver:
-        """The cache after adding ``classes`` as its informer lists them (etcd's order: by name). Upstream's
-        updateResourceName2class returns early for a class that loses an explicit name, so such a class is
-        not found under its implicit name either (when the winner was added first)."""
+        """The cache after adding ``classes`` as its informer lists them (etcd's order: by name).
+
+        Upstream's updateResourceName2class returns early for a class that loses an explicit name, so such a
+        class is not found under its implicit name either (when the winner was added first).
+        """
         by_name: dict[str, DeviceClass] = {}
         by_class: dict[str, str] = {}
         for c in sorted(classes, key=lambda c: c.name):

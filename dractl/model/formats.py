@@ -1,6 +1,7 @@
-"""Name and value formats (DNS labels and subdomains, qualified names, C identifiers, label values, semver)
-with upstream's messages, and the enumerated values fields may take: the one home of these rules, for
-validation, names on the command line and taint keys.
+"""Name and value formats (DNS labels and subdomains, qualified names, C identifiers, label values, semver).
+
+They come with upstream's messages, together with the enumerated values fields may take: the one home of these
+rules, for validation, names on the command line and taint keys.
 """
 
 from __future__ import annotations
@@ -142,7 +143,7 @@ def label_value_error(value: str) -> str | None:
 
 
 def _mask_trailing_dash(name: str) -> str:
-    """apimachinery maskTrailingDash, for generateName prefixes."""
+    """Replace a trailing dash of a generateName prefix with ``a`` (apimachinery maskTrailingDash)."""
     if len(name) > 1 and name.endswith("-"):
         return name[:-1] + "a"
     return name

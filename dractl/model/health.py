@@ -24,6 +24,7 @@ _RANK = {"Unhealthy": 0, "Unknown": 1, "Healthy": 2}
 
 
 def worse(a: str | None, b: str | None) -> str | None:
+    """The worse of two health values (None: nothing reported)."""
     if a is None:
         return b
     if b is None:
@@ -33,12 +34,14 @@ def worse(a: str | None, b: str | None) -> str | None:
 
 @dataclass
 class DeviceHealth:
+    """A device's health as its pods report it: the worst value, its message and who reported it."""
     health: str | None = None
     message: str = ""
     #: who reported it: "namespace/pod (claim:x)" entries
     reporters: list[str] = field(default_factory=list)
 
     def add(self, health: str, message: str, reporter: str) -> None:
+        """Add one report; the worst health (and its first message) wins."""
         new = worse(self.health, health)
         if new != self.health:
             self.message = message
@@ -59,6 +62,7 @@ class UnmappedHealth:
     reporter: str
 
     def summary(self) -> str:
+        """The reports in one line: how many devices are not healthy, and that which ones is unknown."""
         bad = [h for _, h, _ in self.healths if h != "Healthy"]
         worst = None
         for _, h, _ in self.healths:
@@ -69,16 +73,20 @@ class UnmappedHealth:
 
 @dataclass
 class HealthIndex:
+    """The health the pods report, by device, and what could not be tied to one device."""
     devices: dict[DeviceKey, DeviceHealth] = field(default_factory=dict)
     unmapped: list[UnmappedHealth] = field(default_factory=list)
 
     def of(self, key: DeviceKey) -> DeviceHealth | None:
+        """The health reported for a device, or None."""
         return self.devices.get(key)
 
     def unmapped_for(self, key: DeviceKey) -> list[UnmappedHealth]:
+        """The reports that may concern the device but name no single device."""
         return [u for u in self.unmapped if key in u.devices]
 
     def claim_unmapped(self, claim_key: str) -> list[UnmappedHealth]:
+        """The reports for claim ``claim_key`` that name no single device."""
         return [u for u in self.unmapped if u.claim == claim_key]
 
 
@@ -102,6 +110,7 @@ def pod_claim_of(resource: str) -> tuple[str, str] | None:
 
 
 def build(pods: Iterable[Pod], claims: Iterable[ResourceClaim]) -> HealthIndex:
+    """Index the health the pods' containers report (allocatedResourcesStatus) by device."""
     idx = HealthIndex()
     by_key = {(c.namespace or "default", c.name): c for c in claims}
     for pod in pods:

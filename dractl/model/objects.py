@@ -33,6 +33,7 @@ class AttributeValue:
 
     @property
     def is_list(self) -> bool:
+        """Whether the attribute holds a list (ints, bools, strings or versions)."""
         return self.kind in LIST_KINDS
 
     @property
@@ -64,15 +65,18 @@ class APIObject:
 
     @property
     def name(self) -> str:
+        """The object's metadata.name."""
         return self.meta.name
 
     @property
     def namespace(self) -> str:
+        """The object's metadata.namespace ("" for cluster-scoped kinds)."""
         return self.meta.namespace
 
 
 @dataclass(frozen=True, slots=True)
 class ObjectMeta:
+    """The metadata fields dractl reads."""
     name: str = ""
     namespace: str = ""
     uid: str = ""
@@ -88,6 +92,7 @@ class ObjectMeta:
 
 @dataclass(frozen=True, slots=True)
 class OwnerReference:
+    """One of metadata.ownerReferences."""
     api_version: str
     kind: str
     name: str
@@ -100,6 +105,7 @@ class OwnerReference:
 
 @dataclass(frozen=True, slots=True)
 class NodeSelectorRequirement:
+    """core/v1 NodeSelectorRequirement: a label (or field) key, an operator and values."""
     key: str
     operator: str  # In, NotIn, Exists, DoesNotExist, Gt, Lt
     values: tuple[str, ...] = ()
@@ -128,10 +134,12 @@ class NodeSelectorRequirement:
 
 @dataclass(frozen=True, slots=True)
 class NodeSelectorTerm:
+    """core/v1 NodeSelectorTerm: its requirements are ANDed."""
     match_expressions: tuple[NodeSelectorRequirement, ...] = ()
     match_fields: tuple[NodeSelectorRequirement, ...] = ()
 
     def matches(self, node_name: str, labels: Mapping[str, str]) -> bool:
+        """Whether the node matches every requirement; an empty term matches nothing."""
         # An empty term matches nothing (k8s.io/component-helpers/scheduling/corev1/nodeaffinity).
         if not self.match_expressions and not self.match_fields:
             return False
@@ -151,6 +159,7 @@ class NodeSelector:
     terms: tuple[NodeSelectorTerm, ...] = ()
 
     def matches(self, node_name: str, labels: Mapping[str, str]) -> bool:
+        """Whether the node matches any of the terms."""
         return any(t.matches(node_name, labels) for t in self.terms)
 
 
@@ -164,8 +173,11 @@ def node_matches(
     all_nodes: bool,
     selector: NodeSelector | None,
 ) -> bool:
-    """Upstream ``NodeMatches`` (k8s.io/dynamic-resource-allocation structured/internal/*/pools_*.go): nodeName,
-    then allNodes, then a node selector; of a slice, or of a device with per-device node selection."""
+    """Whether a slice's (or a device's) node selection includes the node, as upstream's ``NodeMatches``.
+
+    Upstream (k8s.io/dynamic-resource-allocation structured/internal/*/pools_*.go) checks nodeName, then
+    allNodes, then a node selector; of a slice, or of a device with per-device node selection.
+    """
     if name_to_match:
         return node_name == name_to_match
     if all_nodes:
@@ -177,12 +189,14 @@ def node_matches(
 
 @dataclass(frozen=True, slots=True)
 class OpaqueConfig:
+    """A driver's opaque configuration parameters."""
     driver: str
     parameters: Any = None
 
 
 @dataclass(frozen=True, slots=True)
 class DeviceClass(APIObject):
+    """A resource.k8s.io/v1 DeviceClass: selectors, config and its extended resource name."""
     meta: ObjectMeta
     selectors: tuple[str, ...] = ()  # CEL expressions
     config: tuple[OpaqueConfig, ...] = ()
@@ -195,6 +209,7 @@ class DeviceClass(APIObject):
 
 @dataclass(frozen=True, slots=True)
 class RequestPolicy:
+    """A capacity's requestPolicy: a default and the valid values or range."""
     default: Quantity | None = None
     valid_values: tuple[Quantity, ...] = ()
     valid_range_min: Quantity | None = None
@@ -203,23 +218,27 @@ class RequestPolicy:
 
     @property
     def has_range(self) -> bool:
+        """Whether the policy gives a valid range (rather than valid values)."""
         return self.valid_range_min is not None
 
 
 @dataclass(frozen=True, slots=True)
 class DeviceCapacity:
+    """A device capacity: its value and, for consumable capacity, its request policy."""
     value: Quantity
     request_policy: RequestPolicy | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class CounterSet:
+    """A counter set of a slice's sharedCounters."""
     name: str
     counters: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
 
 
 @dataclass(frozen=True, slots=True)
 class DeviceCounterConsumption:
+    """What a device consumes from one counter set."""
     counter_set: str
     counters: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
 
@@ -232,6 +251,7 @@ BLOCKING_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
 
 @dataclass(frozen=True, slots=True)
 class DeviceTaint:
+    """A device taint (from a slice or a DeviceTaintRule)."""
     key: str
     value: str = ""
     effect: str = ""  # None | NoSchedule | NoExecute (unknown effects behave like None)
@@ -249,6 +269,7 @@ class DeviceTaint:
 
 @dataclass(frozen=True, slots=True)
 class Device:
+    """A device of a ResourceSlice."""
     name: str
     # keys as published (bare or domain/name)
     attributes: Mapping[str, AttributeValue] = field(default_factory=lambda: EMPTY)
@@ -266,6 +287,7 @@ class Device:
 
 @dataclass(frozen=True, slots=True)
 class ResourcePool:
+    """A slice's pool: its name, generation and how many slices it has."""
     name: str
     generation: int = 0
     resource_slice_count: int = 1
@@ -273,6 +295,7 @@ class ResourcePool:
 
 @dataclass(frozen=True, slots=True)
 class ResourceSlice(APIObject):
+    """A resource.k8s.io/v1 ResourceSlice."""
     meta: ObjectMeta
     driver: str
     pool: ResourcePool
@@ -292,6 +315,7 @@ class ResourceSlice(APIObject):
 
 @dataclass(frozen=True, slots=True)
 class Toleration:
+    """A toleration of a device request (or of a pod)."""
     key: str = ""
     operator: str = "Equal"  # Equal | Exists
     value: str = ""
@@ -311,6 +335,7 @@ class Toleration:
         return False
 
     def to_dict(self) -> dict[str, Any]:
+        """The toleration as API JSON."""
         d: dict[str, Any] = {}
         if self.key:
             d["key"] = self.key
@@ -341,6 +366,7 @@ class DeviceSubRequest:
 
 @dataclass(frozen=True, slots=True)
 class DeviceRequest:
+    """A device request of a claim: ``exactly`` one kind of device, or the first available of alternatives."""
     name: str
     exactly: DeviceSubRequest | None = None  # ``exactly.name`` equals the request's name
     first_available: tuple[DeviceSubRequest, ...] = ()
@@ -348,6 +374,7 @@ class DeviceRequest:
 
 @dataclass(frozen=True, slots=True)
 class DeviceConstraint:
+    """A claim constraint: matchAttribute or distinctAttribute over some (or all) requests."""
     requests: tuple[str, ...] = ()
     match_attribute: str = ""
     distinct_attribute: str = ""
@@ -355,12 +382,14 @@ class DeviceConstraint:
 
 @dataclass(frozen=True, slots=True)
 class DeviceClaimConfiguration:
+    """A claim's opaque configuration for some (or all) requests."""
     requests: tuple[str, ...] = ()
     opaque: OpaqueConfig | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ResourceClaimSpec:
+    """A ResourceClaim's spec: requests, constraints and config."""
     requests: tuple[DeviceRequest, ...] = ()
     constraints: tuple[DeviceConstraint, ...] = ()
     config: tuple[DeviceClaimConfiguration, ...] = ()
@@ -368,6 +397,7 @@ class ResourceClaimSpec:
 
 @dataclass(frozen=True, slots=True)
 class DeviceRequestAllocationResult:
+    """One device allocated to a request (status.allocation.devices.results[])."""
     request: str
     driver: str
     pool: str
@@ -381,11 +411,13 @@ class DeviceRequestAllocationResult:
 
     @property
     def device_id(self) -> DeviceKey:
+        """The allocated device's identity: (driver, pool, device)."""
         return (self.driver, self.pool, self.device)
 
 
 @dataclass(frozen=True, slots=True)
 class DeviceAllocationConfiguration:
+    """A configuration the allocation carries, from the class or the claim."""
     source: str  # FromClass | FromClaim
     requests: tuple[str, ...] = ()
     opaque: OpaqueConfig | None = None
@@ -393,6 +425,7 @@ class DeviceAllocationConfiguration:
 
 @dataclass(frozen=True, slots=True)
 class AllocationResult:
+    """A claim's status.allocation: the devices, their config and the node selector."""
     results: tuple[DeviceRequestAllocationResult, ...] = ()
     config: tuple[DeviceAllocationConfiguration, ...] = ()
     node_selector: NodeSelector | None = None
@@ -401,6 +434,7 @@ class AllocationResult:
 
 @dataclass(frozen=True, slots=True)
 class ConsumerReference:
+    """One of a claim's status.reservedFor: the consumer (usually a pod)."""
     resource: str
     name: str
     uid: str = ""
@@ -409,6 +443,7 @@ class ConsumerReference:
 
 @dataclass(frozen=True, slots=True)
 class AllocatedDeviceStatus:
+    """One of a claim's status.devices[]: what a driver reports about an allocated device."""
     driver: str
     pool: str
     device: str
@@ -422,6 +457,7 @@ class AllocatedDeviceStatus:
 
 @dataclass(frozen=True, slots=True)
 class ResourceClaim(APIObject):
+    """A resource.k8s.io/v1 ResourceClaim: spec and status."""
     meta: ObjectMeta
     spec: ResourceClaimSpec
     allocation: AllocationResult | None = None
@@ -431,6 +467,7 @@ class ResourceClaim(APIObject):
 
     @property
     def key(self) -> str:
+        """The claim as ``namespace/name``."""
         return f"{self.meta.namespace}/{self.meta.name}"
 
     @property
@@ -443,6 +480,7 @@ class ResourceClaim(APIObject):
 
 @dataclass(frozen=True, slots=True)
 class ResourceClaimTemplate(APIObject):
+    """A resource.k8s.io/v1 ResourceClaimTemplate: the spec and metadata of the claims made from it."""
     meta: ObjectMeta
     spec: ResourceClaimSpec
     claim_labels: Mapping[str, str] = field(default_factory=lambda: EMPTY)
@@ -460,6 +498,7 @@ EXTENDED_RESOURCES_ENTRY = "<extended-resources>"
 
 @dataclass(frozen=True, slots=True)
 class PodResourceClaim:
+    """One of a pod's spec.resourceClaims: a claim name or a template name."""
     name: str
     resource_claim_name: str = ""
     resource_claim_template_name: str = ""
@@ -467,12 +506,14 @@ class PodResourceClaim:
 
 @dataclass(frozen=True, slots=True)
 class PodResourceClaimStatus:
+    """One of a pod's status.resourceClaimStatuses: the claim made for a template entry."""
     name: str
     resource_claim_name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class ContainerClaim:
+    """A container's use of a pod claim (resources.claims[]), optionally one request of it."""
     container: str
     name: str
     request: str = ""
@@ -495,8 +536,10 @@ class ResourceHealthReport:
 
 @dataclass(frozen=True, slots=True)
 class Condition:
-    """One of an object's status.conditions[] (a pod's PodScheduled, a DeviceTaintRule's EvictionInProgress, ...);
-    absent fields are empty."""
+    """One of an object's status.conditions[].
+
+    For example a pod's PodScheduled or a DeviceTaintRule's EvictionInProgress; absent fields are empty.
+    """
 
     type: str
     status: str = ""
@@ -506,6 +549,7 @@ class Condition:
 
 @dataclass(frozen=True, slots=True)
 class Pod(APIObject):
+    """A core/v1 Pod: what the scheduler and DRA read of it."""
     meta: ObjectMeta
     node_name: str = ""
     #: spec.resourceClaims, then (once the scheduler created it) the claim of the pod's DRA extended resources,
@@ -525,21 +569,25 @@ class Pod(APIObject):
 
     @property
     def key(self) -> str:
+        """The pod as ``namespace/name``."""
         return f"{self.meta.namespace}/{self.meta.name}"
 
 
 @dataclass(frozen=True, slots=True)
 class Node(APIObject):
+    """A core/v1 Node."""
     meta: ObjectMeta
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
     @property
     def labels(self) -> Mapping[str, str]:
+        """The node's labels."""
         return self.meta.labels
 
 
 @dataclass(frozen=True, slots=True)
 class Namespace(APIObject):
+    """A core/v1 Namespace."""
     meta: ObjectMeta
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
@@ -562,6 +610,7 @@ class Event(APIObject):
 
 @dataclass(frozen=True, slots=True)
 class DeviceTaintRule(APIObject):
+    """A resource.k8s.io DeviceTaintRule: a taint for the devices it selects."""
     meta: ObjectMeta
     driver: str = ""
     pool: str = ""
@@ -593,6 +642,7 @@ class LimitRangeItem:
 
 @dataclass(frozen=True, slots=True)
 class LimitRange(APIObject):
+    """A core/v1 LimitRange."""
     meta: ObjectMeta
     limits: tuple[LimitRangeItem, ...] = ()
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
@@ -600,6 +650,7 @@ class LimitRange(APIObject):
 
 @dataclass(frozen=True, slots=True)
 class ScopedResourceSelectorRequirement:
+    """One requirement of a ResourceQuota's scopeSelector."""
     scope_name: str
     operator: str  # In | NotIn | Exists | DoesNotExist
     values: tuple[str, ...] = ()
@@ -607,8 +658,11 @@ class ScopedResourceSelectorRequirement:
 
 @dataclass(frozen=True, slots=True)
 class ResourceQuota(APIObject):
-    """A core/v1 ResourceQuota: ``hard`` from the spec; ``used`` as its status last said (the quota
-    controller's figure; dractl's control plane recomputes what it tracks from the objects)."""
+    """A core/v1 ResourceQuota: ``hard`` from the spec.
+
+    ``used`` is what its status last said (the quota controller's figure; dractl's control plane
+    recomputes what it tracks from the objects).
+    """
 
     meta: ObjectMeta
     hard: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
@@ -620,9 +674,11 @@ class ResourceQuota(APIObject):
 
 @dataclass(frozen=True, slots=True)
 class RuntimeClass(APIObject):
-    """A node.k8s.io/v1 RuntimeClass: what kube-apiserver's RuntimeClass admission gives a pod naming it
-    (``overhead.podFixed`` becomes the pod's ``spec.overhead``; ``scheduling`` adds a node selector and
-    tolerations). ``scheduling`` is kept as written (``nodeSelector``, ``tolerations``)."""
+    """A node.k8s.io/v1 RuntimeClass: what kube-apiserver's RuntimeClass admission gives a pod naming it.
+
+    ``overhead.podFixed`` becomes the pod's ``spec.overhead``; ``scheduling`` adds a node selector and
+    tolerations. ``scheduling`` is kept as written (``nodeSelector``, ``tolerations``).
+    """
 
     meta: ObjectMeta
     overhead: Mapping[str, Quantity] | None = None  # overhead.podFixed; None when the class has no overhead
@@ -632,8 +688,11 @@ class RuntimeClass(APIObject):
 
 @dataclass(frozen=True, slots=True)
 class PriorityClass(APIObject):
-    """A scheduling.k8s.io/v1 PriorityClass: the ``spec.priority`` and ``preemptionPolicy`` kube-apiserver's
-    Priority admission gives a pod naming it (or every pod without a name, when ``globalDefault``)."""
+    """A scheduling.k8s.io/v1 PriorityClass: the priority that kube-apiserver's Priority admission gives pods.
+
+    The ``spec.priority`` and ``preemptionPolicy`` go to a pod naming it (or every pod without a name, when
+    ``globalDefault``).
+    """
 
     meta: ObjectMeta
     value: int = 0

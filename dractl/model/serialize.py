@@ -18,6 +18,7 @@ from dractl.model.objects import (
 
 
 def requirement_to_dict(r: NodeSelectorRequirement) -> dict[str, Any]:
+    """A NodeSelectorRequirement as API JSON."""
     d: dict[str, Any] = {"key": r.key, "operator": r.operator}
     if r.values:
         d["values"] = list(r.values)
@@ -38,6 +39,7 @@ def node_selector_to_dict(ns: NodeSelector) -> dict[str, Any]:
 
 
 def opaque_to_dict(o: OpaqueConfig) -> dict[str, Any]:
+    """An opaque configuration as API JSON."""
     d: dict[str, Any] = {"driver": o.driver}
     if o.parameters is not None:
         d["parameters"] = o.parameters
@@ -45,6 +47,7 @@ def opaque_to_dict(o: OpaqueConfig) -> dict[str, Any]:
 
 
 def result_to_dict(r: DeviceRequestAllocationResult) -> dict[str, Any]:
+    """An allocation result as API JSON."""
     d: dict[str, Any] = {"request": r.request, "driver": r.driver, "pool": r.pool, "device": r.device}
     if r.admin_access is not None:
         d["adminAccess"] = r.admin_access
@@ -62,6 +65,7 @@ def result_to_dict(r: DeviceRequestAllocationResult) -> dict[str, Any]:
 
 
 def config_to_dict(c: DeviceAllocationConfiguration) -> dict[str, Any]:
+    """An allocation configuration as API JSON."""
     d: dict[str, Any] = {"source": c.source}
     if c.requests:
         d["requests"] = list(c.requests)

@@ -14,6 +14,7 @@ _MODEL_ATTRIBUTES = ("model", "productName", "type")
 
 @dataclass
 class UsageRow:
+    """One line of ``dractl usage``: a class, node or pool and its devices' counts."""
     key: str
     devices: int = 0
     allocated: int = 0
@@ -41,9 +42,11 @@ class UsageRow:
 
     @property
     def share(self) -> float:
+        """The fraction of the devices allocated."""
         return self.allocated / self.devices if self.devices else 0.0
 
     def add(self, v: DeviceView) -> None:
+        """Count one device in the row."""
         self.devices += 1
         held = [h for h in v.holders if not h.admin_access]
         if held:
@@ -63,6 +66,7 @@ class UsageRow:
             self.shared.append((f"{v.pd.driver}/{v.pd.pool}/{v.device.name}", len(claims), text))
 
     def document(self) -> dict[str, object]:
+        """The row as a JSON-ready dict."""
         return {
             "key": self.key,
             "devices": self.devices,
@@ -74,6 +78,7 @@ class UsageRow:
 
 
 def model_of(v: DeviceView) -> str:
+    """The device's model: its first model-like attribute, or ``<none>``."""
     attrs = v.device.attributes
     for want in _MODEL_ATTRIBUTES:
         for k, a in attrs.items():
@@ -145,6 +150,7 @@ class NodeCompute:
         return f"{amount_text(name, self.requested[name])}/{have}"
 
     def document(self) -> dict[str, object]:
+        """The node's requested and allocatable cpu, memory and pods as a JSON-ready dict."""
         from dractl.scheduler.plugins.noderesources import amount_text
 
         return {name: {"requested": amount_text(name, self.requested[name]),

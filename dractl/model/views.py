@@ -46,6 +46,7 @@ def device_filter(cluster: Cluster, node: str | None = None, driver: str | None 
 
 
 def node_text(pd: PoolDevice) -> str:
+    """Where a device is available, for a NODE cell: a node name, ``<all>`` or ``<selector>``."""
     d, s = pd.device, pd.slice
     if d.node_name or s.node_name:
         return d.node_name or s.node_name
@@ -58,6 +59,7 @@ def node_text(pd: PoolDevice) -> str:
 
 @dataclass(slots=True)
 class DeviceView:
+    """A device with what holds, taints and reports about it, for listings."""
     pd: PoolDevice
     holders: Sequence[Holder]
     counters: Sequence[tuple[str, str, Quantity, Quantity | None]]  # (set, counter, consumes, left)
@@ -74,9 +76,11 @@ class DeviceView:
 
     @property
     def health_state(self) -> str | None:
+        """The device's reported health, or None."""
         return self.health.health if self.health is not None else None
 
     def conditions(self) -> list[dict[str, Any]]:
+        """The conditions the drivers report for the device (type, status, reason, message)."""
         out = []
         for _, st in self.device_statuses:
             for c in st.conditions:
@@ -94,10 +98,12 @@ class DeviceView:
 
     @property
     def device(self) -> Device:
+        """The device."""
         return self.pd.device
 
     @property
     def counters_short(self) -> bool:
+        """Whether a shared counter has less left than the device consumes."""
         if self.short is None:
             self.short = any(left is not None and left < need for _, _, need, left in self.counters)
         return self.short
@@ -108,6 +114,7 @@ class DeviceView:
                     or self.pd.pool_incomplete or self.counters_short)
 
     def consumed(self) -> dict[str, Quantity]:
+        """The capacity the device's holders consume, summed per capacity name."""
         total: dict[str, Quantity] = {}
         for h in self.holders:
             for k, q in h.consumed.items():
@@ -115,6 +122,7 @@ class DeviceView:
         return total
 
     def status(self) -> str:
+        """The device's STATUS cell: free, allocated, shared, tainted, incomplete pool, ..."""
         if self._plain():
             return "free"
         d = self.device
@@ -173,7 +181,8 @@ def device_views(cluster: Cluster, *, slices: Callable[[ResourceSlice], bool] | 
     """A view of every device (of the slices ``slices`` keeps, and that ``devices`` keeps), in search order.
 
     Counter rows are worked out once per (counter set of a pool, consumption) and shared: a MIG placement
-    on every GPU of every node is one tuple of rows, not one per device."""
+    on every GPU of every node is one tuple of rows, not one per device.
+    """
     from dractl.model import health as _health
 
     hidx = _health.build(cluster.pods, cluster.claims) if cluster.pods else _health.HealthIndex()
@@ -256,6 +265,7 @@ def capacity_text(r: DeviceRequestAllocationResult) -> str:
 
 
 def slice_node_text(s: ResourceSlice) -> str:
+    """Where a slice's devices are available, for a NODE cell."""
     if s.node_name:
         return s.node_name
     if s.all_nodes:
