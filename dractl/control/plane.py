@@ -111,6 +111,9 @@ class PodResult:
     placement: Any  # scheduler.Placement, or None when the pod waited for its claims
     claims: list[ResourceClaim] = field(default_factory=list)
     message: str = ""  # why it is pending, when it is
+    #: the attempt whose DefaultPreemption evicted pods for this one (its message ends in `preemption: found a
+    #: potential placement ...`); ``placement`` is then the attempt after the victims were gone
+    preempted: Any = None
 
 
 def _stamp(o: Any, rng: random.Random, at: str) -> Any:
@@ -567,7 +570,29 @@ class ControlPlane:
                 node_claims=_node_claims(ext, claims, snapshot) if ext is not None else None,
                 shape_extra=(ext.shape,) if ext is not None else (),
             )
-            self.results[key] = PodResult(ns, pod.name, p, claims, p.error or p.message or "")
+            pre = p.preemption
+            attempt = None
+            if pre is not None and pre.node is not None and p.allocations is None and p.error is None:
+                # DefaultPreemption found a node: the victims go (their generated claims with them), the pod is
+                # nominated there and, once they are gone, tried on that node first (schedule_one.go
+                # evaluateNominatedNode), then on every node.
+                attempt = p
+                pod = self._preempt(pod, pre, p.message or "", events)
+                allocator = Allocator(self.cluster(), self.features)
+                scheduling = SchedulingPass(allocator)
+                snapshot = scheduling.snapshot
+                claims, _ = self._pod_claims(pod)
+                if ext is not None and ext.existing is not None and ext.existing not in claims:
+                    claims = [*claims, ext.existing]
+                for where in ([pre.node], candidates):
+                    p = scheduling.place(
+                        pod, claims, nodes=where, explain=key in explain, remember=False,
+                        node_claims=_node_claims(ext, claims, snapshot) if ext is not None else None,
+                        shape_extra=(ext.shape,) if ext is not None else (),
+                    )
+                    if p.allocations is not None or p.error is not None or key in pin:
+                        break
+            self.results[key] = PodResult(ns, pod.name, p, claims, p.error or p.message or "", preempted=attempt)
             if p.error is not None:
                 self._unschedulable(pod, p.error, reason="SchedulerError")
                 events.append(Change(ref, "pending", message=p.error))
@@ -607,6 +632,25 @@ class ControlPlane:
                 continue
             scheduling.bind(self._bind(pod, p.node), p.node)
             events.append(Change(ref, "scheduled", node=p.node))
+
+    def _preempt(self, pod: Pod, pre: Any, message: str, events: list[Change]) -> Pod:
+        """What DefaultPreemption's executor does (framework/preemption/executor.go): delete each victim (the
+        fake cluster's pods go at once; their generated claims with them) and set the preemptor's
+        ``status.nominatedNodeName``, its condition saying the attempt's message. Returns the preemptor."""
+        ns = pod.meta.namespace or "default"
+        gone = {(v.namespace, v.name) for v in pre.victims}
+        for v in pre.victims:
+            events.append(Change(f"pod/{v.name}", "preempted", namespace=v.namespace, node=pre.node,
+                                 message=f"by pod {ns}/{pod.name} on node {pre.node}"))
+        self.objects = [o for o in self.objects
+                        if not (isinstance(o, Pod) and ((o.meta.namespace or "default"), o.meta.name) in gone)]
+        self._reindex()
+        self._collect_garbage(events)
+        self._unschedulable(pod, message)
+        cur = self.get("Pod", ns, pod.name) or pod
+        status = {**(cur.raw.get("status") or {}), "nominatedNodeName": pre.node}
+        self._put(replace(cur, raw={**cur.raw, "status": status}))
+        return self.get("Pod", ns, pod.name) or cur
 
     def _claims_in(self, ns: str) -> Iterator[ResourceClaim]:
         """The namespace's claims, as they are looked at (a pod without DRA extended resources looks at none)."""

@@ -80,6 +80,10 @@ class PodOutcome:
     scores: dict[str, dict[str, int]] = field(default_factory=dict)
     #: the number of nodes the cluster has (upstream may filter fewer in a cluster of 100 or more)
     num_nodes: int = 0
+    #: when the pod fits only once lower-priority pods are evicted: {node, victims: ["ns/name"], tiedNodes}
+    preemption: dict[str, Any] | None = None
+    #: the victims' priorities, in the order of ``preemption["victims"]`` (for the text)
+    victim_priorities: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """The pod's outcome as a JSON-ready dict."""
@@ -97,6 +101,7 @@ class PodOutcome:
             "notChecked": {n: list(v) for n, v in self.not_checked.items()},
             "tiedNodes": list(self.tied_nodes),
             "scores": {n: dict(v) for n, v in self.scores.items()},
+            **({"preemption": dict(self.preemption)} if self.preemption is not None else {}),
         }
 
 
@@ -255,8 +260,14 @@ def _outcome(plane: ControlPlane, ns: str, name: str, n_nodes: int, stand_in: bo
             nodes=p.node_details(),
             **extra,
         )
-    return PodOutcome(ns, shown, "scheduled", p.node, claims=claims, tied_nodes=list(p.tied),
-                      scores=p.scores_dict(), num_nodes=n_nodes, **extra)
+    out = PodOutcome(ns, shown, "scheduled", p.node, claims=claims, tied_nodes=list(p.tied),
+                     scores=p.scores_dict(), num_nodes=n_nodes, **extra)
+    if res.preempted is not None and res.preempted.preemption is not None:
+        pre = res.preempted.preemption
+        out.preemption = pre.to_dict()
+        out.victim_priorities = [v.priority for v in pre.victims]
+        out.message = res.preempted.message  # the attempt that preempted, as the pod's condition said it
+    return out
 
 
 def _claims_of(plane: ControlPlane, pod: Any) -> list[CheckedClaim]:

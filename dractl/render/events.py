@@ -38,6 +38,8 @@ def event_line(e: Any, explain: Callable[[str, str], str] = explain_hint) -> str
         return f"{e.ref} not created (from template {e.template} for pod {e.pod}): {e.message}"
     if e.verb == "refused":
         return f"{e.ref} refused: {e.message}"
+    if e.verb == "preempted":  # DefaultPreemption's victim (event reason Preempted)
+        return f"{e.ref} preempted {e.message}"
     if e.verb == "evicted":
         return f"{e.ref} evicted: device taint not tolerated: {e.message}"
     if e.verb == "marked for deletion":

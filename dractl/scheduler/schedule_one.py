@@ -44,6 +44,7 @@ from dractl.scheduler.framework import (
 from dractl.scheduler.plugins.dynamicresources import NAME as DRA
 from dractl.scheduler.plugins.dynamicresources import DRAState, DynamicResources, has_prioritized_list
 from dractl.scheduler.plugins.helper import go_div
+from dractl.scheduler.preemption import PDB, Preemption, preempt
 from dractl.scheduler.volumes import VOLUME_FILTERS, unchecked_volumes
 
 if TYPE_CHECKING:
@@ -80,6 +81,8 @@ class Placement:
     tied: list[str] = field(default_factory=list)
     #: node -> its weighted score per plugin and total (empty when one node fits: upstream does not score)
     scores: dict[str, NodeScore] = field(default_factory=dict)
+    #: what DefaultPreemption said for a pod that fits nowhere (its message is the tail of ``message``)
+    preemption: Preemption | None = None
 
     @property
     def outcome(self) -> str:
@@ -113,6 +116,8 @@ class SchedulingPass:
         nodes: Sequence[str] | None = None,
         snapshot: Snapshot | None = None,
         pods: Sequence[Pod] | None = None,
+        pdbs: Sequence[Mapping[str, Any]] | None = None,
+        preemption: bool = True,
     ) -> None:
         from dractl.scheduler.plugins.noderesources import NodeResourcesFit
         from dractl.scheduler.profile import default_framework
@@ -130,6 +135,11 @@ class SchedulingPass:
         self.framework = default_framework({DRA: self.dra, "NodeResourcesFit": self.fit})
         self._dra_only = Framework([self.dra])
         self._infos = [self.snapshot.get(n) or NodeInfo(n) for n in self.nodes]
+        #: whether DefaultPreemption runs for a pod that fits nowhere (its PostFilter)
+        self.preemption = preemption
+        every_pod = [p for ni in self._infos for p in ni.pods]
+        self.pdbs = [b for raw in (pdbs if pdbs is not None else [o.raw for o in getattr(cluster, "pdbs", ())])
+                     if (b := PDB.of(raw, every_pod)) is not None]
         self._bare = [ni for ni in self._infos if ni.node is None]
         self._last_scores: dict[str, NodeScore] = {}
         #: whether a pod with pod (anti-)affinity is on some node (InterPodAffinity then reads other nodes)
@@ -237,6 +247,9 @@ class SchedulingPass:
             if st is not None:
                 p.statuses[ni.name] = st
                 p.reasons[ni.name] = st.message()
+        if pod is not None and self.preemption:
+            p.preemption = preempt(self.framework, state, info, infos, d, self.pdbs)
+            d.post_filter_msg = p.preemption.message
         p.message = fit_error(len(names), d)
         p.explanation = dra.explanation
         return p
