@@ -163,6 +163,7 @@ class ControlPlane:
             *cluster.resource_quotas,
             *cluster.runtime_classes,
             *cluster.priority_classes,
+            *cluster.pdbs,
             *cluster.nodes,
             *cluster.classes,
             *cluster.slices,

@@ -24,6 +24,7 @@ from dractl.model.objects import (
     Namespace,
     Node,
     Pod,
+    PodDisruptionBudget,
     PriorityClass,
     ResourceClaim,
     ResourceClaimTemplate,
@@ -104,12 +105,14 @@ class Cluster:
     resource_quotas: list[ResourceQuota] = field(default_factory=list)
     runtime_classes: list[RuntimeClass] = field(default_factory=list)
     priority_classes: list[PriorityClass] = field(default_factory=list)
+    pdbs: list[PodDisruptionBudget] = field(default_factory=list)
 
     def raw_documents(self) -> list[dict[str, Any]]:
         """Every object as the API server (or the file) had it, kind by kind."""
         return [dict(o.raw) for group in (self.classes, self.slices, self.taint_rules, self.claims, self.templates,
                                           self.pods, self.nodes, self.namespaces, self.events, self.limit_ranges,
-                                          self.resource_quotas, self.runtime_classes, self.priority_classes)
+                                          self.resource_quotas, self.runtime_classes, self.priority_classes,
+                                          self.pdbs)
                 for o in group]
 
     # -------------------------------------------------------------- lookups
@@ -286,6 +289,7 @@ def cluster_from(objs: Iterable[Any]) -> Cluster:
         ResourceQuota: c.resource_quotas,
         RuntimeClass: c.runtime_classes,
         PriorityClass: c.priority_classes,
+        PodDisruptionBudget: c.pdbs,
     }
     for o in objs:
         buckets[type(o)].append(o)

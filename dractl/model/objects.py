@@ -673,6 +673,15 @@ class ResourceQuota(APIObject):
 
 
 @dataclass(frozen=True, slots=True)
+class PodDisruptionBudget(APIObject):
+    """A policy/v1 PodDisruptionBudget: what DefaultPreemption counts as a violation when it picks victims
+    (dractl.scheduler.preemption.PDB reads the selector and status from ``raw``)."""
+
+    meta: ObjectMeta
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class RuntimeClass(APIObject):
     """A node.k8s.io/v1 RuntimeClass: what kube-apiserver's RuntimeClass admission gives a pod naming it.
 

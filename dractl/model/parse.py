@@ -33,6 +33,7 @@ KINDS: dict[str, tuple[str, bool]] = {
     "ResourceQuota": ("", True),
     "RuntimeClass": ("node.k8s.io", False),
     "PriorityClass": ("scheduling.k8s.io", False),
+    "PodDisruptionBudget": ("policy", True),
 }
 
 
@@ -782,6 +783,10 @@ def _priority_class(o: dict[str, Any]) -> m.PriorityClass:
     )
 
 
+def _pdb(o: dict[str, Any]) -> m.PodDisruptionBudget:
+    return m.PodDisruptionBudget(meta=_meta(o.get("metadata")), raw=o)
+
+
 _PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "DeviceClass": _device_class,
     "ResourceSlice": _slice,
@@ -796,4 +801,5 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "ResourceQuota": _resource_quota,
     "RuntimeClass": _runtime_class,
     "PriorityClass": _priority_class,
+    "PodDisruptionBudget": _pdb,
 }

@@ -52,3 +52,26 @@ def test_fake_apply_spreads_pods_over_the_emptier_nodes_and_check_says_when_upst
     assert r.code == 0, r.err
     assert ("note: dractl filtered and scored all 150 nodes; kube-scheduler stops filtering once it has found "
             "100 feasible nodes (percentageOfNodesToScore), so it may choose among fewer") in r.out
+
+
+def test_check_from_a_snapshot_names_the_victims_and_keeps_disruption_budgets(dractl, write):
+    low = b.pod("low", nodeName="n0", priorityClassName="low", priority=10)
+    low["metadata"]["labels"] = {"app": "a"}
+    low["spec"]["containers"][0]["resources"] = {"requests": {"cpu": "3"}}
+    low["status"] = {"phase": "Running", "startTime": "2026-01-01T00:00:00Z"}
+    classes = [{"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": n}, "value": v}
+               for n, v in (("low", 10), ("high", 1000))]
+    budget = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "a", "namespace": "default"},
+              "spec": {"maxUnavailable": 0, "selector": {"matchLabels": {"app": "a"}}},
+              "status": {"disruptionsAllowed": 0}}
+    snap = write(*classes, budget, b.node("n0", allocatable={"cpu": "4", "memory": "8Gi", "pods": "110"}), low)
+    hi = b.pod("hi", priorityClassName="high")
+    hi["spec"]["containers"][0]["resources"] = {"requests": {"cpu": "2"}}
+    r = dractl("--from", snap, "check", "-f", write(hi))
+    assert r.code == 0, r.err
+    assert "pod default/hi: would preempt default/low (priority 10) on node n0, then schedule there" in r.out
+    doc = dractl("--from", snap, "check", "-f", write(hi), "-o", "json").json()
+    assert doc["pods"][0]["preemption"] == {"node": "n0", "victims": ["default/low"], "tiedNodes": ["n0"]}
+    kept = dractl("--from", snap, "snapshot", "-o", "json")
+    assert kept.code == 0, kept.err
+    assert [i["metadata"]["name"] for i in kept.json()["items"] if i["kind"] == "PodDisruptionBudget"] == ["a"]

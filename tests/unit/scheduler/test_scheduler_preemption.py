@@ -144,3 +144,10 @@ def test_fake_apply_evicts_the_victims_and_binds_the_pod_where_they_were() -> No
     assert sorted(p.name for p in c.pods) == ["hi", "low-1", "low-2"]
     hi = next(p for p in c.pods if p.name == "hi")
     assert hi.node_name == "n0" and hi.raw["status"]["nominatedNodeName"] == "n0"
+
+
+def test_check_reads_the_clusters_disruption_budgets() -> None:
+    c = cluster(pdb("a", "a", 0))
+    assert [b.meta.name for b in c.pdbs] == ["a"]
+    (out,) = check(c, objects(a_pod("hi", {"cpu": "3"}, priorityClassName="high"))).pods
+    assert out.preemption == {"node": "n1", "victims": ["default/low-1"], "tiedNodes": ["n1"]}
