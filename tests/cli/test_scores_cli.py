@@ -61,7 +61,8 @@ def test_check_from_a_snapshot_names_the_victims_and_keeps_disruption_budgets(dr
     low["status"] = {"phase": "Running", "startTime": "2026-01-01T00:00:00Z"}
     classes = [{"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": n}, "value": v}
                for n, v in (("low", 10), ("high", 1000))]
-    budget = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "a", "namespace": "default"},
+    budget = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+              "metadata": {"name": "a", "namespace": "default"},
               "spec": {"maxUnavailable": 0, "selector": {"matchLabels": {"app": "a"}}},
               "status": {"disruptionsAllowed": 0}}
     snap = write(*classes, budget, b.node("n0", allocatable={"cpu": "4", "memory": "8Gi", "pods": "110"}), low)
