@@ -260,7 +260,8 @@ def _events(items: list[dict], ns: str) -> list[dict]:
                 out.append({"apiVersion": "v1", "kind": "Event", "reason": "FailedScheduling", "type": "Warning",
                             "metadata": {"name": f"{md['name']}.1", "namespace": ns},
                             "involvedObject": {"kind": "Pod", "name": md["name"], "namespace": ns},
-                            "message": c["message"] + " preemption: 0/1 nodes are available: "
+                            "message": c["message"] if " preemption: " in c["message"] else
+                                       c["message"] + " preemption: 0/1 nodes are available: "
                                        "1 Preemption is not helpful for scheduling.",
                             "lastTimestamp": md.get("creationTimestamp")})
     return out

@@ -88,10 +88,11 @@ def test_unschedulable_selector(dractl, write):
     assert doc["outcome"] == "unschedulable"
     (p,) = doc["pods"]
     assert p["outcome"] == "unschedulable" and p["node"] is None and p["error"] is None
-    assert p["message"] == "0/2 nodes are available: 2 cannot allocate all claims."
+    assert p["message"] == ("0/2 nodes are available: 2 cannot allocate all claims. preemption: 0/2 nodes are "
+                            "available: 2 Preemption is not helpful for scheduling.")
     assert p["claims"] == [{"namespace": "default", "name": "huge", "allocation": None}]
     assert len(p["explanation"]["nodes"]) == 2
-    assert p["explanation"]["notes"] == ["0/2 nodes are available: 2 cannot allocate all claims."]
+    assert p["explanation"]["notes"] == [p["message"]]
     # the JSON carries the same sentences as the text output
     assert any("memory is 80Gi, needs >= 100Gi" in line for line in p["explanation"]["lines"])
 
@@ -196,7 +197,8 @@ def test_a_full_cluster_is_explained_in_a_few_lines(dractl, write):
     r = dractl("check", "-f", write(claim("more")))
     assert r.code == 1
     lines = r.out.splitlines()
-    assert lines[1] == "0/30 nodes are available: 30 cannot allocate all claims."
+    assert lines[1] == ("0/30 nodes are available: 30 cannot allocate all claims. preemption: 0/30 nodes are "
+                        "available: 30 Preemption is not helpful for scheduling.")
     assert len(lines) == 3, r.out
     assert "on each of 30 nodes" in lines[2] and lines[2].endswith("all 2 already allocated to 2 claims")
     # a selector that no device could ever satisfy is named, not hidden behind "allocated"
@@ -230,7 +232,8 @@ def test_check_answers_what_apply_would_do_pod_by_pod(dractl, write):
     assert r.code == 1
     assert r.out.splitlines()[:2] == [
         "unschedulable: pod default/p3 cannot be scheduled on any node",
-        "0/2 nodes are available: 2 cannot allocate all claims.",
+        "0/2 nodes are available: 2 cannot allocate all claims. preemption: 0/2 nodes are available: 2 Preemption "
+        "is not helpful for scheduling.",
     ]
 
 
@@ -250,7 +253,8 @@ def test_check_blog_demo3_reports_each_pod(dractl, write):
     assert [res["device"] for res in big["claims"][0]["allocation"]["devices"]["results"]] == ["gpu-0"]
     assert big["claims"][0]["name"] == "big-gpu-gpu" and big["explanation"] is None
     assert (huge["name"], huge["outcome"], huge["node"]) == ("huge-gpu", "unschedulable", None)
-    assert huge["message"] == "0/1 nodes are available: 1 cannot allocate all claims."
+    assert huge["message"] == ("0/1 nodes are available: 1 cannot allocate all claims. preemption: 0/1 nodes are "
+                               "available: 1 Preemption is not helpful for scheduling.")
     assert any("memory is 80Gi, needs >= 100Gi" in line for line in huge["explanation"]["lines"])
     text = dractl("check", "-f", f)
     assert text.code == 1
@@ -259,7 +263,8 @@ def test_check_blog_demo3_reports_each_pod(dractl, write):
     device = "gpu.example.com/dra-demo-worker/gpu-0"
     assert lines[1].split() == ["big-gpu", "big-gpu-gpu", "gpu", device, "exclusive", "dra-demo-worker"]
     assert lines[2] == "unschedulable: pod dra-demo/huge-gpu cannot be scheduled on any node"
-    assert lines[3] == "0/1 nodes are available: 1 cannot allocate all claims."  # the scheduler's words, then why
+    assert lines[3] == ("0/1 nodes are available: 1 cannot allocate all claims. preemption: 0/1 nodes are "
+                        "available: 1 Preemption is not helpful for scheduling.")  # the scheduler's words, then why
     assert "big-gpu" not in "\n".join(lines[2:])
     assert "memory is 80Gi, needs >= 100Gi" in text.out
     # and apply does the same
@@ -279,6 +284,7 @@ def test_pod_node_selector_is_honoured_like_the_scheduler(dractl, write):
     assert r.code == 1
     assert r.json()["pods"][0]["message"] == (
         "0/3 nodes are available: 1 cannot allocate all claims, 2 node(s) didn't match Pod's node affinity/selector."
+        " preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
     )
     out = dractl("fake", "apply", "-f", write(big, on2)).out
     assert "pod/on2 pending: 0/3 nodes are available: 1 cannot allocate all claims, 2 node(s) didn't match" in out

@@ -144,7 +144,8 @@ def test_explain_selector(dractl, apply):
     assert "all 8 fail selector #0" in text and "LATEST-GPU-MODEL" in text
     doc = dractl("claims", "picky", "--explain", "-o", "json").json()
     ex = doc["explanation"]
-    assert ex["summary"] == "0/1 nodes are available: 1 cannot allocate all claims."
+    assert ex["summary"] == ("0/1 nodes are available: 1 cannot allocate all claims. preemption: 0/1 nodes are "
+                             "available: 1 Preemption is not helpful for scheduling.")
     assert ex["pod"] == "default/p"
     reasons = ex["detail"]["nodes"][0]["requests"][0]["reasons"]
     assert reasons[0]["kind"] == "selector" and reasons[0]["count"] == 8

@@ -61,7 +61,8 @@ def test_fake_run_all_shows_the_posts_outcome(dractl):
     assert rows["pod-a"][4] != rows["pod-b"][4]  # different GPUs
     assert rows["shared-1"][3:5] == rows["shared-2"][3:5] == ["shared-gpu", rows["shared-1"][4]]
     assert rows["huge-gpu"][:3] == ["huge-gpu", "Pending", "-"] and rows["huge-gpu"][4:6] == ["-", "pass"]
-    assert " ".join(rows["huge-gpu"][6:]) == "0/1 nodes are available: 1 cannot allocate all claims."
+    assert " ".join(rows["huge-gpu"][6:]) == ("0/1 nodes are available: 1 cannot allocate all claims. preemption: "
+                                              "0/1 nodes are available: 1 Preemption is not helpful for scheduling.")
     why = out[out.index("Why huge-gpu stays Pending"):]
     assert "100Gi" in why and "80Gi" in why and "memory is 80Gi, needs >= 100Gi" in why
     # the command in that line works when pasted

@@ -367,7 +367,8 @@ def test_demo3_pick_a_gpu_by_its_attributes(dractl, apply):
     assert huge["status"]["phase"] == "Pending"
     cond = huge["status"]["conditions"][0]
     assert cond["type"] == "PodScheduled" and cond["status"] == "False" and cond["reason"] == "Unschedulable"
-    assert cond["message"] == "0/1 nodes are available: 1 cannot allocate all claims."
+    assert cond["message"] == ("0/1 nodes are available: 1 cannot allocate all claims. preemption: 0/1 nodes are "
+                              "available: 1 Preemption is not helpful for scheduling.")
     claims = _claims(dractl)
     big_claim = next(c for n, c in claims.items() if n.startswith("big-gpu-gpu-"))
     huge_claim = next(c for n, c in claims.items() if n.startswith("huge-gpu-gpu-"))

@@ -71,7 +71,8 @@ def test_check_predicts_and_explains_it(dractl, tmp_path):
     assert "0/1 nodes are available: 1 cannot allocate all claims." in r.out
     assert "request container-0-request-0: class gpu-ext matches 8 devices on node dra-demo-worker" in r.out
     out = dractl("fake", "apply", "-f", write_docs(tmp_path / "big.yaml", _pod("big", example_com__gpu="9"))).out
-    assert ("pod/big pending: 0/1 nodes are available: 1 cannot allocate all claims. "
+    assert ("pod/big pending: 0/1 nodes are available: 1 cannot allocate all claims. preemption: 0/1 nodes are "
+            "available: 1 Preemption is not helpful for scheduling. "
             "(see 'dractl pods big --explain')") in out
     r = dractl("pods", "big", "--explain")
     assert "extended resources example.com/gpu: 9: no claim created yet" in r.out

@@ -55,7 +55,8 @@ def test_each_node_counts_under_every_reason_of_its_first_failing_filter(dractl,
     lines = r.out.splitlines()
     assert lines[:2] == [
         "unschedulable: pod default/p cannot be scheduled on any node",
-        "0/4 nodes are available: 1 Insufficient cpu, 1 cannot allocate all claims, 2 Insufficient memory.",
+        "0/4 nodes are available: 1 Insufficient cpu, 1 cannot allocate all claims, 2 Insufficient memory. "
+        "preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
     ]
     assert "node n1: Insufficient cpu: the pod requests 4, 2 allocatable, none requested by other pods" in lines
     assert "node n2: Insufficient memory: the pod requests 8Gi, 4Gi allocatable, none requested by other pods" in lines
@@ -87,7 +88,8 @@ def test_pods_already_on_a_node_count_and_are_named(dractl, write):
     r = dractl("--from", snap, "check", "-f", write(big))
     assert r.code == 1
     assert r.out.splitlines()[1:3] == [
-        "0/1 nodes are available: 1 Insufficient cpu.",
+        "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption "
+        "victims found for incoming pod.",
         "node n1: Insufficient cpu: the pod requests 12 (init container init: 12; containers: 4 + 4), "
         "16 allocatable, 16 requested by 4 pods (run-0, run-1, run-2, ...)",
     ]

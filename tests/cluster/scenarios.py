@@ -313,7 +313,9 @@ def run_scenario(api: Any, sc: Scenario, work: Path) -> list[Outcome]:
             elif what == "pending":
                 sched = msg.split(" preemption:")[0].strip()
                 code, report, err = dractl_check(snap, pod_file, sc.namespace, None)
-                lines = summary_lines(report) if report is not None else []
+                # dractl's lines carry DefaultPreemption's tail too; compared up to it, as the scheduler's
+                lines = [line.split(" preemption:")[0].strip() for line in summary_lines(report)] \
+                    if report is not None else []
                 ok = code == 1 and sched in lines
                 detail = "" if ok else f"scheduler {sched!r}; dractl (exit {code}) {lines} {err.strip()[:300]}"
                 outcomes.append(Outcome(sc.index, step.pod, ok, "pending", detail))

@@ -99,7 +99,8 @@ def test_demo3_100gi_selector_is_unschedulable_and_names_memory() -> None:
     c = cluster(template("gpu-100gi", NS, selectors=[expr]))
     rep = check(c, [parse_object(demo_pod("huge-gpu", from_template("gpu-100gi")), validate=False)])
     assert rep.outcome == "unschedulable"
-    assert rep.pods[0].message == "0/1 nodes are available: 1 cannot allocate all claims."
+    assert rep.pods[0].message == ("0/1 nodes are available: 1 cannot allocate all claims. preemption: 0/1 nodes "
+                                   "are available: 1 Preemption is not helpful for scheduling.")
     lines = rep.pods[0].explanation.lines()
     text = "\n".join(lines)
     assert f"request gpu: class {DRIVER} matches 8 devices on node {NODE}; all 8 fail selector #0 ({expr})" in text

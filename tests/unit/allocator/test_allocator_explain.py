@@ -203,6 +203,7 @@ def test_many_nodes_collapse_into_one_line() -> None:
     rep = check(c, [pending(count=11)])
     assert rep.outcome == "unschedulable"
     lines = rep.pods[0].explanation.lines()
-    assert lines[0] == "0/50 nodes are available: 50 cannot allocate all claims."
+    assert lines[0] == ("0/50 nodes are available: 50 cannot allocate all claims. preemption: 0/50 nodes are "
+                        "available: 50 Preemption is not helpful for scheduling.")
     assert len(lines) == 2
     assert "on each of 50 nodes (n00, n01, n02, ...)" in lines[1] and "10 usable, needs 11" in lines[1]

@@ -55,7 +55,9 @@ def test_claim_allocated_elsewhere_and_full_node_are_counted_apart():
     second = demo_pod("second", from_claim("shared"))
     second["spec"]["resourceClaims"].append({"name": "more", "resourceClaimName": "more"})
     (out,) = check(c, objects(claim("more", NS), second)).pods
-    assert (out.outcome, out.message) == ("unschedulable", p.message)
+    # with DefaultPreemption's tail, as the pod's condition says it
+    assert (out.outcome, out.message) == ("unschedulable", f"{p.message} preemption: 0/3 nodes are available: "
+                                                           "3 Preemption is not helpful for scheduling.")
 
 
 def test_no_nodes_is_upstreams_message():
