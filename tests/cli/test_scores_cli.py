@@ -37,6 +37,10 @@ def test_check_names_the_nodes_tied_with_its_pick(dractl, write):
     assert (p["node"], p["tiedNodes"]) == ("n1", ["n1", "n2"])
     assert p["scores"]["n0"]["total"] < p["scores"]["n1"]["total"] == p["scores"]["n2"]["total"]
     assert "percentageOfNodesToScore" not in r.out
+    wide = dractl("--from", snap, "check", "-f", pod_file, "-o", "wide").out.splitlines()
+    assert ("pod default/p: score on n1 463, runner-up n2 463: TaintToleration 300 vs 300, NodeResourcesFit 91 vs 91, "
+            "DynamicResources 0 vs 0, NodeResourcesBalancedAllocation 72 vs 72, ImageLocality 0 vs 0") in wide
+    assert not any("runner-up" in line for line in r.out.splitlines())
     # a pod that only n0 can take is not scored
     r = dractl("--from", snap, "check", "--node", "n0", "-f", pod_file, "-o", "json")
     assert (r.json()["pods"][0]["tiedNodes"], r.json()["pods"][0]["scores"]) == (["n0"], {})

@@ -67,7 +67,7 @@ def check(
     app_ctx.print(
         Result(
             table=lambda: _table(report),
-            footer=lambda: _lines(report),
+            footer=lambda: _lines(report, wide=app_ctx.output == "wide"),
             document=lambda: dractl_object("CheckReport", report.to_dict()),
             names=lambda: [f"resourceclaim.resource.k8s.io/{c.name}" for p in report.pods for c in p.claims],
         )
@@ -108,7 +108,19 @@ def _table(report: Any) -> Any:
     return Table(cols, rows, drop=["CAPACITY", "REQUEST", "NODE"])
 
 
-def _lines(report: Any) -> str:
+def score_line(p: Any) -> str | None:
+    """-o wide: the pick's score against the runner-up's (the best other node), plugin by plugin."""
+    if p.node is None or p.node not in p.scores or len(p.scores) < 2:
+        return None
+    mine = p.scores[p.node]
+    runner = min((n for n in p.scores if n != p.node), key=lambda n: (-p.scores[n]["total"], n))
+    other = p.scores[runner]
+    parts = ", ".join(f"{k} {v} vs {other.get(k, 0)}" for k, v in mine.items() if k != "total")
+    who = f"pod {p.namespace}/{p.name}: " if p.name is not None else ""
+    return f"{who}score on {p.node} {mine['total']}, runner-up {runner} {other['total']}: {parts}"
+
+
+def _lines(report: Any, wide: bool = False) -> str:
     """After the table: each scheduled pod without claims, then each pod that is not scheduled with its reason."""
     out = []
     for p in report.pods:
@@ -125,6 +137,8 @@ def _lines(report: Any) -> str:
         elif p.outcome == "scheduled" and also:
             who = f"pod {p.namespace}/{p.name}: " if p.name is not None else ""
             out.append(f"{who}scheduled on {p.node}{also}")
+        if wide and p.outcome == "scheduled" and (line := score_line(p)) is not None:
+            out.append(line)
         if p.outcome == "scheduled" and p.notes:
             who = f"pod {p.namespace}/{p.name}: " if p.name is not None else ""
             out.extend(who + n for n in p.notes)
