@@ -293,4 +293,21 @@ def cluster_from(objs: Iterable[Any]) -> Cluster:
     }
     for o in objs:
         buckets[type(o)].append(o)
+    for kind in (c.claims, c.templates, c.pods, c.events, c.limit_ranges, c.resource_quotas):
+        for i, o in enumerate(kind):
+            if not o.meta.namespace:
+                kind[i] = in_default_namespace(o)
     return c
+
+
+def in_default_namespace(o: Any) -> Any:
+    """A namespaced object read without a namespace (from a file) as the API server stores it: in "default".
+
+    The one place a missing namespace is defaulted: every namespaced object of a Cluster has its namespace.
+    Objects applied to the fake cluster get -n's (or "default") from admission before they are stored."""
+    from dataclasses import replace
+
+    o = replace(o, meta=replace(o.meta, namespace="default"))
+    if isinstance(o, Event) and not o.involved_namespace:
+        o = replace(o, involved_namespace="default")
+    return o

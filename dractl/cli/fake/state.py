@@ -88,11 +88,13 @@ def load(
     ],
 ) -> None:
     """Replace the fake cluster's state with the objects in FILE."""
+    from dractl.control.admission import defaulted
     from dractl.control.store import document
 
     fake, app_ctx = fake_cluster(ctx)
     objs = _read(file, app_ctx)
-    raws = [dict(o.raw) for o in objs]
+    # stored as the API server stores them: a namespaced object without a namespace is in "default"
+    raws = [dict(defaulted(o.raw, None)) for o in objs]
     if not raws:
         # Replacing the cluster with nothing is almost surely the wrong file: refuse, change nothing.
         raise UsageError(f"{file}: no object dractl reads in it; the fake cluster is unchanged")
