@@ -65,9 +65,9 @@ def select_named(objects: Iterable[T], ns: str | None, name: str | None, kind: s
     """The namespaced objects in ``ns`` (None: every namespace) named ``name`` (None: any), sorted by
     namespace and name; a named get with -A must find NAME in a single namespace (see :func:`one_by_name`)."""
     items = sorted(
-        (o for o in objects if (ns is None or (o.namespace or "default") == ns) and (not name or o.name == name)),
-        key=lambda o: (o.namespace or "default", o.name),
+        (o for o in objects if (ns is None or o.namespace == ns) and (not name or o.name == name)),
+        key=lambda o: (o.namespace, o.name),
     )
     if name and items:
-        one_by_name(kind, name, [o.namespace or "default" for o in items])
+        one_by_name(kind, name, [o.namespace for o in items])
     return items

@@ -73,7 +73,7 @@ class Eviction:
     @property
     def pod_key(self) -> str:
         """The pod as ``namespace/name``."""
-        return f"{self.pod.namespace or 'default'}/{self.pod.name}"
+        return f"{self.pod.namespace}/{self.pod.name}"
 
 
 def _device_index(cluster: Cluster) -> dict[tuple[str, str, str], PoolDevice]:
@@ -138,7 +138,7 @@ def evictions(cluster: Cluster, now: _dt.datetime, extra_rules: Iterable[DeviceT
         for key in claim_keys(pod).values():
             if key is None:
                 continue
-            claim = cluster.claim(*key) or (cluster.claim("", key[1]) if key[0] == "default" else None)
+            claim = cluster.claim(*key)
             if claim is None or claim.allocation is None:
                 continue
             if not any(
@@ -186,7 +186,7 @@ def rule_condition(rule: DeviceTaintRule, cluster: Cluster, now: _dt.datetime, e
     def pending(c: Cluster) -> tuple[int, int]:
         # countPendingPods: pods not being deleted whose eviction (due or not) has this rule among its reasons
         evs = [e for e in evictions(c, now) if rule.name in e.rules and not e.pod.meta.deletion_timestamp]
-        return len(evs), len({e.pod.namespace or "default" for e in evs})
+        return len(evs), len({e.pod.namespace for e in evs})
 
     if effect == NO_EXECUTE:
         pods, namespaces = pending(cluster)
@@ -236,12 +236,12 @@ class LostCandidates:
     @property
     def pod_key(self) -> str:
         """The pod as ``namespace/name``."""
-        return f"{self.pod.namespace or 'default'}/{self.pod.name}"
+        return f"{self.pod.namespace}/{self.pod.name}"
 
 
 def _pending_claim_specs(cluster: Cluster, pod: Pod) -> list[tuple[str, ResourceClaimSpec]]:
     """(claim label, spec) of a pending pod's claims that still need devices."""
-    ns = pod.namespace or "default"
+    ns = pod.namespace
     out: list[tuple[str, ResourceClaimSpec]] = []
     keys = claim_keys(pod)
     for rc in pod.resource_claims:

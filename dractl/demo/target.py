@@ -199,7 +199,7 @@ class FakeTarget:
         """The variables the fake driver gives the pod's containers."""
         from dractl.control.driver import container_env
 
-        return container_env(self._src.store.read()["items"], pod.namespace or "default", pod.name)
+        return container_env(self._src.store.read()["items"], pod.namespace, pod.name)
 
     def satisfy_binding_conditions(self, namespace: str, pods: list[str]) -> list[str]:
         """Mark the pods' allocated devices' binding conditions True in the fake cluster; the devices done."""
@@ -390,7 +390,7 @@ class KubectlTarget:
             return None
         out = {}
         for c in _containers(pod):
-            p = self.kubectl("-n", pod.namespace or "default", "logs", pod.name, "-c", c, check=False)
+            p = self.kubectl("-n", pod.namespace, "logs", pod.name, "-c", c, check=False)
             out[c] = env_lines(p.stdout or "") if p.returncode == 0 else {}
         return out
 

@@ -108,7 +108,7 @@ class DemoOutcome:
 def find_pod(cluster: Cluster, name: str, namespace: str) -> Pod | None:
     """The pod called ``name`` in ``namespace``, or None."""
     for p in cluster.pods:
-        if p.name == name and (p.namespace or "default") == namespace:
+        if p.name == name and p.namespace == namespace:
             return p
     return None
 
@@ -144,7 +144,7 @@ def attribute(device: Device, driver: str, key: str) -> Any:
 
 def scheduler_message(obs: Observation, pod: Pod) -> str | None:
     """The scheduler's word on a pending pod: its newest FailedScheduling event, else the PodScheduled condition."""
-    said = obs.cluster.scheduler_message(pod.namespace or "default", pod.name)
+    said = obs.cluster.scheduler_message(pod.namespace, pod.name)
     if said:
         return said
     c = pod.condition("PodScheduled")
@@ -526,7 +526,7 @@ def _eviction_time(demo: Demo, obs: Observation, rows: Rows) -> list[CheckResult
     now = _dt.datetime.now(_dt.UTC)
     start = devicetaints.parse_time(added, now) if added else now
     later = devicetaints.evictions(obs.cluster, start + _dt.timedelta(seconds=301))
-    due = {e.pod.name: e.when for e in later if (e.pod.namespace or "default") == demo.namespace}
+    due = {e.pod.name: e.when for e in later if e.pod.namespace == demo.namespace}
     problems = []
     when = due.get("pod-with-300s-toleration")
     if when is None or abs((when - start).total_seconds() - 300) > 1:

@@ -145,7 +145,7 @@ class Cluster:
         best: Event | None = None
         for e in self.events:
             if (e.reason == "FailedScheduling" and e.involved_kind == "Pod" and e.involved_name == pod
-                    and (e.involved_namespace or "default") == (namespace or "default")):
+                    and e.involved_namespace == (namespace or "default")):
                 if best is None or e.time >= best.time:
                     best = e
         return best.message if best is not None and best.message else None

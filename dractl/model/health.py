@@ -112,11 +112,11 @@ def pod_claim_of(resource: str) -> tuple[str, str] | None:
 def build(pods: Iterable[Pod], claims: Iterable[ResourceClaim]) -> HealthIndex:
     """Index the health the pods' containers report (allocatedResourcesStatus) by device."""
     idx = HealthIndex()
-    by_key = {(c.namespace or "default", c.name): c for c in claims}
+    by_key = {(c.namespace, c.name): c for c in claims}
     for pod in pods:
         if not pod.health:
             continue
-        ns = pod.namespace or "default"
+        ns = pod.namespace
         # One list of reports per claim (entries for several requests of a claim repeat the same devices).
         per_claim: dict[str, list[tuple[str, ResourceHealthReport]]] = {}
         for r in pod.health:

@@ -74,7 +74,7 @@ def single_node(sel: Any) -> str | None:
 
 def claim_keys(p: Pod) -> dict[str, ClaimKey | None]:
     """Pod claim name -> (namespace, claim name), None when not created yet."""
-    ns = p.namespace or "default"
+    ns = p.namespace
     statuses = {s.name: s.resource_claim_name for s in p.claim_statuses}
     out: dict[str, ClaimKey | None] = {}
     for rc in p.resource_claims:
@@ -95,7 +95,7 @@ class Relations:
         self.pods_by_uid: dict[str, Pod] = {}
         self.users: dict[ClaimKey, list[Pod]] = {}
         for p in cluster.pods:
-            ns = p.namespace or "default"
+            ns = p.namespace
             self.pods[(ns, p.name)] = p
             if p.meta.uid:
                 self.pods_by_uid[p.meta.uid] = p
@@ -112,7 +112,7 @@ class Relations:
         for o in c.meta.owner_references:
             if o.kind == "Pod" and o.controller:
                 p = self.pods_by_uid.get(o.uid) if o.uid else None
-                return p or self.pods.get((c.namespace or "default", o.name))
+                return p or self.pods.get((c.namespace, o.name))
         return None
 
     def origin(self, c: ResourceClaim) -> tuple[str | None, str | None]:
@@ -131,7 +131,7 @@ class Relations:
 
     def consumers(self, c: ResourceClaim) -> list[Pod]:
         """Pods that reference ``c`` or that it is reserved for."""
-        key = (c.namespace or "default", c.name)
+        key = (c.namespace, c.name)
         out = list(self.users.get(key, []))
         for r in c.reserved_for:
             p = self.pods.get((key[0], r.name)) if r.resource == "pods" else None
@@ -156,7 +156,7 @@ class Relations:
         """Unscheduled pods (in ``ns``, or all namespaces) with claims that do not exist yet."""
         out = []
         for p in self.cluster.pods:
-            if p.node_name or (ns is not None and (p.namespace or "default") != ns):
+            if p.node_name or (ns is not None and p.namespace != ns):
                 continue
             missing = self.missing_claims(p)
             if missing:

@@ -69,7 +69,7 @@ def pods_table(v: PodsView) -> Table:
     cols += ["SCHEDULED", "MESSAGE", "POD-CLAIM", "DRIVER-STATUS"]
     rows = []
     for p in v.pods:
-        head = [p.namespace or "default"] if show_ns else []
+        head = [p.namespace] if show_ns else []
         cond = scheduled_condition(p)
         sched = cond.get("status", NONE)
         if cond.get("reason"):
@@ -78,7 +78,7 @@ def pods_table(v: PodsView) -> Table:
         node = p.node_name or NONE
         for c in claim_rows(rel, p):
             cells = [c["claim"], c["state"], c["devices"]]
-            claim = rel.cluster.claim(p.namespace or "default", c["claim"]) if c["state"] != NONE else None
+            claim = rel.cluster.claim(p.namespace, c["claim"]) if c["state"] != NONE else None
             if has_health:
                 cells.append(_claim_health(hidx, claim))
             cells += [sched, message, c["entry"], _claim_driver_status(claim)]
@@ -89,7 +89,7 @@ def pods_table(v: PodsView) -> Table:
 
 
 def _key(p: Pod) -> tuple[str, str]:
-    return (p.namespace or "default", p.name)
+    return (p.namespace, p.name)
 
 
 def scheduled_condition(p: Pod) -> dict[str, str]:
@@ -173,7 +173,7 @@ def pod_doc(rel: Relations, p: Pod, explained: list[Explained] | None, hidx: Hea
     d: dict[str, Any] = {
         "apiVersion": DRACTL_API,
         "kind": "PodClaims",
-        "namespace": p.namespace or "default",
+        "namespace": p.namespace,
         "name": p.name,
         "phase": p.phase,
         "node": p.node_name or None,

@@ -92,7 +92,7 @@ class Explainer:
 
     def pod(self, pod: Pod, missing: list[str]) -> Explained:
         """Explain a pending pod's claims together, as the scheduler tries them."""
-        ns = pod.namespace or "default"
+        ns = pod.namespace
         key = (ns, pod.name)
         if key in self._pod_cache:
             return self._pod_cache[key]

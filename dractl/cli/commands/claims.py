@@ -74,7 +74,7 @@ def _pod_hint(rel: Any, name: str, ns: str | None, hint: Callable[[str, str], st
     if len(pods) != 1:
         return ""
     p = pods[0]
-    pns = p.namespace or "default"
+    pns = p.namespace
     names = [k[1] if k else f"{rc} (not created yet)" for rc, k in claim_keys(p).items()]
     has = f"its claims are {', '.join(names)}" if names else "it uses no ResourceClaims"
     from dractl.render.events import see

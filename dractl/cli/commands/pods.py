@@ -58,7 +58,7 @@ def _pods(app_ctx: AppContext, cluster: Cluster, name: str | None, explain: bool
         from dractl.scheduler.explain import Explainer
 
         ex = Explainer(cluster, app_ctx.features, rel)
-        view.explanations = {(p.namespace or "default", p.name): explain_pod(ex, rel, p) for p in items}
+        view.explanations = {(p.namespace, p.name): explain_pod(ex, rel, p) for p in items}
     return pods_listing(view)
 
 
@@ -67,7 +67,7 @@ def explain_pod(ex: Explainer, rel: Relations, p: Pod) -> list[Explained]:
     from dractl.model.relations import claim_keys
     from dractl.scheduler.explain import Explained
 
-    ns = p.namespace or "default"
+    ns = p.namespace
     if not p.node_name:
         return [ex.pod(p, rel.missing_claims(p))]
     if not p.resource_claims:
