@@ -136,43 +136,12 @@ def total(views: Iterable[DeviceView]) -> UsageRow:
 
 @dataclass
 class NodeCompute:
-    """A node's cpu (millicores), memory (bytes) and pods: requested by its pods, and allocatable."""
+    """A node's cpu (millicores), memory (bytes) and pods: requested by its pods, and allocatable (the
+    scheduler's per-node sums, dractl.scheduler.framework)."""
 
     requested: dict[str, int]
     allocatable: dict[str, int]
     has_allocatable: bool = True
-
-    def text(self, name: str) -> str:
-        """``12/32``, ``3Gi/128Gi``, ``3/110`` (``?`` when the source has no allocatable for the node)."""
-        from dractl.scheduler.plugins.noderesources import amount_text
-
-        have = amount_text(name, self.allocatable[name]) if self.has_allocatable else "?"
-        return f"{amount_text(name, self.requested[name])}/{have}"
-
-    def document(self) -> dict[str, object]:
-        """The node's requested and allocatable cpu, memory and pods as a JSON-ready dict."""
-        from dractl.scheduler.plugins.noderesources import amount_text
-
-        return {name: {"requested": amount_text(name, self.requested[name]),
-                       "allocatable": amount_text(name, self.allocatable[name]) if self.has_allocatable else None}
-                for name in ("cpu", "memory", "pods")}
-
-
-def node_compute(nodes: Iterable[object], pods: Iterable[object]) -> dict[str, NodeCompute]:
-    """:class:`NodeCompute` per Node object, from the scheduler's per-node sums (dractl.scheduler)."""
-    from dractl.scheduler.framework import Snapshot
-
-    nodes = list(nodes)
-    snap = Snapshot.build([n.name for n in nodes], nodes, pods)  # type: ignore[attr-defined,arg-type]
-    out = {}
-    for ni in snap.node_infos:
-        req, alloc = ni.requested, ni.allocatable
-        out[ni.name] = NodeCompute(
-            {"cpu": req.milli_cpu, "memory": req.memory, "pods": len(ni.pods)},
-            {"cpu": alloc.milli_cpu, "memory": alloc.memory, "pods": alloc.allowed_pod_number},
-            ni.has_allocatable,
-        )
-    return out
 
 
 def total_compute(compute: dict[str, NodeCompute]) -> NodeCompute | None:

@@ -53,7 +53,7 @@ def usage_table(v: UsageView) -> Table:
                str(r.tainted)]
         if v.compute:
             c = v.compute.get(r.key) if r is not v.total else v.total_compute
-            row[5:5] = [c.text(k) for k in ("cpu", "memory", "pods")] if c is not None else ["-", "-", "-"]
+            row[5:5] = [_compute_text(c, k) for k in _COMPUTE] if c is not None else ["-", "-", "-"]
         out.append(row)
     return Table(cols, out, drop=["SHARED", "COUNTERS LEFT", "TAINTED", "UNHEALTHY", "ALLOCATED", "FREE"])
 
@@ -64,9 +64,29 @@ def usage_document(v: UsageView) -> dict[str, Any]:
     for r in v.rows:
         d = r.document()
         if r.key in v.compute:
-            d.update(v.compute[r.key].document())
+            d.update(_compute_document(v.compute[r.key]))
         docs.append(d)
     return dractl_list("UsageList", docs)
+
+
+_COMPUTE = ("cpu", "memory", "pods")
+
+
+def _compute_text(c: NodeCompute, name: str) -> str:
+    """``12/32``, ``3Gi/128Gi``, ``3/110`` (``?`` when the source has no allocatable for the node)."""
+    from dractl.scheduler.plugins.noderesources import amount_text
+
+    have = amount_text(name, c.allocatable[name]) if c.has_allocatable else "?"
+    return f"{amount_text(name, c.requested[name])}/{have}"
+
+
+def _compute_document(c: NodeCompute) -> dict[str, object]:
+    """The node's requested and allocatable cpu, memory and pods as a JSON-ready dict."""
+    from dractl.scheduler.plugins.noderesources import amount_text
+
+    return {name: {"requested": amount_text(name, c.requested[name]),
+                   "allocatable": amount_text(name, c.allocatable[name]) if c.has_allocatable else None}
+            for name in _COMPUTE}
 
 
 def _bar(share: float, width: int = 10) -> str:

@@ -52,9 +52,18 @@ def usage(
 def _node_compute(cluster: Any, rows: list[Any]) -> dict[str, Any]:
     """Per node with a Node object: cpu, memory and pods requested (by its non-terminal pods, as the scheduler
     sums them) and allocatable; nodes without devices get a row too."""
-    from dractl.model.usage import UsageRow, node_compute
+    from dractl.model.usage import NodeCompute, UsageRow
+    from dractl.scheduler.framework import Snapshot
 
-    compute = node_compute(cluster.nodes, cluster.pods)
+    nodes = list(cluster.nodes)
+    snap = Snapshot.build([n.name for n in nodes], nodes, cluster.pods)
+    compute = {
+        ni.name: NodeCompute({"cpu": ni.requested.milli_cpu, "memory": ni.requested.memory, "pods": len(ni.pods)},
+                             {"cpu": ni.allocatable.milli_cpu, "memory": ni.allocatable.memory,
+                              "pods": ni.allocatable.allowed_pod_number},
+                             ni.has_allocatable)
+        for ni in snap.node_infos
+    }
     keys = {r.key for r in rows}
     rows.extend(UsageRow(name) for name in sorted(compute) if name not in keys)
     return compute
