@@ -1,4 +1,4 @@
-"""Selector filtering for `devices --selector/--class` and `classes` (CEL is imported lazily).
+"""Selector filtering for `devices --selector/--class`, `classes` and `usage --by class` (CEL is imported lazily).
 
 The evaluation itself is :mod:`dractl.cel.match`'s; this module only looks up the class
 and words the outcome for the command.
@@ -50,3 +50,27 @@ def class_match_count(app_ctx: AppContext, cluster: Any, name: str) -> str:
         return "error: selector does not compile"
     n, errs = count_matches(compiled, [(pd.driver, pd.device) for pd in cluster.iter_devices()])
     return f"{n} ({errs} errors)" if errs else str(n)
+
+
+def class_membership(app_ctx: Any, cluster: Any) -> Any:
+    """Which DeviceClasses select a device (each class's selectors compiled once)."""
+    from dractl.cel.match import compile_all
+
+    compiled = []
+    for c in cluster.classes:
+        try:
+            compiled.append((c.name, compile_all(list(c.selectors), app_ctx.features)))
+        except Exception as e:  # a class whose selector does not compile selects nothing, as in the scheduler
+            app_ctx.warn(f"deviceclass {c.name}: {e}")
+
+    def classes_of(v: Any) -> list[str]:
+        out = []
+        for name, sels in compiled:
+            try:
+                if all(s.matches(v.pd.driver, v.device) for s in sels):
+                    out.append(name)
+            except Exception:
+                continue
+        return out
+
+    return classes_of

@@ -19,6 +19,7 @@ def usage(
 ) -> None:
     """Show how full each node, pool, driver, class or model is: devices, allocated, free, shared, counters,
     unhealthy and tainted."""
+    from dractl.cli.selectors import class_membership
     from dractl.errors import UsageError
     from dractl.model.usage import GROUPINGS, group, total, total_compute
     from dractl.model.views import device_views
@@ -42,7 +43,7 @@ def usage(
     def counters_total(driver: str, pool: str) -> Any:
         return {name: dict(cs.counters) for name, cs in pools[(driver, pool)].counter_sets.items()}
 
-    classes_of = _class_membership(app_ctx, cluster) if by == "class" else None
+    classes_of = class_membership(app_ctx, cluster) if by == "class" else None
     rows = group(views, by, counters_left, counters_total, classes_of)
     compute = _node_compute(cluster, rows) if by == "node" else {}
     app_ctx.print(usage_result(UsageView(by, rows, total(views), compute, total_compute(compute),
@@ -67,27 +68,3 @@ def _node_compute(cluster: Any, rows: list[Any]) -> dict[str, Any]:
     keys = {r.key for r in rows}
     rows.extend(UsageRow(name) for name in sorted(compute) if name not in keys)
     return compute
-
-
-def _class_membership(app_ctx: Any, cluster: Any) -> Any:
-    """Which DeviceClasses select a device (each class's selectors compiled once)."""
-    from dractl.cel.match import compile_all
-
-    compiled = []
-    for c in cluster.classes:
-        try:
-            compiled.append((c.name, compile_all(list(c.selectors), app_ctx.features)))
-        except Exception as e:  # a class whose selector does not compile selects nothing, as in the scheduler
-            app_ctx.warn(f"deviceclass {c.name}: {e}")
-
-    def classes_of(v: Any) -> list[str]:
-        out = []
-        for name, sels in compiled:
-            try:
-                if all(s.matches(v.pd.driver, v.device) for s in sels):
-                    out.append(name)
-            except Exception:
-                continue
-        return out
-
-    return classes_of
