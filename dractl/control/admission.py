@@ -244,7 +244,10 @@ def _keep_server_set(old: Mapping[str, Any], new: Mapping[str, Any]) -> Mapping[
     for field in ("priority", "preemptionPolicy", "overhead"):
         if field in old_spec and field not in spec:
             spec[field] = old_spec[field]
-    out = {**new, "spec": spec}
+    out: Mapping[str, Any] = default_toleration_seconds({**new, "spec": spec})  # (it admits updates too)
+    old_labels = (old.get("metadata") or {}).get("labels") or {}
+    out = topology_labels(out, {k: old_labels[k] for k in TOPOLOGY_LABELS if k in old_labels})
+    out = dict(out)
     note = ((old.get("metadata") or {}).get("annotations") or {}).get(limitranger.ANNOTATION)
     if note is not None:
         md = dict(new.get("metadata") or {})
@@ -348,6 +351,42 @@ def merge_tolerations(first: list[Any], second: list[Any]) -> list[Any]:
     return merged
 
 
+#: DefaultTolerationSeconds' two tolerations (plugin/pkg/admission/defaulttolerationseconds, 300 s each)
+DEFAULT_TOLERATIONS = (
+    {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+    {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+)
+
+
+def default_toleration_seconds(raw: Mapping[str, Any]) -> Mapping[str, Any]:
+    """DefaultTolerationSeconds Admit: a pod that does not tolerate the not-ready (unreachable) NoExecute
+    taint gets a toleration of it for 300 seconds."""
+    spec = raw.get("spec") or {}
+    have = [t for t in spec.get("tolerations") or [] if isinstance(t, Mapping)]
+    add = []
+    for default in DEFAULT_TOLERATIONS:
+        if not any(t.get("key") in (default["key"], "", None) and t.get("effect") in ("NoExecute", "", None)
+                   for t in have):
+            add.append(dict(default))
+    if not add:
+        return raw
+    return {**raw, "spec": {**spec, "tolerations": [*(spec.get("tolerations") or []), *add]}}
+
+
+#: the node labels PodTopologyLabels copies onto a pod bound to the node
+TOPOLOGY_LABELS = ("topology.kubernetes.io/zone", "topology.kubernetes.io/region")
+
+
+def topology_labels(raw: Mapping[str, Any], node_labels: Mapping[str, str]) -> Mapping[str, Any]:
+    """PodTopologyLabels: the node's zone and region labels over the pod's own (``raw`` itself when the node
+    has none)."""
+    copy = {k: node_labels[k] for k in TOPOLOGY_LABELS if k in node_labels}
+    md = raw.get("metadata") or {}
+    if not copy or all((md.get("labels") or {}).get(k) == v for k, v in copy.items()):
+        return raw
+    return {**raw, "metadata": {**md, "labels": {**(md.get("labels") or {}), **copy}}}
+
+
 # ------------------------------------------------------------------ the admission chain
 
 
@@ -416,17 +455,19 @@ class Admission:
         return raw
 
     def _create_pod(self, raw: Mapping[str, Any], ns: str, name: str) -> Mapping[str, Any] | Refusal:
-        """The mutating plugins in kube-apiserver's order (LimitRanger, Priority, RuntimeClass), the pod
+        """The mutating plugins in kube-apiserver's order (LimitRanger, Priority, DefaultTolerationSeconds,
+        RuntimeClass, PodTopologyLabels), the pod
         strategy's PrepareForCreate, validation, then the validating plugins (LimitRanger, RuntimeClass,
         ResourceQuota) (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins)."""
         ranges = sorted(self._objects(LimitRange.__name__, ns), key=lambda lr: lr.name)
         submitted = raw
         raw = limitranger.mutate(default_pod(raw), ranges)
-        for plugin in (self._priority, self._runtime_class):
+        for plugin in (self._priority, default_toleration_seconds, self._runtime_class):
             got = plugin(raw)
             if isinstance(got, str):
                 return Refusal("Pod", ns, name, f'pods "{name}" is forbidden: {got}')
             raw = got
+        raw = self._topology_labels(raw)
         raw = default_pod_level(raw)
         checked = merge_match_label_keys(raw)
         if checked is not submitted:  # (what was submitted passed validation when it was read)
@@ -472,6 +513,14 @@ class Admission:
                     f"admission controller computed {pc.preemption_policy} from the given PriorityClass name")
         new = {**spec, "priorityClassName": pc.name, "priority": pc.value, "preemptionPolicy": pc.preemption_policy}
         return {**raw, "spec": new}
+
+    # -- PodTopologyLabels (plugin/pkg/admission/podtopologylabels, PodTopologyLabelsAdmission on in v1.37)
+    def _topology_labels(self, raw: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A pod created with spec.nodeName gets its node's zone and region labels (binding does the same:
+        :func:`topology_labels`)."""
+        node_name = (raw.get("spec") or {}).get("nodeName")
+        node = self.get("Node", "", node_name) if node_name else None
+        return topology_labels(raw, node.meta.labels) if node is not None else raw
 
     # -- RuntimeClass (plugin/pkg/admission/runtimeclass/admission.go)
     def _runtime_class_of(self, raw: Mapping[str, Any]) -> RuntimeClass | str | None:

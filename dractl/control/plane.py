@@ -722,8 +722,13 @@ class ControlPlane:
         status["conditions"] = [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "True"}]
         status.setdefault("startTime", self._at)
         raw = {**pod.raw, "spec": {**(pod.raw.get("spec") or {}), "nodeName": node}, "status": status}
-        bound = replace(self.get("Pod", pod.meta.namespace, pod.name) or pod, node_name=node, phase="Running",
-                        conditions=conditions(status), raw=raw)
+        current = self.get("Pod", pod.meta.namespace, pod.name) or pod
+        n = self.get("Node", "", node)
+        labelled = admission.topology_labels(raw, n.meta.labels) if n is not None else raw  # PodTopologyLabels
+        if labelled is not raw:
+            raw = dict(labelled)
+            current = replace(current, meta=replace(current.meta, labels=raw["metadata"]["labels"]))
+        bound = replace(current, node_name=node, phase="Running", conditions=conditions(status), raw=raw)
         self._put(bound)
         return bound
 

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from builders import claim, from_template, namespace, pod, template, write_docs
+from builders import node as node_doc
 
 LR = {"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "limits", "namespace": "default"},
       "spec": {"limits": [{"type": "Container", "max": {"cpu": "4"}, "default": {"cpu": "4", "memory": "64Gi"},
@@ -182,7 +183,12 @@ def test_a_runtime_class_gives_the_pod_its_overhead_and_scheduling(dractl, tmp_p
     (stored,) = [o for o in _state()["items"] if o["kind"] == "Pod"]
     assert stored["spec"]["overhead"] == {"cpu": "500m", "memory": "160Mi"}
     assert stored["spec"]["nodeSelector"] == {"sandbox": "yes"}
-    assert stored["spec"]["tolerations"] == [{"key": "sandbox", "operator": "Exists", "effect": "NoSchedule"}]
+    # DefaultTolerationSeconds' two tolerations, then the class's
+    assert stored["spec"]["tolerations"] == [
+        {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+        {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute",
+         "tolerationSeconds": 300},
+        {"key": "sandbox", "operator": "Exists", "effect": "NoSchedule"}]
     missing = cpu_pod("m", "1")
     missing["spec"]["runtimeClassName"] = "gvisor"
     r = dractl("check", "-f", write_docs(tmp_path / "m.yaml", missing), "-o", "json")
@@ -250,3 +256,18 @@ def test_the_fake_quota_status_follows_admission_and_deletions(dractl, tmp_path)
     assert used() == {"requests.cpu": "3"}
     assert dractl("fake", "delete", "-f", a).code == 0
     assert used() == {"requests.cpu": "0"}
+
+
+def test_a_bound_pod_gets_its_nodes_zone_label(dractl, tmp_path):
+    """PodTopologyLabels (on in v1.37): binding copies the node's zone and region labels onto the pod, so that
+    later pods' affinity and spread selectors on those keys see them; applying the pod again keeps them."""
+    assert dractl("fake", "reset").code == 0
+    n = node_doc("dra-demo-worker", {"topology.kubernetes.io/zone": "zone-b"})
+    assert dractl("fake", "apply", "-f", write_docs(tmp_path / "n.yaml", n)).code == 0
+    a = cpu_pod("a", "1")
+    a["metadata"]["labels"] = {"app": "web"}
+    f = write_docs(tmp_path / "a.yaml", a)
+    assert "pod/a scheduled on dra-demo-worker" in dractl("fake", "apply", "-f", f).out
+    (stored,) = [o for o in _state()["items"] if o["kind"] == "Pod"]
+    assert stored["metadata"]["labels"] == {"app": "web", "topology.kubernetes.io/zone": "zone-b"}
+    assert "pod/a unchanged" in dractl("fake", "apply", "-f", f).out
