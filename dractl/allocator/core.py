@@ -43,6 +43,7 @@ from dractl.model.objects import (
 )
 
 ALLOCATION_RESULTS_MAX_SIZE = 32  # resourceapi.AllocationResultsMaxSize
+_ZERO = Fraction(0)
 
 # The scheduler's words for a node that does not fit (DynamicResources Filter).
 REASON_CANNOT_ALLOCATE = "cannot allocate all claims"
@@ -847,15 +848,21 @@ class _Attempt:
         """checkAvailableCounters: add the device's consumption; False (and undone) if anything goes short."""
         avail = self.available_for(cand)
         consumed = self.consumed_counters.setdefault((cand.pool.driver, cand.pool.name), {})
+        touched = []
         for cc in cand.device.consumes_counters:
             cs = consumed.setdefault(cc.counter_set, {})
+            touched.append(cc.counter_set)
             for name, q in cc.counters.items():
-                cs[name] = cs.get(name, Fraction(0)) + q.value
-        zero = Fraction(0)
-        for set_name, counters in avail.items():
-            used = consumed.get(set_name, {})
+                cs[name] = cs.get(name, _ZERO) + q.value
+        # Upstream compares every counter set of the pool; only the sets this device consumes from can have
+        # gone short (every other set passed when it was last added to), so only they are compared.
+        for set_name in touched:
+            counters = avail.get(set_name)
+            if not counters:
+                continue
+            used = consumed[set_name]
             for cname, value in counters.items():
-                if value < used.get(cname, zero):
+                if value < used.get(cname, _ZERO):
                     self.give_back_counters(cand)
                     return False
         return True
@@ -865,7 +872,7 @@ class _Attempt:
         for cc in cand.device.consumes_counters:
             cs = consumed.setdefault(cc.counter_set, {})
             for name, q in cc.counters.items():
-                cs[name] = cs.get(name, Fraction(0)) - q.value
+                cs[name] = cs.get(name, _ZERO) - q.value
 
     # ------------------------------------------------------------ result
 
