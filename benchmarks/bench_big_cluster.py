@@ -6,9 +6,11 @@ Each node publishes what NVIDIA's DRA driver publishes with dynamic MIG: one poo
 counter sets (one per GPU: memory, multiprocessors, memory-slice-0..7) and a slice of 64 devices (each GPU
 whole, and its MIG placements) consuming them. Beside them, network-attached devices: one slice per rack
 with a ``nodeSelector`` on the rack label, and one ``allNodes`` pool. 20,000 pods (four per node, each
-holding one GPU or one MIG placement through a claim made from a template) are bound and running; one more
-pod is pending (it asks for eight whole GPUs on one node). Then each command runs as its own process on
-that snapshot: its wall time, CPU time and peak RSS, median of ``--runs``.
+holding one GPU or one MIG placement through a claim made from a template, and requesting cpu and memory) are
+bound and running; one more pod is pending (it asks for eight whole GPUs on one node). Every object has the uid
+and creationTimestamp the apiserver gives it, every node its allocatable, as in a snapshot of a real cluster.
+Then each command runs as its own process on that snapshot: its wall time, CPU time and peak RSS, median of
+``--runs``. ``--keep`` a snapshot written by an older version of this file: delete it to have it written anew.
 
 Goals (issue 18): each command <= 10 s and <= 2 GiB peak RSS; ``devices --node N`` <= 1 s.
 """
@@ -23,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -47,10 +50,14 @@ def node_name(i: int) -> str:
 
 
 def _node(name: str, rack: str) -> dict[str, Any]:
+    # What a real node reports (the scheduler's NodeResourcesFit reads its allocatable; a node without one
+    # fits no pod: "Too many pods").
+    resources = {"cpu": "128", "memory": "1056Gi", "pods": "110", "ephemeral-storage": "3500Gi"}
     return {"apiVersion": "v1", "kind": "Node",
             "metadata": {"name": name, "uid": f"uid-{name}",
                          "labels": {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
-                                    "nvidia.com/gpu.present": "true", RACK_LABEL: rack}}}
+                                    "nvidia.com/gpu.present": "true", RACK_LABEL: rack}},
+            "status": {"capacity": resources, "allocatable": resources}}
 
 
 def _network_slices(nodes: int) -> list[dict[str, Any]]:
@@ -102,7 +109,8 @@ def _pod(ns: str, name: str, template: str, node: str | None) -> dict[str, Any]:
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": name, "namespace": ns, "uid": f"uid-{ns}-{name}"},
         "spec": {"containers": [{"name": "main", "image": "cuda:12",
-                                 "resources": {"claims": [{"name": "gpu"}]}}],
+                                 "resources": {"requests": {"cpu": "8", "memory": "64Gi"},
+                                               "claims": [{"name": "gpu"}]}}],
                  "resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": template}]},
         "status": {"phase": "Pending", "resourceClaimStatuses": [{"name": "gpu", "resourceClaimName": f"{name}-gpu"}],
                    "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
@@ -132,8 +140,22 @@ def _claim(ns: str, pod: str, spec: dict[str, Any], node: str | None, device: st
     return claim
 
 
+CREATED = "2026-11-30T12:00:00Z"
+
+
 def build(nodes: int, gpus: int, pods: int) -> Iterator[dict[str, Any]]:
-    """Every object of the big cluster (the pending pod is ``team-00/pending-8-gpus``), one at a time."""
+    """Every object of the big cluster, one at a time, each with the uid and creationTimestamp the apiserver
+    gives every object (as a snapshot of a real cluster has them)."""
+    for o in _objects(nodes, gpus, pods):
+        md = o["metadata"] = dict(o["metadata"])
+        where = "/".join((o["kind"], md.get("namespace", ""), md["name"]))
+        md.setdefault("uid", str(uuid.uuid5(uuid.NAMESPACE_URL, where)))
+        md.setdefault("creationTimestamp", CREATED)
+        yield o
+
+
+def _objects(nodes: int, gpus: int, pods: int) -> Iterator[dict[str, Any]]:
+    """Every object of the big cluster (the pending pod is ``team-00/pending-8-gpus``)."""
     namespaces = [f"team-{i:02d}" for i in range(NAMESPACES)]
     for ns in namespaces:
         yield {"apiVersion": "v1", "kind": "Namespace",
@@ -201,7 +223,9 @@ spec:
   containers:
   - name: main
     image: cuda:12
-    resources: {claims: [{name: mig}]}
+    resources:
+      requests: {cpu: "2", memory: 16Gi}
+      claims: [{name: mig}]
   resourceClaims:
   - {name: mig, resourceClaimTemplateName: one-mig}
 """
@@ -279,6 +303,7 @@ def main() -> None:
         ("claims -A", d + ["claims", "-A"]),
         ("check -f one-pod.yaml", d + ["check", "-f", one_pod]),
         ("pods pending-8-gpus --explain", d + ["-n", "team-00", "pods", "pending-8-gpus", "--explain"]),
+        ("claims pending-8-gpus-gpu --explain", d + ["-n", "team-00", "claims", "pending-8-gpus-gpu", "--explain"]),
     ]
     only = set(a.only.split(",")) if a.only else None
     load = os.getloadavg()[0]
