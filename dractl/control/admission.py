@@ -316,36 +316,37 @@ def merge_match_label_keys(raw: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**raw, "spec": new_spec} if changed else raw
 
 
+def _same_toleration(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    return all(a.get(f) == b.get(f) for f in ("key", "operator", "value", "effect", "tolerationSeconds"))
+
+
+def is_superset(ss: Mapping[str, Any], t: Mapping[str, Any]) -> bool:
+    """pkg/util/tolerations isSuperset: ``ss`` tolerates every taint ``t`` tolerates."""
+    if _same_toleration(ss, t):
+        return True
+    key, ss_key = t.get("key") or "", ss.get("key") or ""
+    if key != ss_key and (ss_key != "" or ss.get("operator") != "Exists"):
+        return False
+    if (t.get("effect") or "") != (ss.get("effect") or "") and ss.get("effect"):
+        return False
+    if ss.get("effect") == "NoExecute" and ss.get("tolerationSeconds") is not None:
+        if t.get("tolerationSeconds") is None or t["tolerationSeconds"] > ss["tolerationSeconds"]:
+            return False
+    op = ss.get("operator") or ""
+    if op in ("Equal", ""):
+        return t.get("operator") == "Equal" and (t.get("value") or "") == (ss.get("value") or "")
+    return op == "Exists"
+
+
 def merge_tolerations(first: list[Any], second: list[Any]) -> list[Any]:
     """pkg/util/tolerations MergeTolerations: both lists, a toleration left out when one kept before it or
-    a different one after it covers it (isSuperset)."""
-    def same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-        fields = ("key", "operator", "value", "effect", "tolerationSeconds")
-        return all(a.get(f) == b.get(f) for f in fields)
-
-    def superset(ss: Mapping[str, Any], t: Mapping[str, Any]) -> bool:
-        """isSuperset."""
-        if same(ss, t):
-            return True
-        key, ss_key = t.get("key") or "", ss.get("key") or ""
-        if key != ss_key and (ss_key != "" or ss.get("operator") != "Exists"):
-            return False
-        if (t.get("effect") or "") != (ss.get("effect") or "") and ss.get("effect"):
-            return False
-        if ss.get("effect") == "NoExecute" and ss.get("tolerationSeconds") is not None:
-            if t.get("tolerationSeconds") is None or t["tolerationSeconds"] > ss["tolerationSeconds"]:
-                return False
-        op = ss.get("operator") or ""
-        if op in ("Equal", ""):
-            return t.get("operator") == "Equal" and (t.get("value") or "") == (ss.get("value") or "")
-        return op == "Exists"
-
+    a different one after it covers it."""
     every = [t for t in [*first, *second] if isinstance(t, Mapping)]
     merged: list[Any] = []
     for i, t in enumerate(every):
-        if any(superset(t2, t) for t2 in merged):
+        if any(is_superset(t2, t) for t2 in merged):
             continue
-        if any(not same(t, t2) and superset(t2, t) for t2 in every[i + 1:]):
+        if any(not _same_toleration(t, t2) and is_superset(t2, t) for t2 in every[i + 1:]):
             continue
         merged.append(t)
     return merged
