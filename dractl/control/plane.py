@@ -566,11 +566,24 @@ class ControlPlane:
             if ext is not None and ext.existing is not None and ext.existing not in claims:
                 claims = [*claims, ext.existing]  # the special claim, once created, is allocated as any claim
             candidates = [pin[key]] if key in pin else None
-            p = scheduling.place(
-                pod, claims, nodes=candidates, explain=key in explain, remember=key not in pin,
-                node_claims=_node_claims(ext, claims, snapshot) if ext is not None else None,
-                shape_extra=(ext.shape,) if ext is not None else (),
-            )
+            nominated = (pod.raw.get("status") or {}).get("nominatedNodeName")
+            p = None
+            if nominated and key not in pin and nominated in snapshot.names():
+                # schedule_one.go findNodesThatFitPod: a pod nominated to a node (by an earlier preemption) is
+                # tried there first, and taken there without scores when it fits
+                p = scheduling.place(
+                    pod, claims, nodes=[nominated], explain=key in explain, remember=False,
+                    node_claims=_node_claims(ext, claims, snapshot) if ext is not None else None,
+                    shape_extra=(ext.shape,) if ext is not None else (), preempt=False,
+                )
+                if p.allocations is None and p.error is None:
+                    p = None
+            if p is None:
+                p = scheduling.place(
+                    pod, claims, nodes=candidates, explain=key in explain, remember=key not in pin,
+                    node_claims=_node_claims(ext, claims, snapshot) if ext is not None else None,
+                    shape_extra=(ext.shape,) if ext is not None else (),
+                )
             pre = p.preemption
             attempt = None
             if pre is not None and pre.node is not None and p.allocations is None and p.error is None:

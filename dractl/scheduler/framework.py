@@ -362,6 +362,9 @@ class Snapshot:
     def get(self, name: str) -> NodeInfo | None:
         return self._by_name.get(name)
 
+    def names(self) -> Container[str]:
+        return self._by_name.keys()
+
     def add_pod(self, p: PodInfo, node_name: str) -> None:
         ni = self._by_name.get(node_name)
         if ni is not None:

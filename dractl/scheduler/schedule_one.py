@@ -44,7 +44,8 @@ from dractl.scheduler.framework import (
 from dractl.scheduler.plugins.dynamicresources import NAME as DRA
 from dractl.scheduler.plugins.dynamicresources import DRAState, DynamicResources, has_prioritized_list
 from dractl.scheduler.plugins.helper import go_div
-from dractl.scheduler.preemption import PDB, Preemption, preempt
+from dractl.scheduler.preemption import PDB, Preemption
+from dractl.scheduler.preemption import preempt as post_filter
 from dractl.scheduler.volumes import VOLUME_FILTERS, unchecked_volumes
 
 if TYPE_CHECKING:
@@ -165,6 +166,7 @@ class SchedulingPass:
         remember: bool = True,
         node_claims: Callable[[str], Sequence[ResourceClaim] | Status] | None = None,
         shape_extra: tuple[Any, ...] = (),
+        preempt: bool = True,
     ) -> Placement:
         """Run the filters for ``pod`` (and its ``claims``, allocated together) on ``nodes`` (default: all).
 
@@ -247,8 +249,8 @@ class SchedulingPass:
             if st is not None:
                 p.statuses[ni.name] = st
                 p.reasons[ni.name] = st.message()
-        if pod is not None and self.preemption:
-            p.preemption = preempt(self.framework, state, info, infos, d, self.pdbs)
+        if pod is not None and self.preemption and preempt:
+            p.preemption = post_filter(self.framework, state, info, infos, d, self.pdbs)
             d.post_filter_msg = p.preemption.message
         p.message = fit_error(len(names), d)
         p.explanation = dra.explanation

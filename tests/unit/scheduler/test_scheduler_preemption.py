@@ -151,3 +151,15 @@ def test_check_reads_the_clusters_disruption_budgets() -> None:
     assert [b.meta.name for b in c.pdbs] == ["a"]
     (out,) = check(c, objects(a_pod("hi", {"cpu": "3"}, priorityClassName="high"))).pods
     assert out.preemption == {"node": "n1", "victims": ["default/low-1"], "tiedNodes": ["n1"]}
+
+
+def test_a_pending_pod_nominated_to_a_node_is_tried_there_first() -> None:
+    # n1 has two pods on it and scores lower, but the pod waits for it (an earlier preemption nominated it)
+    waiting = a_pod("waiting", {"cpu": "1"}, priority=1000, priorityClassName="high")
+    waiting["status"] = {"phase": "Pending", "nominatedNodeName": "n1"}
+    plane = ControlPlane.of(cluster(waiting), random_names=False)
+    events = plane.reconcile()
+    assert [(e.ref, e.node) for e in events if e.verb == "scheduled"] == [("pod/waiting", "n1")]
+    fresh = a_pod("fresh", {"cpu": "1"}, priority=1000, priorityClassName="high")
+    plane = ControlPlane.of(cluster(fresh), random_names=False)
+    assert [(e.ref, e.node) for e in plane.reconcile() if e.verb == "scheduled"] == [("pod/fresh", "n0")]
