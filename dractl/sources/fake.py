@@ -18,6 +18,7 @@ class FakeSource:
     description = "fake cluster"
     default_namespace = "default"
     is_fake = True
+    is_live = False
 
     def __init__(self, directory: str | None, warn: Callable[[str], None]) -> None:
         self.store = Store(directory)

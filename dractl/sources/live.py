@@ -48,6 +48,7 @@ class LiveSource:
     """A Kubernetes API server reached through a kubeconfig (or the in-cluster service account)."""
 
     is_fake = False
+    is_live = True
 
     def __init__(self, choice: KubeconfigChoice, opts: SourceOptions, warn: Warn) -> None:
         self.choice = choice

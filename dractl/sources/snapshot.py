@@ -16,6 +16,7 @@ class SnapshotSource:
 
     default_namespace = "default"
     is_fake = False
+    is_live = False
 
     def __init__(self, path: str, warn: Warn) -> None:
         self.path = path

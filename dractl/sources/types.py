@@ -50,6 +50,12 @@ class Source(Protocol):
         """Whether this is the embedded fake cluster (whose control plane reschedules on any ``fake apply``)."""
         ...
 
+    @property
+    def is_live(self) -> bool:
+        """Whether this is a cluster read through its API server, which dractl can also write to (``taint``,
+        ``fake publish``, ``demo run --context``): it has ``apply`` and ``delete``."""
+        ...
+
     def load(self, needs: Needs | None = None, scope: Scope | None = None) -> Cluster:
         """Return the DRA-relevant objects the source holds (at least the kinds in ``needs``; with ``scope``,
         at least the ResourceSlices, Node and Pods that the devices in that scope need)."""

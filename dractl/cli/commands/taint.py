@@ -169,9 +169,7 @@ def _write(app_ctx: Any, rules: list[dict[str, Any]], *, yes: bool) -> list[dict
 
     if app_ctx.source_options.from_file:
         raise UsageError("a snapshot is read-only: use --dry-run, or the fake or a live cluster to write the rule")
-    from dractl.sources.fake import FakeSource
-
-    if not isinstance(src, FakeSource) and hasattr(src, "apply"):  # a live cluster
+    if src.is_live:
         if not yes and not typer.confirm(f"create {len(rules)} DeviceTaintRule(s) in {src.description}?", err=True):
             raise typer.Abort()
         changes = []
@@ -223,9 +221,7 @@ def _remove(app_ctx: Any, name: str, *, dry_run: bool, yes: bool) -> None:
     if app_ctx.source_options.from_file:
         raise UsageError("a snapshot is read-only: use --dry-run, or the fake or a live cluster")
     src = app_ctx.source
-    from dractl.sources.fake import FakeSource
-
-    if not isinstance(src, FakeSource) and hasattr(src, "delete"):
+    if src.is_live:
         if not yes and not typer.confirm(f"delete {len(names)} DeviceTaintRule(s) in {src.description}?", err=True):
             raise typer.Abort()
         from dractl.render.events import deleted_line

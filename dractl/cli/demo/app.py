@@ -210,7 +210,7 @@ def _target(app_ctx: AppContext, kind_opts: KindOptions | None, shell: Any = Non
             target._installer = ProfileInstaller(kind, lambda: target.observe(""), timeout)
         return target
     source = app_ctx.source
-    if not hasattr(source, "apply"):  # not a live cluster
+    if not source.is_live:
         raise UsageError(f"--context {o.context}: dractl demo needs a live cluster, not {source.description}")
     return LiveTarget(source, app_ctx.warn)
 

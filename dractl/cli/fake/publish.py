@@ -21,7 +21,7 @@ def _live(app_ctx: AppContext) -> Any:
     if opts.from_file or opts.fake:
         raise UsageError("fake publish/unpublish write to a live cluster; --from and --fake cannot be used with them")
     source = open_source(opts, app_ctx.warn) if opts.kubeconfig or _has_kubeconfig() else None
-    if source is None or not hasattr(source, "apply"):
+    if source is None or not source.is_live:
         raise SourceError(
             "no kubeconfig found: fake publish/unpublish need a live cluster (KUBECONFIG or --kubeconfig)"
         )
