@@ -125,13 +125,15 @@ def _lines(report: Any, wide: bool = False) -> str:
     out = []
     for p in report.pods:
         tied = [n for n in p.tied_nodes if n != p.node]
-        also = f" (tied with {', '.join(tied)})" if tied else ""
+        also = f" (tied with {', '.join(tied[:3])}{f' and {len(tied) - 3} more' if len(tied) > 3 else ''})" \
+            if tied else ""
         if p.preemption is not None:
             victims = ", ".join(f"{v} (priority {prio})" for v, prio in zip(p.preemption["victims"],
                                                                            p.victim_priorities, strict=False))
             others = [n for n in p.preemption["tiedNodes"] if n != p.preemption["node"]]
+            more = f" and {len(others) - 3} more" if len(others) > 3 else ""
             out.append(f"pod {p.namespace}/{p.name}: would preempt {victims} on node {p.preemption['node']}, then "
-                       f"schedule there" + (f" (as good: {', '.join(others)})" if others else ""))
+                       f"schedule there" + (f" (as good: {', '.join(others[:3])}{more})" if others else ""))
         if p.outcome == "scheduled" and p.name is not None and not p.claims:
             out.append(f"pod {p.namespace}/{p.name} uses no ResourceClaims: scheduled on {p.node or '-'}{also}")
         elif p.outcome == "scheduled" and also:
