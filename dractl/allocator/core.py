@@ -43,7 +43,29 @@ from dractl.model.objects import (
 )
 
 ALLOCATION_RESULTS_MAX_SIZE = 32  # resourceapi.AllocationResultsMaxSize
-_ZERO = Fraction(0)
+
+#: a counter's amount: an int when it is whole (int arithmetic is many times faster than Fraction's)
+Number = int | Fraction
+
+
+def _number(v: Fraction) -> Number:
+    return v.numerator if v.denominator == 1 else v
+
+
+_NUMBERS: dict[int, tuple[Mapping[str, Any], tuple[tuple[str, Number], ...]]] = {}
+
+
+def _numbers(counters: Mapping[str, Any]) -> tuple[tuple[str, Number], ...]:
+    """A device's consumption of one counter set as (name, amount) pairs; the parser shares one mapping
+    between identical consumptions (a MIG placement on every GPU of every node), so they are kept per mapping."""
+    hit = _NUMBERS.get(id(counters))
+    if hit is not None and hit[0] is counters:
+        return hit[1]
+    out = tuple((n, _number(q.value)) for n, q in counters.items())
+    if len(_NUMBERS) >= 65536:
+        _NUMBERS.clear()
+    _NUMBERS[id(counters)] = (counters, out)
+    return out
 
 # The scheduler's words for a node that does not fit (DynamicResources Filter).
 REASON_CANNOT_ALLOCATE = "cannot allocate all claims"
@@ -177,7 +199,7 @@ class Allocator:
         self.holders: dict[DeviceKey, list[str]] = {}
         # availableCounters: per pool ID (driver, pool), as upstream; never recomputed until the
         # allocated state changes.
-        self.available_counters: dict[tuple[str, str], dict[str, dict[str, Fraction]]] = {}
+        self.available_counters: dict[tuple[str, str], dict[str, dict[str, Number]]] = {}
         self.num_allocate_one = 0
         for c in cluster.claims:
             if c.allocation is not None:
@@ -462,7 +484,7 @@ class _Attempt:
         self.match: dict[tuple[int, RequestIndices], bool] = {}
         self.allocating: dict[DeviceKey, set[int]] = {}
         self.allocating_capacity: dict[DeviceKey, dict[str, Fraction]] = {}
-        self.consumed_counters: dict[tuple[str, str], dict[str, dict[str, Fraction]]] = {}
+        self.consumed_counters: dict[tuple[str, str], dict[str, dict[str, Number]]] = {}
         self.result: list[list[_DevResult]] = [[] for _ in self.claims]
         self.invalid_pools = False
 
@@ -835,13 +857,14 @@ class _Attempt:
 
     # ------------------------------------------------------------ counters
 
-    def available_for(self, cand: Candidate) -> dict[str, dict[str, Fraction]]:
+    def available_for(self, cand: Candidate) -> dict[str, dict[str, Number]]:
         a = self.a
         pool = cand.pool
         pid = (pool.driver, pool.name)
         avail = a.available_counters.get(pid)
         if avail is None:
-            avail = a.available_counters[pid] = a.counters_left(pool)
+            avail = a.available_counters[pid] = {
+                n: {k: _number(v) for k, v in cs.items()} for n, cs in a.counters_left(pool).items()}
         return avail
 
     def take_counters(self, cand: Candidate) -> bool:
@@ -852,8 +875,8 @@ class _Attempt:
         for cc in cand.device.consumes_counters:
             cs = consumed.setdefault(cc.counter_set, {})
             touched.append(cc.counter_set)
-            for name, q in cc.counters.items():
-                cs[name] = cs.get(name, _ZERO) + q.value
+            for name, v in _numbers(cc.counters):
+                cs[name] = cs.get(name, 0) + v
         # Upstream compares every counter set of the pool; only the sets this device consumes from can have
         # gone short (every other set passed when it was last added to), so only they are compared.
         for set_name in touched:
@@ -862,7 +885,7 @@ class _Attempt:
                 continue
             used = consumed[set_name]
             for cname, value in counters.items():
-                if value < used.get(cname, _ZERO):
+                if value < used.get(cname, 0):
                     self.give_back_counters(cand)
                     return False
         return True
@@ -871,8 +894,8 @@ class _Attempt:
         consumed = self.consumed_counters.get((cand.pool.driver, cand.pool.name), {})
         for cc in cand.device.consumes_counters:
             cs = consumed.setdefault(cc.counter_set, {})
-            for name, q in cc.counters.items():
-                cs[name] = cs.get(name, _ZERO) - q.value
+            for name, v in _numbers(cc.counters):
+                cs[name] = cs.get(name, 0) - v
 
     # ------------------------------------------------------------ result
 
