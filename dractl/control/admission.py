@@ -43,6 +43,8 @@ _FORBIDDEN_RESOURCE = {
 
 Key = tuple[str, str, str]  # (kind, namespace, name)
 
+_NO_PRIORITY_CLASS = PriorityClass(meta=ObjectMeta(), value=0)  # scheduling.DefaultPriorityWhenNoDefaultClassExists
+
 #: the PriorityClasses kube-apiserver always has (pkg/apis/scheduling/v1 SystemPriorityClasses)
 SYSTEM_PRIORITY_CLASSES = {
     name: PriorityClass(meta=ObjectMeta(name=name), value=value)
@@ -490,9 +492,8 @@ class Admission:
 
     # -- Priority (plugin/pkg/admission/priority/admission.go admitPod, on create)
     def _priority(self, raw: Mapping[str, Any]) -> Mapping[str, Any] | str:
-        """spec.priority and preemptionPolicy from the pod's PriorityClass (or the global default class).
-        A pod with neither keeps its spec as written (upstream writes priority 0 and PreemptLowerPriority
-        there, which is what the scheduler assumes of a pod without them)."""
+        """spec.priority and preemptionPolicy from the pod's PriorityClass, or the global default class (the
+        lowest when several), or 0 and PreemptLowerPriority (getDefaultPriority)."""
         spec = raw.get("spec") or {}
         pc_name = spec.get("priorityClassName") or ""
         if pc_name:
@@ -501,9 +502,7 @@ class Admission:
                 return f"no PriorityClass with name {pc_name} was found"
         else:
             defaults = [c for c in self._objects(PriorityClass.__name__, "") if c.global_default]
-            if not defaults:
-                return raw
-            pc = min(defaults, key=lambda c: c.value)  # getDefaultPriorityClass: the lowest value wins
+            pc = min(defaults, key=lambda c: c.value) if defaults else _NO_PRIORITY_CLASS
         given = spec.get("priority")
         if given is not None and given != pc.value:
             return (f"the integer value of priority ({given}) must not be provided in pod spec; priority admission "
@@ -512,7 +511,9 @@ class Admission:
         if policy is not None and policy != pc.preemption_policy:
             return (f"the string value of PreemptionPolicy ({policy}) must not be provided in pod spec; priority "
                     f"admission controller computed {pc.preemption_policy} from the given PriorityClass name")
-        new = {**spec, "priorityClassName": pc.name, "priority": pc.value, "preemptionPolicy": pc.preemption_policy}
+        new = {**spec, "priority": pc.value, "preemptionPolicy": pc.preemption_policy}
+        if pc.name:
+            new["priorityClassName"] = pc.name
         return {**raw, "spec": new}
 
     # -- PodTopologyLabels (plugin/pkg/admission/podtopologylabels, PodTopologyLabelsAdmission on in v1.37)

@@ -118,3 +118,73 @@ def test_a_claim_from_a_template_over_quota(control_plane, dractl_proc, tmp_path
         assert json.loads(r.out)["pods"][0]["message"] == real
     finally:
         api.delete("Namespace", ns)
+
+
+NS2 = "admission-classes"
+PRIORITY = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "adm-real-high"},
+            "value": 1000, "preemptionPolicy": "Never"}
+RUNTIME = {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "adm-real-kata"},
+           "handler": "kata", "overhead": {"podFixed": {"cpu": "250m", "memory": "160Mi"}},
+           "scheduling": {"nodeSelector": {"sandbox": "kata"},
+                          "tolerations": [{"key": "sandbox", "operator": "Exists", "effect": "NoSchedule"}]}}
+
+
+def _classes_pod(name: str, **spec: Any) -> dict[str, Any]:
+    p = pod(name, NS2)
+    p["metadata"]["labels"] = {"app": "web"}
+    p["spec"].update(spec)
+    return p
+
+
+SPREAD_DUP = [{"maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "DoNotSchedule",
+               "labelSelector": {"matchExpressions": [{"key": "app", "operator": "Exists"}]},
+               "matchLabelKeys": ["app"]}]
+CLASS_STEPS = [
+    _classes_pod("no-such-priority", priorityClassName="adm-real-none"),
+    _classes_pod("no-such-runtime", runtimeClassName="adm-real-none"),
+    _classes_pod("priority-given", priorityClassName="adm-real-high", priority=5),
+    _classes_pod("overhead-without-class", overhead={"cpu": "1"}),
+    _classes_pod("overhead-not-the-class", runtimeClassName="adm-real-kata", overhead={"cpu": "1"}),
+    _classes_pod("selector-conflict", runtimeClassName="adm-real-kata", nodeSelector={"sandbox": "gvisor"}),
+    _classes_pod("spread-dup", topologySpreadConstraints=SPREAD_DUP),
+    _classes_pod("kata", runtimeClassName="adm-real-kata", priorityClassName="adm-real-high",
+                 tolerations=[{"key": "sandbox", "operator": "Equal", "value": "x", "effect": "NoSchedule"}]),
+    _classes_pod("system", priorityClassName="system-cluster-critical"),
+    _classes_pod("plain"),
+]
+
+
+def test_priority_runtime_class_and_validation_match_the_real_apiserver(control_plane, dractl_proc, tmp_path):
+    """Priority, DefaultTolerationSeconds and RuntimeClass admission and the validation after them: the same
+    refusals in the same words, and the same priority, overhead, node selector and tolerations stored."""
+    api = control_plane.api
+    api.create(namespace(NS2))
+    api.create(PRIORITY)
+    api.create(RUNTIME)
+    try:
+        env = control_plane.env()
+        for i, doc in enumerate(CLASS_STEPS):
+            name = doc["metadata"]["name"]
+            f = write_docs(tmp_path / f"{i}-{name}.yaml", doc)
+            r = dractl_proc("-n", NS2, "check", "-f", f, "-o", "json", env=env)
+            assert r.out, r.err
+            (entry,) = json.loads(r.out)["pods"]
+            mine = entry["message"] if entry["outcome"] == "refused" else None
+            code, out = api.call("POST", api.path("Pod", NS2), doc)
+            real = out.get("message") if code >= 300 else None
+            if code == 422:
+                real = f"The {real}"
+            assert mine == real, (name, code, out)
+            if real is None:
+                objs = [parse_object({**o, "kind": k, "apiVersion": v}, validate=False)
+                        for k, v in (("PriorityClass", "scheduling.k8s.io/v1"), ("RuntimeClass", "node.k8s.io/v1"))
+                        for o in api.get(k)["items"]]
+                stored = Admission(objs).review(doc, None)
+                assert not isinstance(stored, type(None))
+                for field in ("priority", "priorityClassName", "preemptionPolicy", "overhead", "nodeSelector",
+                              "tolerations"):
+                    assert out["spec"].get(field) == stored["spec"].get(field), (name, field)
+    finally:
+        api.delete("Namespace", NS2)
+        api.delete("RuntimeClass", "adm-real-kata")
+        api.delete("PriorityClass", "adm-real-high")
