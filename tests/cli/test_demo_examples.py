@@ -98,7 +98,7 @@ def test_examples_check_what_they_demonstrate(dractl):
                      r"compute=20; pod1 memory=16Gi compute=20\n", out)
     assert re.search(r"ok   pod0 holds all 16 GPUs of dra-demo-worker with adminAccess, including gpu-\d+ that "
                      r"gpu-user already holds\n", out)
-    assert re.search(r"ok   gpu-(\d)-partition-\d, gpu-\1-partition-\d use up shared counters: gpu-\1-full can no "
+    assert re.search(r"ok   gpu-(\d+)-partition-\d+, gpu-\1-partition-\d+ use up shared counters: gpu-\1-full can no "
                      r"longer be allocated\n", out)
     assert "NET_DEVICE_0_INGRESS_RATE=10000000000" in out
     assert "the eviction controller: PodsPendingEviction: 1 pod needs to be evicted in 1 namespace." in out
