@@ -273,15 +273,25 @@ class SchedulingPass:
         except (TypeError, ValueError):
             return None
         fw = self.framework
-        state = self._state(dra)
-        pre, st, _ = fw.run_pre_filter_plugins(state, info, self.snapshot)
-        if not st.is_success() or (pre is not None and not pre.all_nodes()):
-            return None
-        if not fw.run_pre_score_plugins(state, info, self._infos).is_success():
-            return None
-        if any(name not in state.skip_score_plugins for name in (*SET_DEPENDENT, "NodeAffinity")):
-            return None
         sig = self._signatures.get(key)
+        if sig is False:
+            return None
+        state = self._state(dra)
+        if isinstance(sig, _Signature) and sig.state is not None:
+            # PreFilter and PreScore said the same for the pods before: what they keep depends on the pod alone
+            # here (no pod affinity anywhere, no spread constraint)
+            data, skip_filter, skip_score = sig.state
+            state.snapshot = self.snapshot
+            state.data.update(data)
+            state.skip_filter_plugins, state.skip_score_plugins = set(skip_filter), set(skip_score)
+        else:
+            pre, st, _ = fw.run_pre_filter_plugins(state, info, self.snapshot)
+            if not st.is_success() or (pre is not None and not pre.all_nodes()):
+                return None
+            if not fw.run_pre_score_plugins(state, info, self._infos).is_success():
+                return None
+            if any(name not in state.skip_score_plugins for name in (*SET_DEPENDENT, "NodeAffinity")):
+                return None
         if sig is None:
             tt = fw.plugin("TaintToleration")
             if tt is not None and "TaintToleration" not in state.skip_score_plugins and any(
@@ -289,9 +299,9 @@ class SchedulingPass:
                 self._signatures[key] = False
                 return None
             sig = self._signatures[key] = _Signature()
+            sig.state = ({k: v for k, v in state.data.items() if k != DRA}, frozenset(state.skip_filter_plugins),
+                         frozenset(state.skip_score_plugins))
             dirty: Iterable[NodeInfo] = self._infos
-        elif sig is False:
-            return None
         else:
             assert isinstance(sig, _Signature)
             changes = self.snapshot.changes
@@ -436,6 +446,9 @@ class _Signature:
     (``by_total``), and among those the nodes DynamicResources let through at that version (``fit``)."""
 
     def __init__(self) -> None:
+        #: what PreFilter and PreScore left in the cycle state (DynamicResources' own aside), and the plugins
+        #: they skipped
+        self.state: tuple[dict[str, Any], frozenset[str], frozenset[str]] | None = None
         self.seen = 0  # how much of Snapshot.changes is accounted for
         self.nodes: dict[str, tuple[NodeInfo, int, NodeScore]] = {}
         self.by_total: dict[int, set[str]] = {}
