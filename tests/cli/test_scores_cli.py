@@ -83,3 +83,22 @@ def test_check_from_a_snapshot_names_the_victims_and_keeps_disruption_budgets(dr
     kept = dractl("--from", snap, "snapshot", "-o", "json")
     assert kept.code == 0, kept.err
     assert [i["metadata"]["name"] for i in kept.json()["items"] if i["kind"] == "PodDisruptionBudget"] == ["a"]
+
+
+def test_image_locality_moves_the_pick_and_snapshot_keeps_the_images(dractl, write):
+    images = [{"names": ["registry.example.com/ml/train@sha256:0f0f", "registry.example.com/ml/train:2.1"],
+               "sizeBytes": 800 * 1024 * 1024, "extra": "dropped"}]
+    with_image = b.node("n1")
+    with_image["status"]["images"] = images
+    snap = write(b.node("n0"), with_image)
+    p = b.pod("p", image="registry.example.com/ml/train:2.1")
+    doc = dractl("--from", snap, "check", "-f", write(p), "-o", "json").json()
+    (out,) = doc["pods"]
+    assert (out["node"], out["tiedNodes"]) == ("n1", ["n1"])
+    # ImageLocality: 800Mi scaled by 1 of 2 nodes, (400Mi - 23Mi) * 100 / (1000Mi - 23Mi) = 38
+    assert (out["scores"]["n1"]["ImageLocality"], out["scores"]["n0"]["ImageLocality"]) == (38, 0)
+    kept = dractl("--from", snap, "snapshot", "-o", "json").json()
+    node = next(i for i in kept["items"] if i["kind"] == "Node" and i["metadata"]["name"] == "n1")
+    assert node["status"]["images"] == [{k: v for k, v in images[0].items() if k != "extra"}]
+    pod = dractl("--from", write(p | {"spec": p["spec"] | {"nodeName": "n1"}}), "snapshot", "-o", "json").json()
+    assert pod["items"][0]["spec"]["containers"][0]["image"] == "registry.example.com/ml/train:2.1"
