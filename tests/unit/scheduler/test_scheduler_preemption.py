@@ -163,3 +163,27 @@ def test_a_pending_pod_nominated_to_a_node_is_tried_there_first() -> None:
     fresh = a_pod("fresh", {"cpu": "1"}, priority=1000, priorityClassName="high")
     plane = ControlPlane.of(cluster(fresh), random_names=False)
     assert [(e.ref, e.node) for e in plane.reconcile() if e.verb == "scheduled"] == [("pod/fresh", "n0")]
+
+
+@pytest.mark.parametrize("case", TABLE["selectVictimsOnNode"], ids=[c["name"] for c in TABLE["selectVictimsOnNode"]])
+def test_upstream_select_victims_on_node(case: dict[str, Any]) -> None:
+    from dractl.scheduler.framework import Code
+    from dractl.scheduler.preemption import select_victims_on_node
+
+    alloc = {**TABLE["resources"]["veryLarge"], "pods": "32"}
+    pods = objects(*(a_pod(p["name"], p.get("requests", {}), node_name="node1", priority=p["priority"],
+                           labels=p.get("labels")) for p in case["pods"]))
+    snapshot = Snapshot.build(["node1"], objects(node("node1", allocatable=alloc)), pods)
+    pre = case["preemptor"]
+    preemptor = PodInfo(objects(a_pod("p", pre.get("requests", {}), priority=pre["priority"]))[0])
+    fw = Framework([NodeResourcesFit()])
+    state = CycleState()
+    fw.run_pre_filter_plugins(state, preemptor, snapshot)
+    budgets = [PDB.of({"metadata": {"namespace": "default"}, "spec": {"selector": b["selector"]},
+                       "status": {"disruptionsAllowed": b["disruptionsAllowed"]}}) for b in case["pdbs"]]
+    victims, violating, st = select_victims_on_node(fw, state, preemptor, snapshot.node_infos[0].clone(),
+                                                    [b for b in budgets if b is not None])
+    assert sorted(v.name for v in victims) == sorted(case["victims"])
+    assert violating == case["violating"]
+    want = Code.SUCCESS if case["status"] is None else Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+    assert st.code == want
