@@ -93,16 +93,16 @@ def taint(
         raise UsageError("name the devices to taint: --driver, --pool, --device, --class or --selector")
     from dractl.control import devicetaints as dt
     from dractl.model.parse import parse_object
-    from dractl.model.views import device_views
+    from dractl.model.views import device_filter, device_views
     from dractl.sources.base import device_needs
 
     # classes: the pending pods' requests are matched through their DeviceClass
     cluster = app_ctx.cluster(device_needs(classes=True) | {"Pod", "ResourceClaimTemplate"})
     now = _dt.datetime.now(_dt.UTC)
     t["timeAdded"] = dt.format_time(now)
-    views = device_views(cluster)
-    views = [v for v in views if (not driver or v.pd.driver == driver) and (not pool or v.pd.pool == pool)
-             and (not device or v.device.name == device)]
+    views = device_views(cluster, devices=device_filter(cluster, driver=driver, pool=pool))
+    if device:
+        views = [v for v in views if v.device.name == device]
     base = name or _rule_name(t)
     labels = {MANAGED_BY_LABEL: "dractl"}
     rules: list[dict[str, Any]] = []
