@@ -212,3 +212,27 @@ spec:
     for fmt in ("table", "json"):
         r = dractl("fake", "env", "p2", "-o", fmt)
         assert r.code == 1 and "pod default/p2 is not running with allocated devices" in r.err, fmt
+
+
+def test_apply_delete_and_check_take_several_files(dractl, tmp_path):
+    """-f repeats as kubectl's does: every file is read, in order; one bad file and nothing is applied."""
+    assert dractl("fake", "reset").code == 0
+    ns = write_docs(tmp_path / "ns.yaml", namespace("team-a"))
+    c = write_docs(tmp_path / "c.yaml", claim("one", "team-a"))
+    r = dractl("fake", "apply", "-f", ns, "-f", c)
+    assert r.code == 0, r.err
+    assert r.out.splitlines() == ["namespace/team-a created", "resourceclaim.resource.k8s.io/one created"]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: NOT_VALID!}\n")
+    c2 = write_docs(tmp_path / "c2.yaml", claim("two", "team-a"))
+    r = dractl("fake", "apply", "-f", c2, "-f", str(bad))
+    assert r.code == 2 and str(bad) in r.err and r.out == ""
+    assert dractl("-n", "team-a", "claims", "-o", "name").out.split() == ["resourceclaim.resource.k8s.io/one"]
+    r = dractl("-n", "team-a", "check", "-f", c, "-f", c2, "-o", "json")
+    assert r.code == 0, r.err
+    (together,) = r.json()["pods"]  # claims without pods are tried together
+    assert sorted(x["name"] for x in together["claims"]) == ["one", "two"]
+    r = dractl("fake", "delete", "-f", c, "-f", ns)
+    assert r.code == 0 and r.out.splitlines() == [
+        'resourceclaim.resource.k8s.io "one" deleted from team-a namespace', 'namespace "team-a" deleted'], r.out
+    assert dractl("fake", "apply", "-f", "-", "-f", "-").code == 2

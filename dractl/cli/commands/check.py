@@ -14,12 +14,13 @@ from dractl.errors import ExitCode
 def check(
     ctx: typer.Context,
     filename: Annotated[
-        str,
+        list[str],
         typer.Option(
             "-f",
             "--filename",
             metavar="FILE",
-            help="ResourceClaims, ResourceClaimTemplates and/or Pods, with any DeviceClasses they use (- for stdin).",
+            help="ResourceClaims, ResourceClaimTemplates and/or Pods, with any DeviceClasses they use (- for stdin); "
+            "repeat for several files.",
             autocompletion=_c.complete_files,
         ),
     ],
@@ -39,22 +40,22 @@ def check(
     claims (and one claim per template) are tried together. Exit 0 when every pod is
     scheduled, 1 when one is not, 2 for bad input.
     """
+    from dractl.cli.files import read_files
     from dractl.control.whatif import CHECKED_KINDS
     from dractl.control.whatif import check as what_if
     from dractl.errors import InputError
-    from dractl.sources.loader import read_objects
 
     app_ctx = app_context(ctx)
-    origin = "<stdin>" if filename == "-" else filename
-    objs = read_objects(filename, warn=app_ctx.warn)
+    origin = ", ".join("<stdin>" if f == "-" else f for f in filename)
     used = []
-    for o in objs:
-        if not isinstance(o, CHECKED_KINDS):
-            kind = type(o).__name__
-            uses = "check uses ResourceClaims, ResourceClaimTemplates, Pods, DeviceClasses and Namespaces"
-            app_ctx.warn(f"{origin}: ignoring {kind} {o.name}: {uses}")
-            continue
-        used.append(o)
+    for f, objs in read_files(filename, app_ctx):
+        for o in objs:
+            if not isinstance(o, CHECKED_KINDS):
+                kind = type(o).__name__
+                uses = "check uses ResourceClaims, ResourceClaimTemplates, Pods, DeviceClasses and Namespaces"
+                app_ctx.warn(f"{'<stdin>' if f == '-' else f}: ignoring {kind} {o.name}: {uses}")
+                continue
+            used.append(o)
     if not any(isinstance(o, CHECKED_KINDS[:3]) for o in used):
         raise InputError(f"{origin}: no ResourceClaim, ResourceClaimTemplate or Pod to check")
     cluster = app_ctx.cluster()

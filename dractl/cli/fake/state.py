@@ -92,7 +92,7 @@ def load(
     from dractl.control.store import document
 
     fake, app_ctx = fake_cluster(ctx)
-    objs = _read(file, app_ctx)
+    objs = _read([file], app_ctx)
     # stored as the API server stores them: a namespaced object without a namespace is in "default"
     raws = [dict(defaulted(o.raw, None)) for o in objs]
     if not raws:
@@ -112,20 +112,21 @@ def _say(app_ctx: AppContext, line: str, cluster: dict[str, Any]) -> None:
     app_ctx.print(state_result(line, cluster))
 
 
-def _read(file: str, app_ctx: AppContext) -> list[Any]:
-    """Parse and validate FILE into model objects (their ``raw`` is the v1 dict; a ResourceSlice's is read again
-    from the file when it is used)."""
-    from dractl.sources.loader import read_objects
+def _read(files: list[str], app_ctx: AppContext) -> list[Any]:
+    """Parse and validate every FILE, in order, into model objects (their ``raw`` is the v1 dict; a ResourceSlice's
+    is read again from the file when it is used); any bad file is refused before anything is applied."""
+    from dractl.cli.files import read_files
 
-    return read_objects(file, warn=app_ctx.warn)
+    return [o for _, objs in read_files(files, app_ctx) for o in objs]
 
 
 def apply(
     ctx: typer.Context,
     filename: Annotated[
-        str,
+        list[str],
         typer.Option(
-            "-f", "--filename", metavar="FILE", help="File to apply (- for stdin).", autocompletion=_c.complete_files
+            "-f", "--filename", metavar="FILE", help="File to apply (- for stdin); repeat for several files.",
+            autocompletion=_c.complete_files,
         ),
     ],
 ) -> None:
@@ -136,12 +137,12 @@ def apply(
 def delete(
     ctx: typer.Context,
     filename: Annotated[
-        str,
+        list[str],
         typer.Option(
             "-f",
             "--filename",
             metavar="FILE",
-            help="File naming the objects to delete.",
+            help="File naming the objects to delete; repeat for several files.",
             autocompletion=_c.complete_files,
         ),
     ],
@@ -153,7 +154,7 @@ def delete(
     _change(ctx, filename, delete=True, ignore_not_found=ignore_not_found)
 
 
-def _change(ctx: typer.Context, filename: str, *, delete: bool, ignore_not_found: bool = False) -> None:
+def _change(ctx: typer.Context, filename: list[str], *, delete: bool, ignore_not_found: bool = False) -> None:
     """Apply or delete FILE's objects, then run the simulated control plane; one atomic write."""
     from dractl.control.plane import ControlPlane
     from dractl.render.events import event_line
