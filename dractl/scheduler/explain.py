@@ -138,6 +138,15 @@ class Explainer:
         else:
             summary, more, detail = self._run(claims, pod)
             lines.extend(more)
+            cond = pod.condition("PodScheduled")
+            if (summary.endswith(NOT_RETRIED) and cond is not None and cond.status == "False"
+                    and cond.reason == "SchedulerError" and cond.message):
+                # The filters pass, but the scheduler's last attempt failed after it chose a node (a PreBind or
+                # Bind error, e.g. the special claim refused by a quota): that is the reason, not a missed retry.
+                # kube-scheduler (schedule_one.go handleSchedulingFailure) retries such a pod with back-off.
+                summary = f"the scheduler chose a node, then failed: {cond.message}"
+                lines = [line.removesuffix(f"; {NOT_RETRIED}") for line in lines]
+                lines.append(f"{summary} (kube-scheduler retries with back-off)")
         title = f"Pod {ns}/{pod.name} (pending, claims not created)" if missing else f"Pod {ns}/{pod.name} (pending)"
         extra: dict[str, Any] = {}
         said = self.cluster.scheduler_message(ns, pod.name)  # read from a live cluster or its snapshot

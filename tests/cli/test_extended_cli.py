@@ -123,3 +123,11 @@ def test_a_special_claim_over_the_device_quota_is_a_scheduler_error(dractl, tmp_
     (entry,) = r.json()["pods"]
     assert (entry["outcome"], entry["error"]) == ("error", want)
     assert dractl("check", "-f", f).err == f"error: pod default/p: {want}\n"
+    # applied, the pod stays Pending; --explain names the PreBind failure, not a missed retry
+    assert dractl("fake", "apply", "-f", f).code == 0
+    r = dractl("pods", "p", "--explain", "-o", "json")
+    (ex,) = r.json()["explanations"]
+    assert ex["summary"].startswith("the scheduler chose a node, then failed: running PreBind plugin")
+    assert "exceeded quota: quota" in ex["summary"]
+    assert not any("has not retried" in line for line in ex["lines"])
+    assert "1/1 node(s) could schedule the pod now (dra-demo-worker)" in ex["lines"]
