@@ -69,6 +69,53 @@ class Explainer:
             self._alloc = Allocator(self.cluster, self.features)
         return self._alloc
 
+    # -------------------------------------------------------- scheduled
+
+    def node_choice(self, pod: Pod) -> Explained | None:
+        """Why a scheduled pod is on its node: the default profile's scores of the nodes that pass every filter,
+        worked out on the cluster as it is now without the pod (its claims that no other pod uses deallocated),
+        the pod's node against the runner-up, plugin by plugin. None for a pod not on a node."""
+        from dataclasses import replace
+
+        node = pod.node_name
+        if not node:
+            return None
+        keys = {k for k in claim_keys(pod).values() if k}
+        mine = [c for c in self.cluster.claims if (c.namespace, c.name) in keys]
+        only_mine = {id(c) for c in mine if all(r.uid == pod.meta.uid for r in c.reserved_for)}
+        claims = [replace(c, allocation=None, reserved_for=()) if id(c) in only_mine else c for c in mine]
+        spec = {k: v for k, v in (pod.raw.get("spec") or {}).items() if k != "nodeName"}
+        pending = replace(pod, node_name="", raw={**pod.raw, "spec": spec})
+        without = replace(self.cluster, pods=[p for p in self.cluster.pods if p is not pod],
+                          claims=[next((x for x in claims if x.key == c.key), c) for c in self.cluster.claims])
+        p = SchedulingPass(Allocator(without, self.features), preemption=False).place(pending, claims, explain=True)
+        title = f"Pod {pod.namespace}/{pod.name} on node {node}"
+        intro = "the nodes as the scheduler would score them now, without this pod"
+        if p.allocations is None:
+            summary = f"no node would take it now: {p.message or p.error or ''}".strip()
+            return Explained(title, summary, [summary])
+        if node not in p.fits:
+            summary = f"{node} would not take it now; the scheduler would choose {p.node}"
+            return Explained(title, summary, [summary, f"{intro}:", *score_lines(p)])
+        if not p.scores:
+            summary = f"{node} is the only node that passes every filter now"
+            return Explained(title, summary, [summary])
+        mine_total = p.scores[node].total
+        others = sorted((n for n in p.scores if n != node), key=lambda n: (-p.scores[n].total, n))
+        runner = others[0]
+        tied = [n for n in p.tied if n != node]
+        if node in p.tied:
+            summary = f"{node} has the top score, {mine_total}" + (
+                f", tied with {', '.join(tied[:3])}{f' and {len(tied) - 3} more' if len(tied) > 3 else ''}"
+                f" (the scheduler picks one of them at random)" if tied else "")
+        else:
+            summary = f"{node} scores {mine_total} now; {p.tied[0]} has the top score, {p.scores[p.tied[0]].total}"
+        vs = ", ".join(f"{k} {v} vs {p.scores[runner].scores.get(k, 0)}" for k, v in p.scores[node].scores.items())
+        lines = [summary, f"{node} {mine_total} against the runner-up {runner} {p.scores[runner].total}: {vs}",
+                 f"{intro}:", *score_lines(p)]
+        return Explained(title, summary, lines, pod=f"{pod.namespace}/{pod.name}",
+                         extra={"scores": p.scores_dict(), "tiedNodes": list(p.tied)})
+
     # -------------------------------------------------------- pending
 
     def claim(self, c: ResourceClaim) -> Explained:
@@ -369,6 +416,16 @@ def _extended_resources_claim(cluster: Any, pod: Pod) -> tuple[ResourceClaim, st
 
 
 MAX_NODES_PER_REASON = 3
+
+
+def score_lines(p: Placement, max_nodes: int = 5) -> list[str]:
+    """The best-scored nodes, one line each: ``node n1: 463 (TaintToleration 300, NodeResourcesFit 91, ...)``."""
+    best = sorted(p.scores, key=lambda n: (-p.scores[n].total, n))
+    out = [f"node {n}: {p.scores[n].total} (" + ", ".join(f"{k} {v}" for k, v in p.scores[n].scores.items()) + ")"
+           for n in best[:max_nodes]]
+    if len(best) > max_nodes:
+        out.append(f"and {len(best) - max_nodes} more nodes")
+    return out
 
 
 def filter_lines(p: Placement, max_nodes: int = MAX_NODES_PER_REASON) -> list[str]:

@@ -102,3 +102,22 @@ def test_image_locality_moves_the_pick_and_snapshot_keeps_the_images(dractl, wri
     assert node["status"]["images"] == [{k: v for k, v in images[0].items() if k != "extra"}]
     pod = dractl("--from", write(p | {"spec": p["spec"] | {"nodeName": "n1"}}), "snapshot", "-o", "json").json()
     assert pod["items"][0]["spec"]["containers"][0]["image"] == "registry.example.com/ml/train:2.1"
+
+
+def test_explain_says_why_a_scheduled_pod_is_on_its_node(dractl, write):
+    assert dractl("fake", "reset", "--nodes", "3", "--devices-per-node", "2").code == 0
+    r = dractl("fake", "apply", "-f", write(b.template("gpu"), gpu_pod("a", "1"), gpu_pod("b", "1")))
+    assert [line.split()[-1] for line in r.out.splitlines() if " scheduled on " in line] == [
+        "dra-demo-worker", "dra-demo-worker2"]
+    lines = [line.strip() for line in dractl("pods", "b", "--explain").out.splitlines()]
+    i = lines.index("Pod default/b on node dra-demo-worker2:")
+    assert lines[i + 1] == ("dra-demo-worker2 has the top score, 471, tied with dra-demo-worker3 (the scheduler picks "
+                            "one of them at random)")
+    assert lines[i + 2].startswith("dra-demo-worker2 471 against the runner-up dra-demo-worker3 471: "
+                                   "TaintToleration 300 vs 300, NodeResourcesFit 97 vs 97")
+    # the node with pod a on it scores lower (LeastAllocated)
+    assert lines[i + 6].startswith("node dra-demo-worker: 469 (TaintToleration 300, NodeResourcesFit 95")
+    doc = dractl("pods", "b", "--explain", "-o", "json").json()
+    choice = next(e for e in doc["explanations"] if e["title"] == "Pod default/b on node dra-demo-worker2")
+    assert choice["tiedNodes"] == ["dra-demo-worker2", "dra-demo-worker3"]
+    assert choice["scores"]["dra-demo-worker"]["total"] == 469

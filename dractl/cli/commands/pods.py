@@ -70,9 +70,11 @@ def explain_pod(ex: Explainer, rel: Relations, p: Pod) -> list[Explained]:
     ns = p.namespace
     if not p.node_name:
         return [ex.pod(p, rel.missing_claims(p))]
+    choice = ex.node_choice(p)  # why this node: its score against the runner-up
     if not p.resource_claims:
-        return [Explained(f"Pod {ns}/{p.name}", "no claims", ["this pod uses no ResourceClaims"])]
-    out = []
+        return [Explained(f"Pod {ns}/{p.name}", "no claims", ["this pod uses no ResourceClaims"]),
+                *([choice] if choice is not None else [])]
+    out = [choice] if choice is not None else []
     for key in claim_keys(p).values():
         c = rel.cluster.claim(*key) if key else None
         if c is not None:
