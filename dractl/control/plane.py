@@ -120,9 +120,13 @@ def _stamp(o: Any, rng: random.Random, at: str) -> Any:
     md = o.meta
     if md.uid and md.creation_timestamp:
         return o
-    raw_md = dict(o.raw.get("metadata") or {})
     uid = md.uid or str(uuid.UUID(int=rng.getrandbits(128), version=4))
     ts = md.creation_timestamp or at
+    stamp_lazily = getattr(o.raw, "with_metadata_defaults", None)  # a slice a file is re-read for (jsonstream)
+    if stamp_lazily is not None:
+        return replace(o, meta=replace(md, uid=uid, creation_timestamp=ts),
+                       raw=stamp_lazily({"uid": uid, "creationTimestamp": ts}))
+    raw_md = dict(o.raw.get("metadata") or {})
     raw_md.setdefault("uid", uid)
     raw_md.setdefault("creationTimestamp", ts)
     return replace(o, meta=replace(md, uid=uid, creation_timestamp=ts), raw={**o.raw, "metadata": raw_md})

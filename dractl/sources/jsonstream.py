@@ -50,7 +50,7 @@ class Reread:
 class LazyRaw(Mapping[str, Any]):
     """An object's API dictionary, read again from its file when first used (then kept)."""
 
-    __slots__ = ("_reread", "_start", "_end", "_extra", "_doc")
+    __slots__ = ("_reread", "_start", "_end", "_extra", "_doc", "_md_defaults")
 
     def __init__(self, reread: Reread, start: int, end: int, extra: dict[str, Any] | None = None) -> None:
         self._reread = reread
@@ -58,12 +58,34 @@ class LazyRaw(Mapping[str, Any]):
         self._end = end
         self._extra = extra  # kind and apiVersion an API list's item takes from its list
         self._doc: dict[str, Any] | None = None
+        self._md_defaults: dict[str, Any] | None = None
 
     def _get(self) -> dict[str, Any]:
         if self._doc is None:
             doc = json.loads(self._reread.read(self._start, self._end))
-            self._doc = {**self._extra, **doc} if self._extra else doc
+            doc = {**self._extra, **doc} if self._extra else doc
+            if self._md_defaults:
+                md = doc.get("metadata")
+                md = dict(md) if isinstance(md, dict) else {}
+                for k, v in self._md_defaults.items():
+                    md.setdefault(k, v)
+                doc = {**doc, "metadata": md}
+            self._doc = doc
         return self._doc
+
+    def with_metadata_defaults(self, defaults: dict[str, Any]) -> Mapping[str, Any]:
+        """The object with ``defaults`` set in its metadata where it has no such key (as the fake control plane
+        stamps a uid and creationTimestamp); not read yet, it stays unread: stamping every slice of a big file
+        does not read them all again."""
+        if self._doc is not None:
+            md = self._doc.get("metadata")
+            md = dict(md) if isinstance(md, dict) else {}
+            for k, v in defaults.items():
+                md.setdefault(k, v)
+            return {**self._doc, "metadata": md}
+        out = LazyRaw(self._reread, self._start, self._end, self._extra)
+        out._md_defaults = {**(self._md_defaults or {}), **defaults}
+        return out
 
     def __getitem__(self, key: str) -> Any:
         return self._get()[key]

@@ -21,6 +21,7 @@ from builders import (
     node,
     pod,
     slice_,
+    template,
 )
 
 GPU = "gpu.example.com"
@@ -134,6 +135,41 @@ def test_items_are_read_one_by_one_and_again_from_their_bytes(chunk, bom):
     assert [o for o, *_ in got] == objs
     reread = Reread(data=data)
     assert [dict(LazyRaw(reread, s, e, x)) for _, s, e, x in got] == objs
+
+
+def test_a_stamped_item_is_read_again_with_its_stamp():
+    import io
+
+    from dractl.sources.jsonstream import LazyRaw, Reread, stream_items
+
+    objs = _objects()
+    data = json.dumps({"apiVersion": "v1", "items": objs, "kind": "List"}).encode()
+    reread = Reread(data=data)
+    stamp = {"uid": "u-1", "creationTimestamp": "2026-12-02T00:00:00Z"}
+    for o, s, e, x in stream_items(io.BytesIO(data)):
+        want = {**o, "metadata": {**stamp, **o["metadata"]}}
+        assert dict(LazyRaw(reread, s, e, x).with_metadata_defaults(stamp)) == want  # not read yet
+        read = LazyRaw(reread, s, e, x)
+        assert dict(read) == o
+        assert dict(read.with_metadata_defaults(stamp)) == want  # read already
+    kept = {"metadata": {"name": "s", "uid": "mine"}}
+    data = json.dumps(kept).encode()
+    got = LazyRaw(Reread(data=data), 0, len(data)).with_metadata_defaults(stamp)
+    assert dict(got)["metadata"] == {"name": "s", "uid": "mine", "creationTimestamp": stamp["creationTimestamp"]}
+
+
+def test_check_on_a_snapshot_without_uids_answers_as_the_yaml_one(dractl, tmp_path):
+    objs = _objects()
+    for o in objs:
+        o["metadata"].pop("uid", None)
+        o["metadata"].pop("creationTimestamp", None)
+    one = tmp_path / "one.yaml"
+    one.write_text(yaml.safe_dump(pod("p2", "ns1", [{"name": "gpu", "resourceClaimTemplateName": "t"}])) + "---\n"
+                   + yaml.safe_dump(template("t", "ns1")))
+    ref = dractl("--from", _write(tmp_path, "s.yaml", objs), "check", "-f", str(one))
+    got = dractl("--from", _write(tmp_path, "s.json", objs), "check", "-f", str(one))
+    assert ref.code == 0 and "gpu-0-part-0" in ref.out, (ref.out, ref.err)  # a partition: its counters taken
+    assert (got.code, got.out, got.err) == (ref.code, ref.out, ref.err)
 
 
 @pytest.mark.parametrize("text", [
