@@ -501,6 +501,8 @@ class Framework:
         self.pre_filter_plugins = [p for p in self.plugins if p.has_pre_filter()]
         self.filter_plugins = [p for p in self.plugins if p.has_filter()]
         self.weights: dict[str, int] = dict(weights or {})
+        #: node -> the pending pods nominated to it (status.nominatedNodeName), which the filters count there
+        self.nominated: dict[str, list[PodInfo]] = {}
         self.score_plugins = [p for p in self.plugins if p.name in self.weights and p.has_score()]
         scoring = {p.name for p in self.score_plugins}
         self.pre_score_plugins = [p for p in self.plugins if p.name in scoring and p.has_pre_score()]
@@ -556,6 +558,27 @@ class Framework:
                     s = Status(Code.ERROR, (f'running "{pl.name}" filter plugin: {s.message()}',), detail=s.detail)
                 return s.with_plugin(pl.name)
         return SUCCESS
+
+    def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        """framework.go RunFilterPluginsWithNominatedPods: where pods of at least the pod's priority are nominated
+        to the node (by an earlier preemption), the filters must pass with them on it and without them."""
+        noms = self.nominated.get(node.name) if self.nominated else None
+        added = [p for p in noms if p.priority >= pod.priority and p.key != pod.key] if noms else []
+        if not added:
+            return self.run_filter_plugins(state, pod, node)
+        with_them, on = state.clone(), node.clone()  # addGENominatedPods
+        ext = [pl for pl in self.plugins if type(pl).add_pod is not Plugin.add_pod
+               and pl.name not in state.skip_filter_plugins]
+        for p in added:
+            on.add_pod(p)
+            for pl in ext:
+                s = pl.add_pod(with_them, pod, p, on)
+                if s is not None and not s.is_success():
+                    return Status(Code.ERROR, s.reasons)
+        s = self.run_filter_plugins(with_them, pod, on)
+        if not s.is_success():
+            return s
+        return self.run_filter_plugins(state, pod, node)
 
     def run_one_filter(self, pl: Plugin, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
         """One plugin's Filter as RunFilterPlugins runs it (a filter the caller deferred)."""
@@ -708,7 +731,7 @@ def find_nodes_that_fit(
     if res.feasible or res.error is not None or deferred:
         return res
     for n in skipped:
-        st = fw.run_filter_plugins(state, pod, n)
+        st = fw.run_filter_plugins_with_nominated_pods(state, pod, n)
         if st.code == Code.ERROR:
             res.error = st
             return res
@@ -729,7 +752,7 @@ def _filter_nodes(fw: Framework, state: CycleState, pod: PodInfo, candidates: Se
         if known and (n.name in one if one is not None else any(n.name in k for k in known)):
             skipped.append(n)
             continue
-        st = fw.run_filter_plugins(state, pod, n)
+        st = fw.run_filter_plugins_with_nominated_pods(state, pod, n)
         if st.code == Code.ERROR:
             res.error = st
             return res

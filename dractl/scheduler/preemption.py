@@ -194,7 +194,7 @@ def select_victims_on_node(
         s = remove(v)
         if s is not None:
             return [], 0, Status(Code.ERROR, s.reasons)
-    st = fw.run_filter_plugins(state, pod, node)
+    st = fw.run_filter_plugins_with_nominated_pods(state, pod, node)
     if not st.is_success():
         return [], 0, st
     potential.sort(key=_importance_key)
@@ -206,7 +206,7 @@ def select_victims_on_node(
         s = add(v)
         if s is not None:
             return Status(Code.ERROR, s.reasons)
-        fits = fw.run_filter_plugins(state, pod, node).is_success()
+        fits = fw.run_filter_plugins_with_nominated_pods(state, pod, node).is_success()
         if not fits:
             s = remove(v)
             if s is not None:

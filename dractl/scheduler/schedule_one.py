@@ -138,6 +138,11 @@ class SchedulingPass:
         self._infos = [self.snapshot.get(n) or NodeInfo(n) for n in self.nodes]
         #: whether DefaultPreemption runs for a pod that fits nowhere (its PostFilter)
         self.preemption = preemption
+        for pod_ in (cluster.pods if pods is None else pods):
+            nom = (pod_.raw.get("status") or {}).get("nominatedNodeName") if pod_.raw else None
+            if nom and not pod_.node_name and pod_.phase not in ("Succeeded", "Failed") \
+                    and not pod_.meta.deletion_timestamp:
+                self.framework.nominated.setdefault(str(nom), []).append(PodInfo(pod_))
         every_pod = [p for ni in self._infos for p in ni.pods]
         self.pdbs = [b for raw in (pdbs if pdbs is not None else [o.raw for o in getattr(cluster, "pdbs", ())])
                      if (b := PDB.of(raw, every_pod)) is not None]
@@ -153,6 +158,9 @@ class SchedulingPass:
         """The pod is bound to ``node``: it counts in that node's sums from now on."""
         info = PodInfo(pod)
         self._with_affinity = self._with_affinity or info.has_affinity
+        if self.framework.nominated:  # bound now: no longer nominated
+            for noms in self.framework.nominated.values():
+                noms[:] = [p for p in noms if p.key != info.key]
         self.snapshot.add_pod(info, node)
 
     def place(
@@ -264,7 +272,8 @@ class SchedulingPass:
         node and worked out again only where a pod was bound since. Only for pods whose scores cannot depend
         on other nodes (no pod affinity, no spread, no existing pod with affinity, see _score_lazily).
         Returns None where this does not apply or nothing fits (the caller then runs everything)."""
-        if (self._bare or self._with_affinity or info.has_affinity or info.spec.get("topologySpreadConstraints")
+        if (self._bare or self._with_affinity or any(self.framework.nominated.values()) or info.has_affinity
+                or info.spec.get("topologySpreadConstraints")
                 or (claims and dra.fits_memo is None) or has_prioritized_list(claims)):
             return None
         try:

@@ -187,3 +187,20 @@ def test_upstream_select_victims_on_node(case: dict[str, Any]) -> None:
     assert violating == case["violating"]
     want = Code.SUCCESS if case["status"] is None else Code.UNSCHEDULABLE_AND_UNRESOLVABLE
     assert st.code == want
+
+
+def test_pods_nominated_to_a_node_count_there_for_pods_of_no_higher_priority() -> None:
+    from dractl.allocator import Allocator
+    from dractl.scheduler.schedule_one import SchedulingPass
+
+    nom = a_pod("nom", {"cpu": "3"}, priority=1000)
+    nom["status"] = {"phase": "Pending", "nominatedNodeName": "n0"}
+    c = cluster_from(objects(node("n0", allocatable=FOUR_CPU), node("n1", allocatable=FOUR_CPU), nom))
+    low, high = objects(a_pod("low", {"cpu": "2"}, priority=10), a_pod("high", {"cpu": "2"}, priority=2000))
+    p = SchedulingPass(Allocator(c)).place(low, [])
+    assert (p.node, p.tied) == ("n1", ["n1"])  # n0 would be short of cpu with nom on it
+    p = SchedulingPass(Allocator(c)).place(high, [])
+    assert (p.node, p.tied) == ("n0", ["n0", "n1"])
+    p = SchedulingPass(Allocator(c), nodes=["n0"]).place(low, [])
+    assert p.message == ("0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No "
+                         "preemption victims found for incoming pod.")
