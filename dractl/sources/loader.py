@@ -11,7 +11,7 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from dractl.errors import InputError, ValidationError
@@ -192,7 +192,8 @@ def iter_objects(docs: Iterable[Any], origin: str) -> Iterable[tuple[Any, str]]:
 
 
 def read_objects(path: str, *, warn=None, validate: bool = True, kinds: frozenset[str] | None = None,
-                 lazy: frozenset[str] = frozenset({"ResourceSlice"}), data: bytes | None = None) -> list[Any]:
+                 lazy: frozenset[str] = frozenset({"ResourceSlice"}), data: bytes | None = None,
+                 keep: Callable[[dict[str, Any]], bool] | None = None) -> list[Any]:
     """Model objects of the file ``path`` (``-`` for stdin), each validated unless ``validate`` is False.
 
     Only objects of ``kinds`` (None: all) become model objects; the others are checked all the same, so a file
@@ -200,6 +201,8 @@ def read_objects(path: str, *, warn=None, validate: bool = True, kinds: frozense
     the dictionaries of one object at a time, never of the whole file; objects of the ``lazy`` kinds do not
     keep their dictionary but read it again from the file when it is asked for (``raw``). Anything else is
     read whole by :func:`parse_objects`. ``data``: the bytes of stdin, when they have been read already.
+    ``keep``: of a JSON document read item by item, only the items it keeps become model objects (the others are
+    still checked).
     """
     from dractl.sources.jsonstream import NotStreamable, Reread
 
@@ -220,7 +223,8 @@ def read_objects(path: str, *, warn=None, validate: bool = True, kinds: frozense
         reread = Reread(f)
     if f is not None and _starts_object(f):
         try:
-            return _stream_objects(f, reread, origin, warn=warn, validate=validate, kinds=kinds, lazy=lazy)
+            return _stream_objects(f, reread, origin, warn=warn, validate=validate, kinds=kinds, lazy=lazy,
+                                   keep=keep)
         except NotStreamable:
             pass
     if path == "-":
@@ -285,7 +289,8 @@ def _starts_object(f: Any) -> bool:
 
 
 def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, kinds: frozenset[str] | None,
-                    lazy: frozenset[str], state: bool = False, allow_empty: bool = False) -> list[Any]:
+                    lazy: frozenset[str], state: bool = False, allow_empty: bool = False,
+                    keep: Callable[[dict[str, Any]], bool] | None = None) -> list[Any]:
     """``state``: the file is the fake cluster's state (its ``items``, labelled ``document N`` as they always
     were; none at all is an empty cluster)."""
     from dataclasses import replace
@@ -307,7 +312,7 @@ def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, k
             if not isinstance(obj, dict):
                 raise InputError(f"{origin}: {where}: not a Kubernetes object (a {_yaml_type(obj)})")
             kind = obj.get("kind")
-            wanted = kinds is None or kind in kinds
+            wanted = (kinds is None or kind in kinds) and (keep is None or keep(obj))
             try:
                 o = parse_object(obj, validate=validate, model=wanted)
             except UnknownKind as e:

@@ -60,6 +60,8 @@ def _write(tmp_path, name: str, objs: list[dict], *, indent: int | None = None, 
 @pytest.mark.parametrize("indent", [None, 4])
 @pytest.mark.parametrize("args", [
     ["devices", "-o", "json"], ["devices", "--node", "node-b", "-o", "json"], ["usage", "--by", "pool"],
+    ["devices", "--node", "node-a"], ["devices", "--driver", "fabric.example.com"], ["devices", "--pool", "node-b"],
+    ["devices", "--node", "node-b", "--driver", "gpu.example.com", "--pool", "node-b", "-o", "json"],
     ["slices", "-o", "json"], ["-A", "claims", "-o", "json"], ["-A", "pods", "-o", "json"],
 ])
 def test_json_snapshot_answers_as_the_yaml_one(dractl, tmp_path, indent, args):
@@ -68,6 +70,27 @@ def test_json_snapshot_answers_as_the_yaml_one(dractl, tmp_path, indent, args):
     got = dractl("--from", _write(tmp_path, "s.json", objs, indent=indent), *args)
     assert ref.code == 0, ref.err
     assert (got.code, got.out, got.err) == (ref.code, ref.out, ref.err)
+
+
+def test_devices_of_a_node_whose_pool_has_a_slice_on_another_node(dractl, tmp_path):
+    # The pool of node-b's partitions says it has two slices; one of them (its counters) names node-a. From
+    # node-b's slices alone the pool looks incomplete, so the whole pool is read: the answer is the YAML one.
+    objs = _objects()
+    counters = next(o for o in objs if o["metadata"]["name"] == "node-b-counters")
+    counters["spec"]["nodeName"] = "node-a"
+    for args in (["devices", "--node", "node-b", "-o", "json"], ["devices", "--node", "node-a"]):
+        ref = dractl("--from", _write(tmp_path, "s.yaml", objs), *args)
+        got = dractl("--from", _write(tmp_path, "s.json", objs), *args)
+        assert ref.code == 0, ref.err
+        assert (got.code, got.out, got.err) == (ref.code, ref.out, ref.err)
+    got = json.loads(dractl("--from", _write(tmp_path, "s.json", objs), "devices", "--node", "node-b", "-o",
+                            "json").out)
+    assert {d["device"] for d in got["items"]} >= {f"gpu-0-part-{j}" for j in range(4)}
+
+
+def test_a_bad_slice_of_another_node_is_still_bad_input(dractl, tmp_path):
+    got = dractl("--from", _write(tmp_path, "bad.json", _bad_slice(_objects())), "devices", "--node", "node-b")
+    assert got.code == 2 and got.out == "" and got.err.count("\n") == 1, got.err
 
 
 def test_slices_of_an_api_list_keep_the_list_kind(dractl, tmp_path):
