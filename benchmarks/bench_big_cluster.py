@@ -249,7 +249,8 @@ def _child_run(cmd: list[str], env: dict[str, str]) -> tuple[float, float, float
     # Popen + wait4 on the pid gives this child's own rusage (RUSAGE_CHILDREN would sum every child).
     t = time.perf_counter()
     with tempfile.TemporaryFile() as out:
-        p = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.PIPE)
+        # Not in a checkout: ``python -m dractl`` puts the working directory before PYTHONPATH.
+        p = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.PIPE, cwd=tempfile.gettempdir())
         assert p.stderr is not None
         err = p.stderr.read()
         _, status, ru = os.wait4(p.pid, 0)
@@ -273,7 +274,7 @@ def main() -> None:
     ap.add_argument("--only", help="comma-separated labels of the commands to run (default: all)")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp()
-    snap = a.keep or os.path.join(tmp, "big.json")
+    snap = os.path.abspath(a.keep) if a.keep else os.path.join(tmp, "big.json")
     if a.write:
         write(a.write, a.nodes, a.gpus, a.pods)
         return
