@@ -168,6 +168,7 @@ class ControlPlane:
             *cluster.runtime_classes,
             *cluster.priority_classes,
             *cluster.pdbs,
+            *cluster.spread_owners,
             *cluster.nodes,
             *cluster.classes,
             *cluster.slices,

@@ -26,11 +26,16 @@ from dractl.model.objects import (
     Pod,
     PodDisruptionBudget,
     PriorityClass,
+    ReplicaSet,
+    ReplicationController,
     ResourceClaim,
     ResourceClaimTemplate,
     ResourceQuota,
     ResourceSlice,
     RuntimeClass,
+    Service,
+    SpreadOwner,
+    StatefulSet,
 )
 from dractl.quantity import Quantity
 
@@ -106,13 +111,15 @@ class Cluster:
     runtime_classes: list[RuntimeClass] = field(default_factory=list)
     priority_classes: list[PriorityClass] = field(default_factory=list)
     pdbs: list[PodDisruptionBudget] = field(default_factory=list)
+    #: Services, ReplicationControllers, ReplicaSets, StatefulSets (the scheduler's default pod spreading)
+    spread_owners: list[SpreadOwner] = field(default_factory=list)
 
     def raw_documents(self) -> list[dict[str, Any]]:
         """Every object as the API server (or the file) had it, kind by kind."""
         return [dict(o.raw) for group in (self.classes, self.slices, self.taint_rules, self.claims, self.templates,
                                           self.pods, self.nodes, self.namespaces, self.events, self.limit_ranges,
                                           self.resource_quotas, self.runtime_classes, self.priority_classes,
-                                          self.pdbs)
+                                          self.pdbs, self.spread_owners)
                 for o in group]
 
     # -------------------------------------------------------------- lookups
@@ -290,6 +297,10 @@ def cluster_from(objs: Iterable[Any]) -> Cluster:
         RuntimeClass: c.runtime_classes,
         PriorityClass: c.priority_classes,
         PodDisruptionBudget: c.pdbs,
+        Service: c.spread_owners,
+        ReplicationController: c.spread_owners,
+        ReplicaSet: c.spread_owners,
+        StatefulSet: c.spread_owners,
     }
     for o in objs:
         buckets[type(o)].append(o)

@@ -673,6 +673,35 @@ class ResourceQuota(APIObject):
 
 
 @dataclass(frozen=True, slots=True)
+class SpreadOwner(APIObject):
+    """What kube-scheduler's default pod spreading reads to group pods (helper.DefaultSelector): a Service,
+    ReplicationController, ReplicaSet or StatefulSet, kept as ``raw`` (one subclass per kind)."""
+
+    meta: ObjectMeta
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Service(SpreadOwner):
+    """A core/v1 Service (its ``spec.selector``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplicationController(SpreadOwner):
+    """A core/v1 ReplicationController (its ``spec.selector``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplicaSet(SpreadOwner):
+    """An apps/v1 ReplicaSet (its ``spec.selector``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StatefulSet(SpreadOwner):
+    """An apps/v1 StatefulSet (its ``spec.selector``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class PodDisruptionBudget(APIObject):
     """A policy/v1 PodDisruptionBudget: what DefaultPreemption counts as a violation when it picks victims
     (dractl.scheduler.preemption.PDB reads the selector and status from ``raw``)."""

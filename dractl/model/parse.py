@@ -34,6 +34,10 @@ KINDS: dict[str, tuple[str, bool]] = {
     "RuntimeClass": ("node.k8s.io", False),
     "PriorityClass": ("scheduling.k8s.io", False),
     "PodDisruptionBudget": ("policy", True),
+    "Service": ("", True),
+    "ReplicationController": ("", True),
+    "ReplicaSet": ("apps", True),
+    "StatefulSet": ("apps", True),
 }
 
 
@@ -787,6 +791,10 @@ def _pdb(o: dict[str, Any]) -> m.PodDisruptionBudget:
     return m.PodDisruptionBudget(meta=_meta(o.get("metadata")), raw=o)
 
 
+def _spread_owner(cls: type[m.SpreadOwner]) -> Callable[[dict[str, Any]], m.SpreadOwner]:
+    return lambda o: cls(meta=_meta(o.get("metadata")), raw=o)
+
+
 _PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "DeviceClass": _device_class,
     "ResourceSlice": _slice,
@@ -802,4 +810,8 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "RuntimeClass": _runtime_class,
     "PriorityClass": _priority_class,
     "PodDisruptionBudget": _pdb,
+    "Service": _spread_owner(m.Service),
+    "ReplicationController": _spread_owner(m.ReplicationController),
+    "ReplicaSet": _spread_owner(m.ReplicaSet),
+    "StatefulSet": _spread_owner(m.StatefulSet),
 }

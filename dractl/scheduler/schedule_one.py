@@ -133,7 +133,11 @@ class SchedulingPass:
 
         self.extended_resources = extended_resource_classes(cluster.classes)
         self.fit = NodeResourcesFit(resolve_class=self.extended_resources.get)
-        self.framework = default_framework({DRA: self.dra, "NodeResourcesFit": self.fit})
+        from dractl.scheduler.plugins.podtopologyspread import PodTopologySpread
+
+        # the system default spreading groups a pod with the pods of its Services and owner (DefaultSelector)
+        spread = PodTopologySpread(controllers=[o.raw for o in getattr(cluster, "spread_owners", ())])
+        self.framework = default_framework({DRA: self.dra, "NodeResourcesFit": self.fit, "PodTopologySpread": spread})
         self._dra_only = Framework([self.dra])
         self._infos = [self.snapshot.get(n) or NodeInfo(n) for n in self.nodes]
         #: whether DefaultPreemption runs for a pod that fits nowhere (its PostFilter)

@@ -45,6 +45,10 @@ KINDS: dict[str, APIKind] = {k.kind: k for k in (
     APIKind("PriorityClass", "scheduling.k8s.io", "v1", "priorityclasses", False, "pod priority (preemption)"),
     APIKind("RuntimeClass", "node.k8s.io", "v1", "runtimeclasses", False, "a pod's overhead (check)"),
     APIKind("PodDisruptionBudget", "policy", "v1", "poddisruptionbudgets", True, "what preemption may evict"),
+    APIKind("Service", "", "v1", "services", True, "default pod spreading (node scores)"),
+    APIKind("ReplicationController", "", "v1", "replicationcontrollers", True, "default pod spreading (node scores)"),
+    APIKind("ReplicaSet", "apps", "v1", "replicasets", True, "default pod spreading (node scores)"),
+    APIKind("StatefulSet", "apps", "v1", "statefulsets", True, "default pod spreading (node scores)"),
 )}
 
 #: Only the scheduler's FailedScheduling events about pods are read.

@@ -279,7 +279,8 @@ class LiveSource:
                 self._warn(f"{self._http_error(status, data, 'list', kind)}; explanations will not quote the scheduler")
                 return {"apiVersion": "v1", "kind": "EventList", "items": []}
             if status == 403 and kind in ("LimitRange", "ResourceQuota", "RuntimeClass", "PriorityClass",
-                                              "PodDisruptionBudget"):
+                                              "PodDisruptionBudget", "Service", "ReplicationController",
+                                              "ReplicaSet", "StatefulSet"):
                 # Only `check` applies them (admission): without the right to list them, say so once.
                 self._warn(f"{self._http_error(status, data, 'list', kind)}; check will not apply {kind}s")
                 return {"apiVersion": "v1", "kind": kind + "List", "items": []}

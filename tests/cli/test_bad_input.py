@@ -155,12 +155,13 @@ def test_a_usage_error_points_at_the_help_of_the_command_misused(dractl, args, w
 def test_many_unknown_objects_give_one_warning(dractl, tmp_path):
     f = tmp_path / "dump.yaml"
     others = [f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: cm{i}}}\n" for i in range(50)]
-    others += ["apiVersion: v1\nkind: Service\nmetadata: {name: e}\n"]
+    others += ["apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: e}\n"]
     f.write_text(open(SLICE).read() + "\n---\n" + "---\n".join(others))
     r = dractl("--from", str(f), "devices", "-o", "name")
     assert r.code == 0 and len(r.out.splitlines()) == 8
     warnings = [line for line in r.err.splitlines() if "skipping" in line]
-    assert warnings == [f"dractl: {f}: skipping 51 objects of kinds dractl does not use: ConfigMap (50), Service (1)"]
+    assert warnings == [
+        f"dractl: {f}: skipping 51 objects of kinds dractl does not use: ConfigMap (50), Deployment (1)"]
 
 
 def test_rest_api_lists_whose_items_have_no_kind(dractl, tmp_path):

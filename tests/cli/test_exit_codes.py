@@ -32,7 +32,7 @@ FILES = {
     "other-namespace.yaml": one_claim("elsewhere", "40Gi", ns="team-x"),
     "nosuch.yaml": one_claim("nosuch", "1Gi"),
     "not-yaml.txt": "this: is: not yaml: [\n",
-    "deploy.yaml": "apiVersion: v1\nkind: Service\nmetadata: {name: web}\n",
+    "deploy.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n",
     "unreachable.kubeconfig": """apiVersion: v1
 kind: Config
 clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]

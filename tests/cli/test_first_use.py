@@ -52,7 +52,7 @@ def test_an_empty_fake_cluster_reads_as_empty(dractl, tmp_path):
 def test_loading_a_file_with_nothing_to_load_is_refused_and_changes_nothing(dractl, tmp_path):
     assert dractl("fake", "reset").code == 0
     before = (tmp_path / "state" / "cluster.json").read_bytes()
-    svc = write(tmp_path, "deploy.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: web}\n")
+    svc = write(tmp_path, "deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n")
     r = dractl("fake", "load", svc)
     assert r.code == 2 and "deploy.yaml: no object dractl reads in it; the fake cluster is unchanged" in r.err
     assert (tmp_path / "state" / "cluster.json").read_bytes() == before

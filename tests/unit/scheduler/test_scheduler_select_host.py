@@ -169,3 +169,31 @@ def test_scoring_after_dynamic_resources_or_before_binds_the_same(seed: int, mon
     full = bindings(cluster_objs, file, False, monkeypatch)
     assert any(full[0].values())  # something was scheduled
     assert bindings(cluster_objs, file, True, monkeypatch) == full
+
+
+def test_system_default_spreading_needs_the_pods_owner_and_moves_the_pick() -> None:
+    """A pod of a ReplicaSet is spread from its siblings by the system default constraints (hostname maxSkew 3,
+    zone maxSkew 5, ScheduleAnyway: plugins/podtopologyspread), which dractl can apply once it knows the
+    ReplicaSet's selector (helper.DefaultSelector)."""
+    rs = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web-1", "namespace": NS},
+          "spec": {"selector": {"matchLabels": {"app": "web"}}}}
+
+    def web(name: str, node_name: str | None = None) -> dict:
+        p = with_requests(pod(name, NS), {"cpu": "100m"})
+        p["metadata"]["labels"] = {"app": "web"}
+        p["metadata"]["ownerReferences"] = [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-1",
+                                             "uid": "u1", "controller": True}]
+        if node_name:
+            p["spec"]["nodeName"] = node_name
+            p["status"] = {"phase": "Running"}
+        return p
+
+    filler = with_requests(pod("filler", NS), {"cpu": "2"})
+    filler["spec"]["nodeName"], filler["status"] = "n0", {"phase": "Running"}
+    base = [namespace(NS), *(node(f"n{i}", {"kubernetes.io/hostname": f"n{i}"},
+                                  allocatable={"cpu": "4", "memory": "8Gi", "pods": "110"}) for i in range(2)),
+            filler, web("w1", "n1"), web("w2", "n1"), web("w3", "n1")]
+    (out,) = check(cluster_from(objects(*base)), objects(web("new"))).pods
+    assert (out.node, "PodTopologySpread" in out.scores["n0"]) == ("n1", False)  # the emptier node, no spreading
+    (out,) = check(cluster_from(objects(*base, rs)), objects(web("new"))).pods
+    assert (out.node, out.scores["n0"]["PodTopologySpread"], out.scores["n1"]["PodTopologySpread"]) == ("n0", 200, 66)
