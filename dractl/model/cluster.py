@@ -315,7 +315,8 @@ def in_default_namespace(o: Any) -> Any:
     """A namespaced object read without a namespace (from a file) as the API server stores it: in "default".
 
     The one place a missing namespace is defaulted: every namespaced object of a Cluster has its namespace.
-    Objects applied to the fake cluster get -n's (or "default") from admission before they are stored."""
+    Objects applied to the fake cluster get -n's (or "default") from admission before they are stored.
+    """
     from dataclasses import replace
 
     o = replace(o, meta=replace(o.meta, namespace="default"))

@@ -674,8 +674,10 @@ class ResourceQuota(APIObject):
 
 @dataclass(frozen=True, slots=True)
 class SpreadOwner(APIObject):
-    """What kube-scheduler's default pod spreading reads to group pods (helper.DefaultSelector): a Service,
-    ReplicationController, ReplicaSet or StatefulSet, kept as ``raw`` (one subclass per kind)."""
+    """What kube-scheduler's default pod spreading reads to group pods (helper.DefaultSelector).
+
+    A Service, ReplicationController, ReplicaSet or StatefulSet, kept as ``raw`` (one subclass per kind).
+    """
 
     meta: ObjectMeta
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
@@ -703,8 +705,10 @@ class StatefulSet(SpreadOwner):
 
 @dataclass(frozen=True, slots=True)
 class PodDisruptionBudget(APIObject):
-    """A policy/v1 PodDisruptionBudget: what DefaultPreemption counts as a violation when it picks victims
-    (dractl.scheduler.preemption.PDB reads the selector and status from ``raw``)."""
+    """A policy/v1 PodDisruptionBudget: what DefaultPreemption counts as a violation when it picks victims.
+
+    dractl.scheduler.preemption.PDB reads the selector and status from ``raw``.
+    """
 
     meta: ObjectMeta
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)

@@ -57,7 +57,8 @@ def object_label(obj: Mapping[str, Any]) -> str:
 def parse_object(obj: Any, *, validate: bool = True, model: bool = True) -> Any:
     """Parse one API object into the model; raises ValidationError or UnknownKind.
 
-    ``model=False`` only checks the object (kind, and with ``validate`` its fields) and returns None."""
+    ``model=False`` only checks the object (kind, and with ``validate`` its fields) and returns None.
+    """
     if not isinstance(obj, dict):
         raise ValidationError("", f"not a Kubernetes object (got {type(obj).__name__})")
     kind = obj.get("kind")
@@ -142,6 +143,7 @@ def _meta(d: Any) -> m.ObjectMeta:
 
 
 def node_selector(d: Any) -> m.NodeSelector | None:
+    """Parse a core/v1 NodeSelector; None when it is absent."""
     if not isinstance(d, dict):
         return None
 
@@ -511,6 +513,7 @@ def _claim_spec(spec: Any, field: str) -> m.ResourceClaimSpec:
 
 
 def allocation_result(d: Any) -> m.AllocationResult | None:
+    """Parse a claim's status.allocation; None when it is absent."""
     if not isinstance(d, dict):
         return None
     devices = _d(d.get("devices"))
@@ -651,8 +654,11 @@ def _pod(o: dict[str, Any]) -> m.Pod:
 
 
 def _extended_claim(status: dict[str, Any]) -> tuple[m.PodResourceClaim, ...]:
-    """The claim the scheduler created for the pod's DRA extended resources (status.extendedResourceClaimStatus),
-    as one more entry of the pod's claims, named ``<extended-resources>``."""
+    """The claim the scheduler created for the pod's DRA extended resources, as a pod claim entry.
+
+    It is read from status.extendedResourceClaimStatus and becomes one more entry of the pod's claims, named
+    ``<extended-resources>``.
+    """
     name = _d(status.get("extendedResourceClaimStatus")).get("resourceClaimName")
     return (m.PodResourceClaim(m.EXTENDED_RESOURCES_ENTRY, str(name)),) if name else ()
 

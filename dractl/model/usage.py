@@ -136,8 +136,10 @@ def total(views: Iterable[DeviceView]) -> UsageRow:
 
 @dataclass
 class NodeCompute:
-    """A node's cpu (millicores), memory (bytes) and pods: requested by its pods, and allocatable (the
-    scheduler's per-node sums, dractl.scheduler.framework)."""
+    """A node's cpu (millicores), memory (bytes) and pods: requested by its pods, and allocatable.
+
+    These are the scheduler's per-node sums (dractl.scheduler.framework).
+    """
 
     requested: dict[str, int]
     allocatable: dict[str, int]

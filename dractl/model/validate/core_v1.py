@@ -1,5 +1,7 @@
-"""The core/v1 rules DRA relies on: Pod (resource claims and container claims), Node, Namespace, LimitRange,
-ResourceQuota."""
+"""The core/v1 rules DRA relies on.
+
+They cover Pod (resource claims and container claims), Node, Namespace, LimitRange and ResourceQuota.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""core/v1 LimitRange and ResourceQuota as kube-apiserver validates them (pkg/apis/core/validation/validation.go:
-ValidateLimitRange, ValidateResourceQuota), after the metadata."""
+"""core/v1 LimitRange and ResourceQuota as kube-apiserver validates them, after the metadata.
+
+Upstream: pkg/apis/core/validation/validation.go ValidateLimitRange, ValidateResourceQuota.
+"""
 
 from __future__ import annotations
 

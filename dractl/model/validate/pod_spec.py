@@ -1,5 +1,4 @@
-"""core/v1 checks kube-apiserver makes (pkg/apis/core/validation/validation.go) on the pod fields scheduling
-reads.
+"""core/v1 checks kube-apiserver makes (pkg/apis/core/validation/validation.go) on the pod fields scheduling reads.
 
 Resources (names, quantities, requests against limits, extended resources), ports, node selector,
 affinity terms and topology spread constraints, with upstream's field paths and words:
@@ -62,6 +61,7 @@ def is_native(name: str) -> bool:
 
 
 def is_hugepages(name: str) -> bool:
+    """Whether a resource name is a hugepages size (``hugepages-<size>``)."""
     return name.startswith(_HUGEPAGES)
 
 
@@ -78,11 +78,12 @@ def overcommit_allowed(name: str) -> bool:
 
 
 def is_integer_resource(name: str) -> bool:
+    """Whether a resource's quantities must be whole numbers (pods, extended resources, ...)."""
     return name in _INTEGER_RESOURCES or is_extended(name)
 
 
 def _resource_name(name: str, path: str) -> None:
-    """validateResourceName."""
+    """Check a resource name as upstream validateResourceName does."""
     err = label_key_error(name)
     if err:
         raise _invalid(path, name, err)
@@ -137,8 +138,10 @@ def _catch(errs: list[ValidationError], fn: Callable[..., Any], *args: Any) -> N
 
 def _resource_list(d: Any, path: str, name_fn: Callable[[str, str], None],
                    errs: list[ValidationError]) -> dict[str, Quantity]:
-    """The quantities by name, in name order (upstream walks a Go map: its order varies; sorted here). A
-    quantity that does not parse is refused at once (the apiserver cannot decode it)."""
+    """The quantities by name, in name order (upstream walks a Go map: its order varies; sorted here).
+
+    A quantity that does not parse is refused at once (the apiserver cannot decode it).
+    """
     out: dict[str, Quantity] = {}
     items = _obj(d, path)
     for name in items:
@@ -164,8 +167,7 @@ def _requirements_key(res: Mapping[str, Any], pod_level: bool) -> Any:
 
 
 def resource_requirements(res: Any, path: str, *, pod_level: bool = False) -> None:
-    """validateResourceRequirements (containers) / validatePodResourceRequirements (pod level): the first
-    error."""
+    """Check a container's or the pod's resources; raise the first error (upstream validateResourceRequirements)."""
     errs = resource_requirements_errors(res, path, pod_level=pod_level)
     if errs:
         raise errs[0]
@@ -241,7 +243,7 @@ def _port_number(value: Any, path: str) -> int:
 
 
 def container_ports(ports: Any, path: str) -> None:
-    """validateContainerPorts (protocol defaults to TCP first)."""
+    """Check a container's ports as upstream validateContainerPorts does (protocol defaults to TCP first)."""
     names: set[str] = set()
     for i, port in enumerate(_list(ports, path)):
         p = f"{path}[{i}]"
@@ -390,7 +392,7 @@ def _weight(value: Any, path: str) -> None:
 
 
 def _pod_affinity_term(term: Any, path: str) -> None:
-    """validatePodAffinityTerm."""
+    """Check a pod affinity term as upstream validatePodAffinityTerm does."""
     term = _obj(term, path)
     label_selector(term.get("labelSelector"), f"{path}.labelSelector")
     label_selector(term.get("namespaceSelector"), f"{path}.namespaceSelector")
@@ -429,7 +431,7 @@ def _match_label_keys(path: str, match: list, mismatch: list, selector: Any) -> 
 
 
 def affinity(aff: Any, path: str) -> None:
-    """validateAffinity."""
+    """Check spec.affinity as upstream validateAffinity does."""
     aff = _obj(aff, path)
     na = aff.get("nodeAffinity")
     if na is not None:
@@ -472,9 +474,11 @@ def topology_spread_constraints(constraints: Any, path: str) -> None:
 
 
 def topology_spread_constraints_errors(constraints: Any, path: str) -> list[ValidationError]:
-    """validateTopologySpreadConstraints: every error, in its order. In v1.37
-    (MatchLabelKeysInPodTopologySpreadSelectorMerge on) ``matchLabelKeys`` is checked with
-    ValidateMatchLabelKeysAndMismatchLabelKeys, after the apiserver merged the keys into the selector."""
+    """validateTopologySpreadConstraints: every error, in its order.
+
+    In v1.37 (MatchLabelKeysInPodTopologySpreadSelectorMerge on) ``matchLabelKeys`` is checked with
+    ValidateMatchLabelKeysAndMismatchLabelKeys, after the apiserver merged the keys into the selector.
+    """
     errs: list[ValidationError] = []
     items = _list(constraints, path)
     for i, c in enumerate(items):
@@ -554,9 +558,12 @@ def validate_pod_spec(spec: Mapping[str, Any]) -> None:
 
 
 def pod_spec_errors(spec: Mapping[str, Any]) -> list[ValidationError]:
-    """The scheduling-relevant part of ValidatePodSpec, every error in its order: containers (ports,
-    resources; then host ports across them), init containers (each with its own host ports), pod-level
-    resources, node selector, affinity, spread constraints, tolerations, overhead."""
+    """Every error of the scheduling-relevant part of ValidatePodSpec, in its order.
+
+    Containers (ports, resources; then host ports across them), init containers (each with its own
+    host ports), pod-level resources, node selector, affinity, spread constraints, tolerations,
+    overhead.
+    """
     errs: list[ValidationError] = []
     for key in ("containers", "initContainers"):
         items = _list(spec.get(key), f"spec.{key}")

@@ -143,7 +143,7 @@ def _resource_slice(obj: dict) -> None:
 
 
 def _uses_advanced_features(devices: list) -> bool:
-    """haveDeviceTaints || haveConsumesCounters || haveListAttributes."""
+    """Whether devices use taints, counters or list attributes (haveDeviceTaints || haveConsumesCounters || ...)."""
     for dev in devices:
         if not isinstance(dev, dict):
             continue
@@ -165,7 +165,7 @@ _ATTR_FIELDS = {"int": 0, "bool": 1, "string": 2, "version": 3, "ints": 4, "bool
 
 
 def _devices(devices: list, per_device: bool) -> None:
-    """validateDevice for each device, unrolled for speed (this is the hot path)."""
+    """Check each device as upstream validateDevice does, unrolled for speed (this is the hot path)."""
     seen: set[str] = set()
     label_re = _DNS_LABEL_RE.fullmatch
     qname_ok = _QNAME_OK
@@ -295,8 +295,10 @@ def _devices(devices: list, per_device: bool) -> None:
 
 
 def _remember_consumption(name: str, consumes: Any) -> None:
-    """Remember a device's consumesCounters that passed, if every counter value in it is a string (so that
-    equal means the same: 1 == True in Python, "1" != True)."""
+    """Remember a device's consumesCounters that passed, if every counter value in it is a string.
+
+    That way equal means the same: 1 == True in Python, "1" != True.
+    """
     for cc in consumes:
         for c in cc["counters"].values():
             if type(c.get("value")) is not str:
@@ -451,7 +453,7 @@ _RANGE_FIELDS = frozenset({"min", "max", "step"})
 
 
 def _request_policy(capacity: Quantity, policy: dict, path: str) -> None:
-    """validateRequestPolicy (DRAFractionalCapacityRange on, as in v1.37)."""
+    """Check a capacity's requestPolicy as upstream validateRequestPolicy does (DRAFractionalCapacityRange on)."""
     valid_values = _list(policy.get("validValues"), f"{path}.validValues")
     valid_range = policy.get("validRange")
     if valid_values and valid_range is not None:
@@ -573,7 +575,7 @@ def _skip_node_operations(ops: Any, path: str) -> None:
 
 
 def _node_allocatable_resources(value: Any, caps: dict, path: str) -> None:
-    """validateNodeAllocatableResources (shape and quantities; resource names are not checked)."""
+    """Check nodeAllocatableResources' shape and quantities (validateNodeAllocatableResources)."""
     for rname, mapping in _obj(value, path).items():
         kpath = _key_path(path, rname)
         mapping = _obj(mapping, kpath)

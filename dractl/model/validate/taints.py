@@ -11,7 +11,7 @@ from dractl.model.validate.limits import MAX_BINDING_CONDITIONS, MAX_TOLERATIONS
 
 
 def _taint(taint: dict, path: str) -> None:
-    """validateDeviceTaint."""
+    """Check a device taint as upstream validateDeviceTaint does."""
     _label_name(taint.get("key"), f"{path}.key")
     value = _str(taint.get("value"), f"{path}.value")
     if value:
@@ -54,7 +54,7 @@ def _tolerations(tolerations: Any, path: str) -> None:
 
 
 def _binding_conditions(conds: Any, failure: Any, path: str) -> None:
-    """validateDeviceBindingParameters."""
+    """Check a device's binding conditions as upstream validateDeviceBindingParameters does."""
     cpath, fpath = f"{path}.bindingConditions", f"{path}.bindingFailureConditions"
     conds = _list(conds, cpath)
     failure = _list(failure, fpath)
