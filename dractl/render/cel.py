@@ -46,9 +46,12 @@ def _reason(r: DeviceResult) -> str:
 
 
 def summary(results: list[DeviceResult]) -> str:
-    """"3 of 8 match; 5 fail: memory is 80Gi, needs >= 100Gi", and runtime errors grouped the
+    """The one-line summary of a selector's results on the devices.
+
+    "3 of 8 match; 5 fail: memory is 80Gi, needs >= 100Gi", and runtime errors grouped the
     same way ("all 8 devices raise a runtime error: no such key: x"), with upstream's
-    advice for them once, on a line of its own."""
+    advice for them once, on a line of its own.
+    """
     from dractl.cel.match import group_errors, group_reasons
 
     n = len(results)

@@ -98,7 +98,7 @@ def claims_table(v: ClaimsView) -> Table:
 
 
 def claim_doc(v: ClaimsView, c: ResourceClaim, explained: Explained | None) -> dict[str, Any]:
-    """dractl's view of one claim (kind Claim): its results with their health, consumers and node."""
+    """The document of one claim as dractl sees it (kind Claim): its results with their health, consumers and node."""
     hidx = v.health
     d: dict[str, Any] = {
         "apiVersion": DRACTL_API,
@@ -191,7 +191,7 @@ def driver_status_cell(c: ResourceClaim, key: DeviceKey | None) -> str:
 
 
 def human_age(stamp: str, now: _dt.datetime | None = None) -> str:
-    """kubectl's AGE (k8s.io/apimachinery/pkg/util/duration.HumanDuration)."""
+    """An age as kubectl's AGE column shows it (k8s.io/apimachinery/pkg/util/duration.HumanDuration)."""
     if not stamp:
         return "<unknown>"
     try:
@@ -205,7 +205,7 @@ def human_age(stamp: str, now: _dt.datetime | None = None) -> str:
 
 
 def human_duration(secs: float) -> str:
-    """kubectl's duration.HumanDuration of ``secs`` seconds."""
+    """``secs`` seconds as kubectl's duration.HumanDuration writes them."""
     seconds = int(secs)
     if seconds < -1:
         return "<invalid>"

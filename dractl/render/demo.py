@@ -13,8 +13,11 @@ if TYPE_CHECKING:
 
 
 def demos_result(demos: Sequence[Any], helm_values: Callable[[str], list[str]]) -> Result:
-    """The demos by group: the DRA feature, the gates it needs, what it checks, the profile it runs on
-    (``helm_values(profile)``: its Helm values, for the DemoList documents)."""
+    """The demos by group, as a table and DemoList documents.
+
+    They show the DRA feature, the gates it needs, what it checks, the profile it runs on
+    (``helm_values(profile)``: its Helm values, for the DemoList documents).
+    """
 
     def checks(d: Any) -> str:
         return f"not run: {d.skipped}" if d.skipped else d.outcome

@@ -37,9 +37,11 @@ class DeviceDocs:
         return q
 
     def docs(self, views: Iterable[Any]) -> Iterable[dict[str, Any]]:
+        """The documents of the device views, made as they are written."""
         return map(self.doc, views)
 
     def doc(self, v: Any) -> dict[str, Any]:
+        """The document of one device view."""
         pd = v.pd
         d = pd.device
         driver = pd.driver
@@ -115,8 +117,10 @@ def main_attribute_names(views: Sequence[Any]) -> list[str]:
 
 
 def attribute_text(attrs: Any, driver: str, short: str) -> str:
-    """The value of attribute ``short`` (bare, or in the driver's domain, whichever comes first; else in any
-    domain) as a table cell."""
+    """The value of attribute ``short`` as a table cell.
+
+    ``short`` is looked up bare, or in the driver's domain, whichever comes first; else in any domain.
+    """
     a = attrs.get(short)
     own = attrs.get(f"{driver}/{short}")
     if a is not None and own is not None:
@@ -148,12 +152,14 @@ class DeviceRows:
         self._counters: dict[int, tuple[Any, str]] = {}
 
     def columns(self) -> list[str]:
+        """The table's columns: the main attributes, and COUNTERS when a device consumes counters."""
         cols = ["NODE", "DRIVER", "POOL", "DEVICE", *[m.upper() for m in self.mains], "CAPACITY"]
         if self.has_counters:
             cols.append("COUNTERS")
         return [*cols, "STATUS", "ATTRIBUTES", "TAINTS"]
 
     def row(self, v: Any) -> list[str]:
+        """The cells of one device view."""
         pd = v.pd
         d = pd.device
         caps = d.capacity

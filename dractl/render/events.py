@@ -1,5 +1,7 @@
-"""The control plane's changes as the lines ``dractl fake apply``/``delete`` print (kubectl style),
-and the command hints that go with the core's facts."""
+"""The control plane's changes as the lines ``dractl fake apply``/``delete`` print (kubectl style).
+
+It also words the command hints that go with the core's facts.
+"""
 
 from __future__ import annotations
 
@@ -19,12 +21,16 @@ def quote_command(command: str) -> str:
 
 
 def see(command: str) -> str:
+    """A command hint as it is appended to a line: ``(see dractl ...)``."""
     return f"(see {quote_command(command)})"
 
 
 def event_line(e: Any, explain: Callable[[str, str], str] = explain_hint) -> str:
-    """One :class:`dractl.control.plane.Change` as a line; ``explain(namespace, pod)`` words the command
-    that explains a pending pod (the CLI's carries the flags that chose the source, so it works when pasted)."""
+    """One :class:`dractl.control.plane.Change` as a line.
+
+    ``explain(namespace, pod)`` words the command that explains a pending pod (the CLI's carries the flags
+    that chose the source, so it works when pasted).
+    """
     if e.verb == "scheduled":
         return f"{e.ref} scheduled on {e.node}"
     if e.verb == "pending":
@@ -65,7 +71,7 @@ def quoted(ref: str) -> str:
 
 
 def deleted_line(ref: str, namespace: str = "") -> str:
-    """kubectl delete's line (v1.37): ``pod "x" deleted from ns namespace``, ``devicetaintrule... "y" deleted``."""
+    """The line kubectl delete (v1.37) prints: ``pod "x" deleted from ns namespace``, ..."""
     return f"{quoted(ref)} deleted" + (f" from {namespace} namespace" if namespace else "")
 
 

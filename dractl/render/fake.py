@@ -38,8 +38,11 @@ def profiles_result(rows: list[tuple[Any, int, dict[str, int]]]) -> Result:
 
 
 def changes_result(changes: list[Any], explain: Callable[[str, str], str]) -> Result:
-    """The control plane's changes: kubectl-style lines (``explain(namespace, pod)`` words the command that
-    explains a pending pod), a ChangeList, or (-o name, as kubectl apply -o name) the file's objects."""
+    """The control plane's changes as a result for -o.
+
+    That is kubectl-style lines (``explain(namespace, pod)`` words the command that
+    explains a pending pod), a ChangeList, or (-o name, as kubectl apply -o name) the file's objects.
+    """
     from dractl.render.events import change_doc, event_line
 
     return Result(

@@ -152,7 +152,7 @@ def _claim_driver_status(claim: ResourceClaim | None) -> str:
 
 def pod_doc(rel: Relations, p: Pod, explained: list[Explained] | None, hidx: HealthIndex | None = None
             ) -> dict[str, Any]:
-    """dractl's view of one pod (kind PodClaims): its claims and their devices, computed by dractl."""
+    """The document of one pod as dractl sees it (kind PodClaims): its claims and their devices."""
     from dractl.model.relations import claim_keys
 
     keys = claim_keys(p)

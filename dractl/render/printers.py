@@ -42,7 +42,7 @@ def dractl_list(kind: str, items: list[Any], **extra: Any) -> dict[str, Any]:
 
 
 def nothing_found(namespace: str | None) -> str:
-    """kubectl get's line for an empty listing of one namespace (``None``: of all of them)."""
+    """The line kubectl get prints for an empty listing of one namespace (``None``: of all of them)."""
     return "No resources found." if namespace is None else f"No resources found in {namespace} namespace."
 
 
@@ -81,6 +81,7 @@ class Table:
     whole: Collection[str] = ()
 
     def visible(self, wide: bool) -> Table:
+        """The table without its wide-only columns, unless ``wide``."""
         if wide or not self.wide:
             return self
         keep = [i for i, c in enumerate(self.columns) if c not in self.wide]
@@ -111,6 +112,7 @@ class Result:
 
 
 def check_format(fmt: str) -> str:
+    """The -o format, checked; a UsageError naming the formats when it is unknown."""
     if fmt not in FORMATS:
         raise UsageError(f"-o {fmt!r}: unknown output format (allowed: {', '.join(FORMATS)})")
     return fmt
@@ -127,6 +129,7 @@ def use_bar(stream: TextIO) -> bool:
 
 
 def use_color(stream: TextIO) -> bool:
+    """Whether to style output on ``stream``: on a terminal, unless NO_COLOR is set."""
     if os.environ.get("NO_COLOR"):
         return False
     try:
@@ -251,6 +254,7 @@ def write_yaml(out: TextIO, head: dict[str, Any], items: Iterable[Any]) -> None:
 
 
 def to_yaml(doc: Any) -> str:
+    """A document as YAML, written as kubectl writes it."""
     import yaml
 
     return yaml.dump(doc, Dumper=_dumper(), sort_keys=False, default_flow_style=False, allow_unicode=True)
@@ -260,8 +264,10 @@ _DUMPER: Any = None
 
 
 def _dumper() -> Any:
-    """libyaml's safe dumper, without anchors: a value shared by two items (one capacity map) is written out
-    in each, as kubectl writes it."""
+    """The YAML dumper: libyaml's safe dumper, without anchors.
+
+    A value shared by two items (one capacity map) is written out in each, as kubectl writes it.
+    """
     global _DUMPER
     if _DUMPER is None:
         import yaml
@@ -275,8 +281,11 @@ def _dumper() -> Any:
 
 
 def print_table(table: Table, *, no_headers: bool = False, out: TextIO, fit: bool = True) -> None:
-    """kubectl's plain layout when piped; on a terminal fitted to its width (unless ``fit`` is
-    False, for ``-o wide``) and styled unless NO_COLOR."""
+    """Print a table: kubectl's plain layout when piped.
+
+    On a terminal the table is fitted to its width (unless ``fit`` is False, for ``-o wide``) and
+    styled unless NO_COLOR.
+    """
     if not _isatty(out):
         write_plain_table(out, table, no_headers)
         return
@@ -286,7 +295,7 @@ def print_table(table: Table, *, no_headers: bool = False, out: TextIO, fit: boo
 
 
 def plain_table(table: Table, no_headers: bool = False) -> str:
-    """kubectl's layout: upper-case headers, columns separated by three spaces."""
+    """A table in kubectl's layout: upper-case headers, columns separated by three spaces."""
     rows: Sequence[Sequence[str]] = table.rows if no_headers else [table.columns, *table.rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(table.columns))]
     lines = []

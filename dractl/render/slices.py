@@ -49,8 +49,11 @@ def slices_result(slices: list[ResourceSlice], pools: Mapping[tuple[str, str], P
 
 
 def classes_result(classes: list[DeviceClass], matched: Callable[[str], str]) -> Result:
-    """Each class with its selector(s), how many devices it selects (``matched``, asked for the table only) and
-    its extended resource; the DeviceClasses as the API server has them in documents."""
+    """The DeviceClasses as a result for -o.
+
+    Each class with its selector(s), how many devices it selects (``matched``, asked for the table only) and
+    its extended resource; the DeviceClasses as the API server has them in documents.
+    """
 
     def table() -> Table:
         rows = [

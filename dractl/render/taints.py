@@ -15,8 +15,11 @@ if TYPE_CHECKING:
 
 def preview_text(preview: Mapping[str, Any], rules: list[dict[str, Any]], evicted: list[Any], lost: list[Any],
                  now: _dt.datetime) -> str:
-    """The rule(s), the devices they taint, the pods the eviction controller would evict and the pending pods
-    that would lose candidates."""
+    """The preview of a taint, as text.
+
+    The rule(s), the devices they taint, the pods the eviction controller would evict and the pending pods
+    that would lose candidates.
+    """
     lines = []
     t = rules[0]["spec"]["taint"]
     text = f"{t['key']}" + (f"={t['value']}" if t.get("value") else "") + f":{t['effect']}"
@@ -58,8 +61,11 @@ def changes_result(changes: list[dict[str, Any]]) -> Result:
 
 
 def rules_result(rules: list[DeviceTaintRule], matched: Mapping[str, list[str]]) -> Result:
-    """``dractl taints``: a table with the devices each rule matches (``driver/pool/device``, dractl's), the
-    rules as the API server has them in documents."""
+    """The DeviceTaintRules as a result for -o (``dractl taints``).
+
+    That is a table with the devices each rule matches (``driver/pool/device``, dractl's), the
+    rules as the API server has them in documents.
+    """
 
     def table() -> Table:
         rows = []

@@ -33,18 +33,21 @@ class Listing:
     """One state of a listing: the result for ``-o``, and text printed after a table (``--explain``).
 
     ``keys`` names the columns that identify a row's object when ``-w`` reprints changed rows (the table
-    rows of one object that share them are told apart by their order); none means the whole row."""
+    rows of one object that share them are told apart by their order); none means the whole row.
+    """
 
     result: Result
     epilogue: Callable[[TextIO], None] | None = None
     keys: tuple[str, ...] = ()
 
     def print(self, fmt: str, *, no_headers: bool, out: TextIO, err: TextIO) -> None:
+        """Print the listing in format ``fmt``, with the text after a table."""
         print_result(self.result, fmt, no_headers=no_headers, out=out, err=err)
         if self.epilogue is not None and fmt in ("table", "wide"):
             self.epilogue(out)
 
     def epilogue_text(self, fmt: str) -> str:
+        """The text printed after a table, for ``fmt``."""
         if self.epilogue is None or fmt not in ("table", "wide"):
             return ""
         buf = io.StringIO()
