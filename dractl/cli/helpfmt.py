@@ -78,16 +78,32 @@ class _PlainValue:
         raise BadParameter(f"Value {value!r} is not a valid {self.annotation.__name__}.", ctx=ctx, param=param)
 
 
-PLAIN_TYPES = (str, int, bool)
+class _PlainList:
+    """The same for a repeatable ``list[str]`` option (``-f a -f b``): the strings, in order."""
+
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        if value is None:
+            return value
+        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            return list(value)
+        from typer._click.exceptions import BadParameter
+
+        raise BadParameter(f"Value {value!r} is not a list of strings.", ctx=ctx, param=param)
+
+
+PLAIN_TYPES = (str, int, bool, list[str])
 
 
 def plain_values(command: Any, ctx: Any) -> None:
     """Give every plain str/int/bool parameter the coercion above (Typer's is kept for anything else)."""
     for p in command.get_params(ctx):
         td = getattr(p, "type_descriptor", None)
-        if (getattr(p, "_runtime_param", False) is None and td is not None and td.annotation in PLAIN_TYPES
-                and getattr(td, "file_annotation", None) is None and not p.multiple and p.nargs == 1):
+        if getattr(p, "_runtime_param", False) is not None or td is None or getattr(td, "file_annotation", None):
+            continue
+        if td.annotation in (str, int, bool) and not p.multiple and p.nargs == 1:
             p._runtime_param = _PlainValue(td.annotation)
+        elif td.annotation == list[str] and p.multiple and p.nargs == 1:
+            p._runtime_param = _PlainList()
 
 
 class _Dractl:

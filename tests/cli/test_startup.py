@@ -40,6 +40,18 @@ def test_no_heavy_imports(args, tmp_path):
     assert heavy == ["HEAVY="], p.stderr
 
 
+def test_a_repeated_file_option_keeps_pydantic_out(tmp_path):
+    """`-f a -f b` is a list[str] option: dractl coerces it itself, so pydantic stays out there too."""
+    f = tmp_path / "ns.yaml"
+    f.write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n")
+    args = ["--fake", "fake", "delete", "--ignore-not-found", "-f", str(f), "-f", str(f)]
+    env = {"DRACTL_STATE": str(tmp_path), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "NO_COLOR": "1"}
+    p = subprocess.run([sys.executable, "-c", PROBE.format(args=args)], capture_output=True, text=True, env=env,
+                       cwd=ROOT)
+    heavy = [line for line in p.stderr.splitlines() if line.startswith("HEAVY=")]
+    assert len(heavy) == 1 and "pydantic" not in heavy[0], p.stderr
+
+
 def test_every_parameter_is_a_plain_str_int_or_bool():
     """What keeps pydantic out: a parameter of another type would get Typer's pydantic coercion back."""
     import typer.main
