@@ -55,13 +55,15 @@ SYSTEM_PRIORITY_CLASSES = {
 def defaulted(raw: Mapping[str, Any], namespace: str | None) -> Mapping[str, Any]:
     """Namespaced objects without a namespace go to ``namespace`` (else 'default'), as kubectl apply does.
 
-    Returns ``raw`` itself when it needs no change."""
+    Returns ``raw`` itself when it needs no change.
+    """
     if raw.get("kind") in NAMESPACED and not (raw.get("metadata") or {}).get("namespace"):
         return {**raw, "metadata": {**(raw.get("metadata") or {}), "namespace": namespace or "default"}}
     return raw
 
 
 def key_of(raw: Mapping[str, Any]) -> Key:
+    """The (kind, namespace, name) key of an API object."""
     md = raw.get("metadata") or {}
     return (str(raw.get("kind", "")), str(md.get("namespace") or ""), str(md.get("name") or ""))
 
@@ -77,6 +79,7 @@ class Refusal:
 
     @property
     def ref(self) -> str:
+        """The refused object as ``kind/name``."""
         return f"{self.kind.lower()}/{self.name}"
 
 
@@ -110,8 +113,11 @@ def admit(raw: Mapping[str, Any], old: Mapping[str, Any] | None, namespace_label
 
 
 def _defaulted_request(r: Mapping[str, Any]) -> dict[str, Any]:
-    """SetDefaults_ExactDeviceRequest / _DeviceSubRequest and the tolerations' operator
-    (pkg/apis/resource/v1/defaults.go, zz_generated.defaults.go)."""
+    """A device request with the apiserver's defaults applied.
+
+    Upstream: SetDefaults_ExactDeviceRequest / _DeviceSubRequest and the tolerations' operator
+    (pkg/apis/resource/v1/defaults.go, zz_generated.defaults.go).
+    """
     out = dict(r)
     mode = out.get("allocationMode") or "ExactCount"
     out["allocationMode"] = mode
@@ -139,8 +145,10 @@ def _defaulted_spec(kind: str, spec: Mapping[str, Any]) -> Any:
 
 
 def updated(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
-    """``new`` applied over ``old`` as the apiserver keeps it: apply never touches status (but a fake Node's,
-    see below), server-set metadata, or a bound pod's node."""
+    """An object as the apiserver stores it when ``new`` is applied over ``old``.
+
+    Apply never touches status (but a fake Node's, see below), server-set metadata, or a bound pod's node.
+    """
     out = dict(new)
     md = dict(new.get("metadata") or {})
     old_md = old.get("metadata") or {}
@@ -199,9 +207,12 @@ def default_pod(raw: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def default_pod_level(raw: Mapping[str, Any]) -> Mapping[str, Any]:
-    """podutil.DefaultPodLevelResources (PrepareForCreate, PodLevelResourcesFixDefaulting): pod-level
-    hugepage limits from the containers', then pod-level requests from the containers' (cpu, memory) or
-    from the pod-level limits."""
+    """A pod with pod-level resources defaulted (podutil.DefaultPodLevelResources).
+
+    Upstream runs it in PrepareForCreate (PodLevelResourcesFixDefaulting): pod-level hugepage limits come
+    from the containers', then pod-level requests from the containers' (cpu, memory) or from the pod-level
+    limits.
+    """
     spec = raw.get("spec") or {}
     res = spec.get("resources")
     if not isinstance(res, Mapping) or not (res.get("requests") or res.get("limits")):
@@ -227,8 +238,11 @@ def default_pod_level(raw: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _keep_server_set(old: Mapping[str, Any], new: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A pod applied again keeps what the apiserver set on create (defaulted requests, LimitRanger's values
-    and annotation): kubectl's patch does not name them, so they stay."""
+    """A pod applied again keeps what the apiserver set on create.
+
+    That is its defaulted requests, LimitRanger's values and annotation: kubectl's patch does not name them,
+    so they stay.
+    """
     old_spec = old.get("spec") or {}
     spec = dict(new.get("spec") or {})
     for key in ("containers", "initContainers"):
@@ -259,11 +273,13 @@ def _keep_server_set(old: Mapping[str, Any], new: Mapping[str, Any]) -> Mapping[
 
 
 def merge_match_label_keys(raw: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The pod strategy's PrepareForCreate (pkg/registry/core/pod/strategy.go mutatePodAffinity,
-    mutateTopologySpreadConstraints): each ``matchLabelKeys`` (``mismatchLabelKeys``) key the pod has a label
-    for becomes ``key In (value)`` (``NotIn``) in the term's or constraint's labelSelector. Used for
-    validation (the scheduler merges them again itself, which changes nothing); ``raw`` itself when no
-    key applies."""
+    """A pod with its matchLabelKeys and mismatchLabelKeys merged into its label selectors.
+
+    As the pod strategy's PrepareForCreate does (pkg/registry/core/pod/strategy.go mutatePodAffinity,
+    mutateTopologySpreadConstraints), each ``matchLabelKeys`` (``mismatchLabelKeys``) key the pod has a label for
+    becomes ``key In (value)`` (``NotIn``) in the term's or constraint's labelSelector. Used for validation (the
+    scheduler merges them again itself, which changes nothing); ``raw`` itself when no key applies.
+    """
     spec = raw.get("spec") or {}
     pod_labels = (raw.get("metadata") or {}).get("labels") or {}
 
@@ -341,8 +357,10 @@ def is_superset(ss: Mapping[str, Any], t: Mapping[str, Any]) -> bool:
 
 
 def merge_tolerations(first: list[Any], second: list[Any]) -> list[Any]:
-    """pkg/util/tolerations MergeTolerations: both lists, a toleration left out when one kept before it or
-    a different one after it covers it."""
+    """Merge two toleration lists as pkg/util/tolerations MergeTolerations does.
+
+    The result holds both lists, a toleration left out when one kept before it or a different one after it covers it.
+    """
     every = [t for t in [*first, *second] if isinstance(t, Mapping)]
     merged: list[Any] = []
     for i, t in enumerate(every):
@@ -362,8 +380,11 @@ DEFAULT_TOLERATIONS = (
 
 
 def default_toleration_seconds(raw: Mapping[str, Any]) -> Mapping[str, Any]:
-    """DefaultTolerationSeconds Admit: a pod that does not tolerate the not-ready (unreachable) NoExecute
-    taint gets a toleration of it for 300 seconds."""
+    """Add the not-ready and unreachable tolerations a pod lacks (DefaultTolerationSeconds Admit).
+
+    A pod that does not tolerate the not-ready (unreachable) NoExecute taint gets a toleration of it for
+    300 seconds.
+    """
     spec = raw.get("spec") or {}
     have = [t for t in spec.get("tolerations") or [] if isinstance(t, Mapping)]
     add = []
@@ -381,8 +402,10 @@ TOPOLOGY_LABELS = ("topology.kubernetes.io/zone", "topology.kubernetes.io/region
 
 
 def topology_labels(raw: Mapping[str, Any], node_labels: Mapping[str, str]) -> Mapping[str, Any]:
-    """PodTopologyLabels: the node's zone and region labels over the pod's own (``raw`` itself when the node
-    has none)."""
+    """The pod with its node's zone and region labels over its own (PodTopologyLabels).
+
+    Returns ``raw`` itself when the node has none.
+    """
     copy = {k: node_labels[k] for k in TOPOLOGY_LABELS if k in node_labels}
     md = raw.get("metadata") or {}
     if not copy or all((md.get("labels") or {}).get(k) == v for k, v in copy.items()):
@@ -445,8 +468,11 @@ class Admission:
 
     # -- the chain
     def review(self, raw: Mapping[str, Any], old: Mapping[str, Any] | None) -> Mapping[str, Any] | Refusal:
-        """The object as it would be stored, or the apiserver's refusal. ``old``: the stored object of the
-        same name (an update); raises InputError for the refusals that are bad input."""
+        """The object as it would be stored, or the apiserver's refusal.
+
+        ``old``: the stored object of the same name (an update); raises InputError for the refusals that
+        are bad input.
+        """
         kind, ns, name = key_of(raw)
         admit(raw, old, self._namespace_labels(ns) if ns else {})
         if old is not None:
@@ -458,10 +484,13 @@ class Admission:
         return raw
 
     def _create_pod(self, raw: Mapping[str, Any], ns: str, name: str) -> Mapping[str, Any] | Refusal:
-        """The mutating plugins in kube-apiserver's order (LimitRanger, Priority, DefaultTolerationSeconds,
+        """Admit a pod as kube-apiserver's create does; the stored pod, or the refusal.
+
+        It runs the mutating plugins in kube-apiserver's order (LimitRanger, Priority, DefaultTolerationSeconds,
         RuntimeClass, PodTopologyLabels), the pod
         strategy's PrepareForCreate, validation, then the validating plugins (LimitRanger, RuntimeClass,
-        ResourceQuota) (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins)."""
+        ResourceQuota) (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins).
+        """
         ranges = sorted(self._objects(LimitRange.__name__, ns), key=lambda lr: lr.name)
         submitted = raw
         raw = limitranger.mutate(default_pod(raw), ranges)
@@ -492,8 +521,11 @@ class Admission:
 
     # -- Priority (plugin/pkg/admission/priority/admission.go admitPod, on create)
     def _priority(self, raw: Mapping[str, Any]) -> Mapping[str, Any] | str:
-        """spec.priority and preemptionPolicy from the pod's PriorityClass, or the global default class (the
-        lowest when several), or 0 and PreemptLowerPriority (getDefaultPriority)."""
+        """The pod's spec.priority and preemptionPolicy from its PriorityClass (Priority admission).
+
+        Without a class it takes the global default class (the lowest when several), or 0 and
+        PreemptLowerPriority (getDefaultPriority).
+        """
         spec = raw.get("spec") or {}
         pc_name = spec.get("priorityClassName") or ""
         if pc_name:
@@ -518,8 +550,10 @@ class Admission:
 
     # -- PodTopologyLabels (plugin/pkg/admission/podtopologylabels, PodTopologyLabelsAdmission on in v1.37)
     def _topology_labels(self, raw: Mapping[str, Any]) -> Mapping[str, Any]:
-        """A pod created with spec.nodeName gets its node's zone and region labels (binding does the same:
-        :func:`topology_labels`)."""
+        """A pod created with spec.nodeName gets its node's zone and region labels.
+
+        Binding does the same (:func:`topology_labels`).
+        """
         node_name = (raw.get("spec") or {}).get("nodeName")
         node = self.get("Node", "", node_name) if node_name else None
         return topology_labels(raw, node.meta.labels) if node is not None else raw
@@ -533,8 +567,11 @@ class Admission:
         return rc if rc is not None else f'pod rejected: RuntimeClass "{rc_name}" not found'
 
     def _runtime_class(self, raw: Mapping[str, Any]) -> Mapping[str, Any] | str:
-        """Admit: setOverhead (the class's overhead.podFixed becomes spec.overhead), then setScheduling (its
-        node selector joins the pod's, its tolerations are merged into the pod's)."""
+        """Apply the pod's RuntimeClass: its overhead and scheduling (RuntimeClass admission).
+
+        Admit runs setOverhead (the class's overhead.podFixed becomes spec.overhead), then setScheduling (its node
+        selector joins the pod's, its tolerations are merged into the pod's).
+        """
         rc = self._runtime_class_of(raw)
         if rc is None or isinstance(rc, str):
             return rc if rc is not None else raw
@@ -610,10 +647,13 @@ class Admission:
         return quota.pod_usage(pod.raw)
 
     def quotas(self, ns: str) -> list[quota.QuotaStatus]:
-        """The namespace's quotas (name order) with the ``used`` admission compares against: the quota's
-        ``status.used``, which is what kube-apiserver's quota admission reads (and writes back with each object
-        it admits: :meth:`quota_statuses`); for a resource the status does not list yet, the figure the quota
-        controller would write (:meth:`computed_usage`)."""
+        """The namespace's quotas (name order) with the ``used`` admission compares against.
+
+        That ``used`` is the quota's ``status.used``, which is what
+        kube-apiserver's quota admission reads (and writes back with each object it admits:
+        :meth:`quota_statuses`); for a resource the status does not list yet, the figure the quota controller
+        would write (:meth:`computed_usage`).
+        """
         if ns not in self._quotas:
             before = {s.name: s.used for s in self._stale.pop(ns, [])}
             out = []
@@ -627,9 +667,12 @@ class Admission:
         return self._quotas[ns]
 
     def computed_usage(self, q: ResourceQuota) -> quota.ResourceList:
-        """The quota controller's ``status.used`` (pkg/controller/resourcequota CalculateUsage): what the
-        objects stored (and this batch's) use of each tracked resource; other resources (services,
-        configmaps...) keep the status's figure."""
+        """The quota's ``status.used`` as the quota controller computes it (CalculateUsage).
+
+        That is what the objects stored (and this batch's) use of each tracked resource (upstream:
+        pkg/controller/resourcequota CalculateUsage); other resources (services, configmaps...) keep the
+        status's figure.
+        """
         used = dict(q.used)
         ns = q.meta.namespace
         for kind in quota.RESOURCES:

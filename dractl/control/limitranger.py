@@ -72,8 +72,7 @@ def _merge_container(ctr: dict[str, Any], requests: ResourceList, limits: Resour
 
 
 def mutate(pod: Mapping[str, Any], ranges: Sequence[LimitRange]) -> Mapping[str, Any]:
-    """PodMutateLimitFunc for each LimitRange of the pod's namespace; returns ``pod`` itself when nothing
-    changes."""
+    """PodMutateLimitFunc for each LimitRange of the pod's namespace; returns ``pod`` itself when nothing changes."""
     out: dict[str, Any] | None = None
     changed = False
     for lr in ranges:
@@ -111,6 +110,7 @@ def _values(req: Quantity | None, lim: Quantity | None, enforced: Quantity) -> t
 
 
 def min_constraint(kind: str, name: str, enforced: Quantity, request: ResourceList, limit: ResourceList) -> str | None:
+    """The LimitRange min violation for one resource (upstream minConstraint), or None."""
     req, lim = request.get(name), limit.get(name)
     r, li, e = _values(req, lim, enforced)
     if req is None:
@@ -123,6 +123,7 @@ def min_constraint(kind: str, name: str, enforced: Quantity, request: ResourceLi
 
 
 def max_request_constraint(kind: str, name: str, enforced: Quantity, request: ResourceList) -> str | None:
+    """The LimitRange max violation of a request alone (upstream maxRequestConstraint), or None."""
     req = request.get(name)
     r, _, e = _values(req, None, enforced)
     if req is None:
@@ -133,6 +134,7 @@ def max_request_constraint(kind: str, name: str, enforced: Quantity, request: Re
 
 
 def max_constraint(kind: str, name: str, enforced: Quantity, request: ResourceList, limit: ResourceList) -> str | None:
+    """The LimitRange max violation of a limit or request (upstream maxConstraint), or None."""
     req, lim = request.get(name), limit.get(name)
     r, li, e = _values(req, lim, enforced)
     if lim is None:
@@ -146,7 +148,7 @@ def max_constraint(kind: str, name: str, enforced: Quantity, request: ResourceLi
 
 def ratio_constraint(kind: str, name: str, enforced: Quantity, request: ResourceList,
                      limit: ResourceList) -> str | None:
-    """limitRequestRatioConstraint."""
+    """The LimitRange maxLimitRequestRatio violation (upstream limitRequestRatioConstraint), or None."""
     req, lim = request.get(name), limit.get(name)
     r, li, _ = _values(req, lim, enforced)
     if req is None or r == 0:
@@ -215,8 +217,11 @@ def _pod_totals(spec: Mapping[str, Any], field: str) -> ResourceList:
 
 
 def validate(pod: Mapping[str, Any], ranges: Iterable[LimitRange]) -> str | None:
-    """PodValidateLimitFunc for each LimitRange; the first LimitRange with errors gives the text
-    (``utilerrors.NewAggregate``: one error alone, several as ``[a, b]``)."""
+    """The LimitRanger's refusal of a pod, or None (PodValidateLimitFunc for each LimitRange).
+
+    The first LimitRange with errors gives the text (``utilerrors.NewAggregate``: one error
+    alone, several as ``[a, b]``).
+    """
     spec = pod.get("spec") or {}
     for lr in ranges:
         errs: list[str] = []

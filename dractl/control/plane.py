@@ -62,10 +62,12 @@ Key = tuple[str, str, str]  # (kind, namespace, name)
 
 
 def now() -> str:
+    """The current time as an RFC 3339 time stamp in UTC, to the second."""
     return _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def object_key(raw: Mapping[str, Any]) -> Key:
+    """The (kind, namespace, name) key of an API object."""
     md = raw.get("metadata") or {}
     return (str(raw.get("kind", "")), str(md.get("namespace") or ""), str(md.get("name") or ""))
 
@@ -161,6 +163,7 @@ class ControlPlane:
 
     @classmethod
     def of(cls, cluster: Cluster, **kw: Any) -> ControlPlane:
+        """A control plane over the objects of ``cluster``."""
         objs = [
             *cluster.namespaces,
             *cluster.limit_ranges,
@@ -183,6 +186,7 @@ class ControlPlane:
         self._index = {_key(o): i for i, o in enumerate(self.objects)}
 
     def get(self, kind: str, namespace: str, name: str) -> Any:
+        """The stored object of this kind, namespace and name, or None."""
         i = self._index.get((kind, namespace, name))
         return None if i is None else self.objects[i]
 
@@ -196,9 +200,11 @@ class ControlPlane:
             self.objects[i] = o
 
     def cluster(self) -> Cluster:
+        """The stored objects as a Cluster."""
         return cluster_from(self.objects)
 
     def raw_items(self) -> list[dict[str, Any]]:
+        """The stored objects as API JSON."""
         return [dict(o.raw) for o in self.objects]
 
     # ------------------------------------------------------------ apiserver writes
@@ -330,14 +336,19 @@ class ControlPlane:
     # ------------------------------------------------------------ the quota controller
 
     def _write_quota_status(self, adm: Admission) -> None:
-        """What kube-apiserver's quota admission writes back: each quota's status.used with the objects it
-        admitted (plugin/pkg/admission/resourcequota: the quota accessor's UpdateQuotaStatus)."""
+        """Write each quota's status.used as kube-apiserver's quota admission leaves it.
+
+        The status.used includes the objects it admitted. Upstream: plugin/pkg/admission/resourcequota, the
+        quota accessor's UpdateQuotaStatus.
+        """
         for st in adm.quota_statuses():
             self._set_quota_status(st.quota.meta.namespace, st.name, st.used)
 
     def _sync_quotas(self, namespaces: Iterable[str]) -> None:
-        """The quota controller (pkg/controller/resourcequota syncResourceQuota): status.used computed from
-        the objects stored, for every quota of these namespaces."""
+        """Recompute the status.used of every quota of these namespaces, as the quota controller does.
+
+        The status.used is computed from the objects stored (pkg/controller/resourcequota syncResourceQuota).
+        """
         todo = set(namespaces)
         quotas = [o for o in self.objects if isinstance(o, ResourceQuota) and o.meta.namespace in todo]
         if not quotas:
@@ -357,8 +368,11 @@ class ControlPlane:
         self._put(replace(q, used=MappingProxyType(dict(used)), raw={**q.raw, "status": status}))
 
     def _evict_for_device_taints(self, events: list[Change]) -> None:
-        """The device-taint eviction controller: delete bound pods whose claims' devices carry a NoExecute
-        taint they do not tolerate, once it is due (dractl.control.devicetaints)."""
+        """Run the device-taint eviction controller.
+
+        Delete bound pods whose claims' devices carry a NoExecute taint they do not tolerate, once it is
+        due (dractl.control.devicetaints).
+        """
         from dractl.model.objects import DeviceTaintRule, ResourceSlice
 
         # The apiserver sets a rule taint's timeAdded on create (tolerationSeconds count from it).
@@ -387,8 +401,11 @@ class ControlPlane:
         self._rule_statuses(due, at)
 
     def _rule_statuses(self, evicted: list[Any], at: _dt.datetime) -> None:
-        """The controller's ``EvictionInProgress`` condition in each DeviceTaintRule's status
-        (devicetaints.rule_condition); written when it changes, with lastTransitionTime then."""
+        """Write the ``EvictionInProgress`` condition into each DeviceTaintRule's status.
+
+        The condition comes from devicetaints.rule_condition and is written when it changes, with
+        lastTransitionTime then.
+        """
         from dractl.control import devicetaints
         from dractl.model.objects import DeviceTaintRule
 
@@ -653,9 +670,12 @@ class ControlPlane:
             events.append(Change(ref, "scheduled", node=p.node))
 
     def _preempt(self, pod: Pod, pre: Any, message: str, events: list[Change]) -> Pod:
-        """What DefaultPreemption's executor does (framework/preemption/executor.go): delete each victim (the
-        fake cluster's pods go at once; their generated claims with them) and set the preemptor's
-        ``status.nominatedNodeName``, its condition saying the attempt's message. Returns the preemptor."""
+        """Preempt: delete the victims and nominate the node, as DefaultPreemption's executor does.
+
+        Upstream: framework/preemption/executor.go. Delete each victim (the fake cluster's pods go at once; their
+        generated claims with them) and set the preemptor's ``status.nominatedNodeName``, its condition saying the
+        attempt's message. Returns the preemptor.
+        """
         ns = pod.meta.namespace or "default"
         gone = {(v.namespace, v.name) for v in pre.victims}
         for v in pre.victims:
@@ -678,11 +698,13 @@ class ControlPlane:
     def _create_extended_claim(
         self, pod: Pod, allocated: Sequence[ResourceClaim], ext: Any, node: Any
     ) -> tuple[list[ResourceClaim], Pod] | str:
-        """What the scheduler's PreBind does for the special claim of a pod's DRA extended resources
-        (extendeddynamicresources.go createExtendedResourceClaimInAPI, patchPodExtendedResourceClaimStatus):
-        create it as ``<pod>-extended-resources-<5 random>`` through the apiserver's admission (its quota),
-        and record it with the container mappings in the pod's ``status.extendedResourceClaimStatus``.
-        Returns the claims with the created one in its place and the pod, or why binding failed."""
+        """Create the special claim of a pod's DRA extended resources, as the scheduler's PreBind does.
+
+        Upstream: extendeddynamicresources.go createExtendedResourceClaimInAPI, patchPodExtendedResourceClaimStatus.
+        Create it as ``<pod>-extended-resources-<5 random>`` through the apiserver's admission (its quota), and
+        record it with the container mappings in the pod's ``status.extendedResourceClaimStatus``. Returns the
+        claims with the created one in its place and the pod, or why binding failed.
+        """
         from dractl.scheduler.extended import claim_status, special_claim
 
         ns = pod.meta.namespace or "default"
@@ -758,9 +780,11 @@ class ControlPlane:
 
 
 def _node_claims(ext: Any, claims: Sequence[ResourceClaim], snapshot: Any) -> Any:
-    """The claims DynamicResources allocates on one node for a pod with DRA extended resources: the user's,
-    then the special claim with this node's requests (none where the node's allocatable serves them all);
-    or its Unschedulable status ("cannot fit resource")."""
+    """The claims DynamicResources allocates on one node for a pod with DRA extended resources.
+
+    They are the user's, then the special claim with this node's requests (none where the node's allocatable serves
+    them all); or its Unschedulable status ("cannot fit resource").
+    """
     from dractl.scheduler.framework import unschedulable
 
     def on(node: str) -> Any:
@@ -775,8 +799,11 @@ def _node_claims(ext: Any, claims: Sequence[ResourceClaim], snapshot: Any) -> An
 
 
 def _ready_for_binding(claim: ResourceClaim) -> bool:
-    """isClaimReadyForBinding (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go): every
-    binding condition of every allocated device is True in the claim's status.devices."""
+    """Whether a claim's devices are ready for binding (upstream isClaimReadyForBinding).
+
+    Every binding condition of every allocated device is True in the claim's status.devices (upstream:
+    pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go).
+    """
     for r in claim.allocation.results if claim.allocation else ():
         if not r.binding_conditions:
             continue

@@ -69,6 +69,7 @@ def add(a: Mapping[str, Quantity], b: Mapping[str, Quantity]) -> ResourceList:
 
 
 def mask(a: Mapping[str, Quantity], names: Iterable[str]) -> ResourceList:
+    """The entries of ``a`` named in ``names``."""
     keep = set(names)
     return {k: v for k, v in a.items() if k in keep}
 
@@ -82,6 +83,7 @@ def pretty(rl: Mapping[str, Quantity]) -> str:
 
 
 def is_native(name: str) -> bool:
+    """Whether a resource name is in the kubernetes.io namespace (v1helper.IsNativeResource)."""
     return "/" not in name or "kubernetes.io/" in name
 
 
@@ -100,7 +102,7 @@ def is_dra_extended(name: str) -> bool:
 
 
 def _is_extended_for_quota(name: str) -> bool:
-    """isExtendedResourceNameForQuota."""
+    """Whether a quota resource name is an extended resource's requests (isExtendedResourceNameForQuota)."""
     return (not is_native(name) or name.startswith(IMPLICIT_QUOTA_PREFIX)) and name.startswith(REQUESTS_PREFIX)
 
 
@@ -112,8 +114,11 @@ def _containers(spec: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
 
 
 def _aggregate(spec: Mapping[str, Any], field: str) -> ResourceList:
-    """component-helpers AggregateContainerRequests / ...Limits from the spec: containers add up, an init
-    container counts with the sidecars started before it, the largest wins; sidecars add up."""
+    """A pod's container requests or limits added up (component-helpers AggregateContainerRequests / ...Limits).
+
+    Containers add up, an init container counts with the sidecars started before it, the largest wins;
+    sidecars add up.
+    """
     total: ResourceList = {}
     for c in _containers(spec, "containers"):
         total = add(total, resource_list((c.get("resources") or {}).get(field)))
@@ -165,7 +170,7 @@ def pod_limits(spec: Mapping[str, Any]) -> ResourceList:
 
 
 def _compute_usage(requests: Mapping[str, Quantity], limits: Mapping[str, Quantity]) -> ResourceList:
-    """podComputeUsageHelper."""
+    """The quota usage of a pod's requests and limits (podComputeUsageHelper)."""
     out: ResourceList = {"pods": _one()}
     for name in ("cpu", "memory", "ephemeral-storage"):
         if name in requests:
@@ -183,8 +188,11 @@ def _compute_usage(requests: Mapping[str, Quantity], limits: Mapping[str, Quanti
 
 
 def counts_for_quota(pod: Mapping[str, Any], now: datetime | None = None) -> bool:
-    """QuotaV1Pod: a pod that has finished no longer counts, nor one being deleted whose grace period is
-    over at ``now`` (without ``now``, a pod being deleted still counts)."""
+    """Whether a pod counts against quota (QuotaV1Pod).
+
+    A pod that has finished no longer counts, nor one being deleted whose grace period is over at
+    ``now`` (without ``now``, a pod being deleted still counts).
+    """
     if (pod.get("status") or {}).get("phase") in ("Failed", "Succeeded"):
         return False
     md = pod.get("metadata") or {}
@@ -258,7 +266,7 @@ def _cross_namespace_affinity(spec: Mapping[str, Any]) -> bool:
 
 
 def pod_matches_scope(sel: ScopedResourceSelectorRequirement, pod: Mapping[str, Any]) -> bool:
-    """podMatchesScopeFunc."""
+    """Whether a pod matches a quota scope selector (podMatchesScopeFunc)."""
     spec = pod.get("spec") or {}
     scope = sel.scope_name
     terminating = isinstance(spec.get("activeDeadlineSeconds"), int) and spec["activeDeadlineSeconds"] >= 0
@@ -325,9 +333,12 @@ def _devices(sub: Mapping[str, Any]) -> int:
 
 def claim_usage(claim: Mapping[str, Any], ext: DeviceClassResolver,
                 owner_usage: Callable[[Mapping[str, Any]], ResourceList | None]) -> ResourceList:
-    """claimEvaluator.Usage: one claim, devices per class (the largest ``firstAvailable`` alternative per
-    class), and for a pod's extended-resource claim its classes' extended names minus what the pod already
-    counts (``owner_usage``: getVerifiedPodUsage)."""
+    """The quota usage of a ResourceClaim (claimEvaluator.Usage).
+
+    It counts one claim, devices per class (the largest ``firstAvailable`` alternative per class), and for a pod's
+    extended-resource claim its classes' extended names minus what the pod already counts
+    (``owner_usage``: getVerifiedPodUsage).
+    """
     out: ResourceList = {CLAIM_COUNT: _one()}
     for r in ((claim.get("spec") or {}).get("devices") or {}).get("requests") or []:
         r = r or {}
@@ -372,10 +383,11 @@ class QuotaStatus:
 
     @property
     def name(self) -> str:
+        """The quota's name."""
         return self.quota.name
 
     def selectors(self) -> list[ScopedResourceSelectorRequirement]:
-        """getScopeSelectorsFromQuota."""
+        """The quota's scopes and scope selector as requirements (getScopeSelectorsFromQuota)."""
         out = [ScopedResourceSelectorRequirement(s, "Exists") for s in self.quota.scopes]
         return out + list(self.quota.scope_selector or ())
 
@@ -390,8 +402,11 @@ class Evaluator:
     constraints: Callable[[Iterable[str], Mapping[str, Any]], str | None] | None = None
 
     def matches(self, q: QuotaStatus, obj: Mapping[str, Any]) -> bool:
-        """generic.Matches: the quota limits something this kind uses, and every scope matches (a kind
-        without scopes matches no scoped quota)."""
+        """Whether the quota applies to the object (generic.Matches).
+
+        The quota limits something this kind uses, and every scope matches (a kind without scopes
+        matches no scoped quota).
+        """
         if not self.matching(q.quota.hard):
             return False
         for sel in q.selectors():
@@ -408,8 +423,10 @@ def object_count(resource: str) -> Evaluator:
 
 
 def used_by(q: ResourceQuota, ev: Evaluator, objects: Iterable[Mapping[str, Any]]) -> ResourceList:
-    """CalculateUsageStats for one evaluator: the matching objects' usage summed, tracked names only (zero
-    when nothing counts)."""
+    """What the objects use of the quota's tracked resources (CalculateUsageStats for one evaluator).
+
+    The matching objects' usage summed, tracked names only (zero when nothing counts).
+    """
     names = ev.matching(q.hard)
     if not names:
         return {}
@@ -422,8 +439,11 @@ def used_by(q: ResourceQuota, ev: Evaluator, objects: Iterable[Mapping[str, Any]
 
 
 def check_request(quotas: Sequence[QuotaStatus], ev: Evaluator, obj: Mapping[str, Any]) -> str | None:
-    """CheckRequest for a create: the refusal's text (without ``<resource> "<name>" is forbidden: ``), or
-    None, after which each matching quota's ``used`` includes ``obj``."""
+    """The quota refusal of creating ``obj``, or None (CheckRequest).
+
+    The refusal's text (without ``<resource> "<name>" is forbidden: ``), or None, after which each
+    matching quota's ``used`` includes ``obj``.
+    """
     interesting: list[QuotaStatus] = []
     for q in quotas:
         if not ev.matches(q, obj):
