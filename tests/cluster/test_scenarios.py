@@ -7,9 +7,10 @@ Pending gets from dractl the scheduler's own summary line; an allocation error i
 
 Realistic scenarios (tests/cluster/realistic.py: each with 2-4 nodes of its own, cpu/memory, extended resources,
 taints, affinity, spread, LimitRanges, quotas, priorities): every pod gets dractl's verdict (refused at admission
-with the apiserver's words, scheduled, unschedulable), the scheduler's message up to its `preemption:` tail, and
-on the scheduler's node the scheduler's devices. `python tests/cluster/scenarios.py --realistic --count 40
---judge all` runs more.
+with the apiserver's words, scheduled, unschedulable, preempting), the scheduler's message and its `preemption:`
+tail, the scheduler's node among the nodes dractl scores highest (its tie set), the victims preemption evicts,
+and on the scheduler's node the scheduler's devices. Only `pick` (which node of a tie) is not judged: upstream
+breaks ties at random. `python tests/cluster/scenarios.py --realistic --count 40 --judge all` runs more.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ SEED = int(os.environ.get("DRACTL_SCENARIO_SEED", "20261201"))
 COUNT = int(os.environ.get("DRACTL_SCENARIO_COUNT", "20"))
 REAL_SEED = int(os.environ.get("DRACTL_REALISTIC_SEED", "11"))
 REAL_COUNT = int(os.environ.get("DRACTL_REALISTIC_COUNT", "10"))
-REAL_JUDGE = os.environ.get("DRACTL_REALISTIC_JUDGE", "filters")
+REAL_JUDGE = os.environ.get("DRACTL_REALISTIC_JUDGE", "verdict,message,devices,tail,tied,preemption")
 
 
 def test_dractl_check_agrees_with_the_real_scheduler(control_plane, tmp_path):
