@@ -16,6 +16,7 @@ RESOURCE_GROUP = "resource.k8s.io"
 
 @dataclass(frozen=True)
 class APIKind:
+    """An API kind dractl reads: its group, version, plural, scope and why dractl reads it."""
     kind: str
     group: str  # "" is the core group
     version: str  # "" for resource.k8s.io: the newest version the server serves (see the live source)
@@ -73,11 +74,12 @@ def _rules(kinds: list[APIKind], verbs: tuple[str, ...]) -> list[dict[str, Any]]
 
 
 def read_rules() -> list[dict[str, Any]]:
-    """list and watch on every kind in the table, one rule per API group."""
+    """The RBAC rules to read dractl's kinds: list and watch on every kind in the table, one rule per group."""
     return _rules(list(KINDS.values()), READ_VERBS)
 
 
 def publish_rules() -> list[dict[str, Any]]:
+    """The RBAC rules ``dractl fake publish`` needs to write its objects to a cluster."""
     return _rules([KINDS[k] for k in PUBLISH_KINDS], PUBLISH_VERBS)
 
 

@@ -26,7 +26,8 @@ def open_source(opts: SourceOptions, warn: Warn, *, notice: bool = True) -> Sour
     """Pick the source: --from, then --fake, then a kubeconfig, else the embedded fake cluster.
 
     ``notice``: say that the fake cluster was chosen for want of a kubeconfig (callers ask for it
-    only where it helps: an interactive table)."""
+    only where it helps: an interactive table).
+    """
     if opts.from_file and opts.fake:
         from dractl.errors import UsageError
 

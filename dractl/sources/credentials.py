@@ -81,6 +81,7 @@ class Credentials:
 
     @property
     def uses_exec(self) -> bool:
+        """Whether the credentials come from an exec plugin."""
         return self._exec is not None
 
     def static_identity(self) -> Identity:
@@ -88,6 +89,7 @@ class Credentials:
         return Identity(None, self._static.cert_pem, self._static.key_pem)
 
     def identity(self) -> Identity:
+        """The credentials to send now: the exec plugin's, a token file's (re-read), or the static ones."""
         if self._exec is not None:
             return self._exec.identity()
         if self._token_file:
@@ -95,8 +97,11 @@ class Credentials:
         return self._static
 
     def refresh(self, used: Identity) -> bool:
-        """After a 401: True when there are new credentials to try (the plugin was run again, or the token
-        file changed), as client-go's exec round tripper does (maybeRefreshCreds)."""
+        """After a 401, whether there are new credentials to try.
+
+        True when there are new credentials to try (the plugin was run again, or the token file changed), as
+        client-go's exec round tripper does (maybeRefreshCreds).
+        """
         if self._exec is not None:
             return self._exec.refresh(used)
         if self._token_file:
@@ -199,12 +204,14 @@ class ExecPlugin:
         self.runs = 0
 
     def identity(self) -> Identity:
+        """The plugin's credentials, run again when the cached ones have expired."""
         with self._lock:
             if self._cached is not None and (self._expires is None or time.time() <= self._expires):
                 return self._cached
             return self._run()
 
     def refresh(self, used: Identity) -> bool:
+        """Run the plugin again unless another request already did; True (new credentials to try)."""
         with self._lock:
             if self._cached is not used:  # another request has run the plugin since
                 return True
@@ -344,8 +351,11 @@ def _parse_time(text: str) -> float | None:
 
 
 def load_pem_pair(ctx: ssl.SSLContext, cert: bytes, key: bytes) -> None:
-    """``ctx.load_cert_chain`` from memory: an anonymous in-memory file where there is one, else a private
-    temporary file removed at once (Python reads certificates and keys only from files)."""
+    """Load a certificate and key held in memory into an SSL context (``ctx.load_cert_chain``).
+
+    It uses an anonymous in-memory file where there is one, else a private temporary file removed at once (Python
+    reads certificates and keys only from files).
+    """
     memfd = getattr(os, "memfd_create", None)
     if memfd is not None:
         fds = []

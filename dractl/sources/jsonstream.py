@@ -30,8 +30,10 @@ class NotStreamable(Exception):
 
 
 class Reread:
-    """Reads byte ranges of a file again (an open file, so a rename over its path changes nothing), or of
-    bytes held in memory (stdin)."""
+    """Reads byte ranges of a file, or of bytes held in memory (stdin), again.
+
+    A file is read through an open file object, so a rename over its path changes nothing.
+    """
 
     def __init__(self, f: IO[bytes] | None = None, data: bytes | None = None) -> None:
         self._f = f
@@ -39,6 +41,7 @@ class Reread:
         self._lock = threading.Lock()
 
     def read(self, start: int, end: int) -> bytes:
+        """The bytes from ``start`` to ``end``."""
         if self._data is not None:
             return self._data[start:end]
         assert self._f is not None
@@ -74,9 +77,11 @@ class LazyRaw(Mapping[str, Any]):
         return self._doc
 
     def with_metadata_defaults(self, defaults: dict[str, Any]) -> Mapping[str, Any]:
-        """The object with ``defaults`` set in its metadata where it has no such key (as the fake control plane
-        stamps a uid and creationTimestamp); not read yet, it stays unread: stamping every slice of a big file
-        does not read them all again."""
+        """The object with ``defaults`` set in its metadata where it has no such key.
+
+        The fake control plane stamps a uid and creationTimestamp so. An object not read yet stays unread: stamping
+        every slice of a big file does not read them all again.
+        """
         if self._doc is not None:
             md = self._doc.get("metadata")
             md = dict(md) if isinstance(md, dict) else {}
@@ -199,8 +204,10 @@ class _Text:
 
 
 def stream_items(f: IO[bytes], *, chunk: int = CHUNK, list_kind: bool = True) -> Iterator[Item]:
-    """The objects of one JSON document: ``(object, start byte, end byte, extra)`` each (``extra``: the kind
-    and apiVersion an item took from its list, else None; the bytes are 0, 0 for a document that is no list).
+    """The objects of one JSON document, read as a stream.
+
+    Each is ``(object, start byte, end byte, extra)`` (``extra``: the kind and apiVersion an item took from its
+    list, else None; the bytes are 0, 0 for a document that is no list).
 
     A ``*List`` document yields its items (an item without kind and apiVersion gets its list's, as
     ``dractl.sources.loader.iter_objects`` does); any other object is yielded whole. ``list_kind=False``: the
@@ -293,9 +300,11 @@ def _with_list_kind(item: dict[str, Any], head: dict[str, Any], start: int, end:
 
 
 def list_head(data: bytes) -> dict[str, Any]:
-    """The members of a JSON object before its ``items`` (an API list's kind, apiVersion and metadata, with
-    the continue token), without decoding the items; the whole object when its metadata comes after its
-    items. Raises ValueError for what is not a JSON object."""
+    """The members of a JSON object before its ``items``, without decoding the items.
+
+    For an API list they are its kind, apiVersion and metadata, with the continue token; it is the whole
+    object when its metadata comes after its items. Raises ValueError for what is not a JSON object.
+    """
     t = _Text(io.BytesIO(data), max(len(data), 3))
     pos = t.skip_ws(0)
     if t.char(pos) != "{":

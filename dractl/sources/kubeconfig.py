@@ -37,10 +37,12 @@ class KubeconfigChoice:
 
     @property
     def in_cluster(self) -> bool:
+        """Whether this is the in-cluster config (no kubeconfig file)."""
         return not self.paths
 
     @property
     def label(self) -> str:
+        """The kubeconfig files as messages name them (or "in-cluster config")."""
         return "in-cluster config" if self.in_cluster else os.pathsep.join(self.paths)
 
 
@@ -87,6 +89,7 @@ class ExecConfig:
 
 @dataclass
 class Cluster:
+    """A kubeconfig cluster entry: the server and how to trust and reach it."""
     name: str
     server: str = ""
     ca_file: str = ""
@@ -99,11 +102,13 @@ class Cluster:
 
     @property
     def tls(self) -> bool:
+        """Whether the server is reached over HTTPS."""
         return self.server.startswith("https://")
 
 
 @dataclass
 class User:
+    """A kubeconfig user entry: token, client certificate, basic auth, exec plugin or auth provider."""
     name: str
     token: str = ""
     token_file: str = ""
@@ -122,6 +127,7 @@ class User:
 
     @property
     def has_cert(self) -> bool:
+        """Whether the user has a client certificate."""
         return bool(self.cert_file or self.cert_data)
 
 
@@ -145,8 +151,11 @@ def load(choice: KubeconfigChoice, context: str | None) -> Config:
 
 
 def in_cluster_config() -> Config:
-    """As in a pod (client-go rest.InClusterConfig): KUBERNETES_SERVICE_HOST/PORT, the service account's token
-    (re-read as the kubelet rotates it) and CA; the namespace from POD_NAMESPACE, else the service account's."""
+    """The config of a pod's service account (client-go rest.InClusterConfig).
+
+    It uses KUBERNETES_SERVICE_HOST/PORT, the service account's token (re-read as the kubelet rotates it) and CA; the
+    namespace from POD_NAMESPACE, else the service account's.
+    """
     sa = SERVICE_ACCOUNT_DIR
     host, port = os.environ.get("KUBERNETES_SERVICE_HOST", ""), os.environ.get("KUBERNETES_SERVICE_PORT", "")
     hostport = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
@@ -446,7 +455,7 @@ def _validate_user(u: User) -> list[str]:
 
 
 def parse_timeout(text: str | None, default: float = 30.0, flag: str = "--request-timeout") -> float | None:
-    """kubectl's --request-timeout: "0" means none, a bare number is seconds, else a Go duration."""
+    """Parse a --request-timeout as kubectl does: "0" means none, a bare number is seconds, else a Go duration."""
     if text is None or text == "":
         return default
     s = text.strip()

@@ -69,6 +69,7 @@ class LiveSource:
 
     @property
     def description(self) -> str:
+        """The source as messages name it: the context, else the server."""
         return f"cluster {self._context}" if self._context else f"cluster at {self._server}"
 
     @property
@@ -78,6 +79,7 @@ class LiveSource:
 
     @property
     def server(self) -> str:
+        """The API server's URL."""
         return self._server
 
     # ------------------------------------------------------------------ connecting
@@ -99,6 +101,7 @@ class LiveSource:
 
     @property
     def transport(self) -> Transport:
+        """The HTTP transport to the API server (once connected)."""
         assert self._transport is not None
         return self._transport
 
@@ -124,8 +127,10 @@ class LiveSource:
         return resp.status, resp.data
 
     def stream(self, path: str, query: dict[str, str], read_timeout: float) -> Stream:
-        """Open a GET whose body arrives over time (a watch), unread. The connection gets --request-timeout;
-        each read waits up to ``read_timeout`` seconds."""
+        """Open a GET whose body arrives over time (a watch), unread.
+
+        The connection gets --request-timeout; each read waits up to ``read_timeout`` seconds.
+        """
         from dractl.sources.transport import TransportError
 
         try:
@@ -301,8 +306,11 @@ class LiveSource:
         return doc
 
     def list_docs(self, needs: Iterable[str], then: Callable[[dict[str, Any]], Any] | None = None) -> list[Any]:
-        """The API lists of the needed kinds, read concurrently, in KINDS order; ``then`` maps each list as
-        soon as it has arrived (parsing one kind overlaps the server's work on the others)."""
+        """The API lists of the needed kinds, read concurrently, in KINDS order.
+
+        ``then`` maps each list as soon as it has arrived (parsing one kind overlaps the server's work on
+        the others).
+        """
         kinds = [k for k in KINDS if k in set(needs)]
         if any(KINDS[k].group == RESOURCE_GROUP for k in kinds):
             self.resource_version()
@@ -317,10 +325,12 @@ class LiveSource:
             return list(pool.map(one, kinds))
 
     def pages(self, kind: str, *, field_selector: str | None = None) -> Iterator[bytes | None]:
-        """The pages of a cluster-wide list as the API server sends them (JSON), the next one requested while
-        the caller works on the one before. ``None`` means: forget the pages so far (the continue token
-        expired; the whole list follows in one page). Statuses are handled as list_raw handles them; a 400
-        to a field selector is FieldSelectorRefused."""
+        """The pages of a cluster-wide list as the API server sends them (JSON).
+
+        The next page is requested while the caller works on the one before. ``None`` means: forget the pages so
+        far (the continue token expired; the whole list follows in one page). Statuses are handled as
+        list_raw handles them; a 400 to a field selector is FieldSelectorRefused.
+        """
         from dractl.sources.jsonstream import list_head
 
         path = self._collection(kind)
@@ -368,9 +378,12 @@ class LiveSource:
 
     def read(self, kinds: Iterable[str], selectors: dict[str, list[str | None]] | None = None
              ) -> dict[str, list[Any]]:
-        """Model objects of each kind (concurrently, a page parsed while the next is on its way), unvalidated:
-        the API server validated them (a newer server may accept what an older dractl's validator would
-        not). ``selectors``: the field selectors to list a kind with, one list each (default: all of it)."""
+        """Model objects of each kind, read page by page and unvalidated.
+
+        Kinds are read concurrently, a page parsed while the next is on its way; the API server validated
+        them (a newer server may accept what an older dractl's validator would not). ``selectors``: the field
+        selectors to list a kind with, one list each (default: all of it).
+        """
         from dractl.sources.loader import parse_page
 
         order = [k for k in KINDS if k in set(kinds)]
@@ -396,6 +409,7 @@ class LiveSource:
             return dict(zip(order, pool.map(one, order), strict=True))
 
     def load(self, needs: Needs | None = None, scope: Scope | None = None) -> Cluster:
+        """The cluster's objects of the needed kinds (within ``scope``), read once and kept."""
         from dractl.model.cluster import cluster_from
 
         want = _wanted(needs)
@@ -457,6 +471,7 @@ class LiveSource:
         return True
 
     def get_raw(self, kind: str, name: str, namespace: str | None = None) -> dict[str, Any]:
+        """One object as the API server has it; NotFoundError when there is none."""
         path = self._collection(kind, namespace) + "/" + urllib.parse.quote(name)
         status, data = self.request("GET", path)
         if status == 404:

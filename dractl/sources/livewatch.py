@@ -29,16 +29,21 @@ class LiveAPI(Protocol):
     _warn: Callable[[str], None]
 
     @property
-    def description(self) -> str: ...
+    def description(self) -> str:
+        """The source as messages name it."""
 
     @property
-    def server(self) -> str: ...
+    def server(self) -> str:
+        """The API server's URL."""
 
-    def list_docs(self, needs: Iterable[str]) -> list[Any]: ...
+    def list_docs(self, needs: Iterable[str]) -> list[Any]:
+        """The API lists of the needed kinds."""
 
-    def list_raw(self, kind: str, *, field_selector: str | None = None) -> dict[str, Any]: ...
+    def list_raw(self, kind: str, *, field_selector: str | None = None) -> dict[str, Any]:
+        """One kind's API list, cluster-wide."""
 
-    def stream(self, path: str, query: dict[str, str], read_timeout: float) -> Any: ...
+    def stream(self, path: str, query: dict[str, str], read_timeout: float) -> Any:
+        """Open a GET whose body arrives over time (a watch)."""
 
     def _collection(self, kind: str, namespace: str | None = None) -> str: ...
 

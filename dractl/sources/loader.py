@@ -47,6 +47,7 @@ def read_bytes(path: str) -> bytes:
 
 
 def decode(data: bytes, origin: str) -> str:
+    """The text of a YAML or JSON input; InputError for binary data, bad UTF-8 or nothing at all."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -238,8 +239,11 @@ def read_objects(path: str, *, warn=None, validate: bool = True, kinds: frozense
 
 
 def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> list[Any] | None:
-    """The fake cluster's state file read item by item (objects of ``kinds`` only, unvalidated: dractl wrote
-    them); None when it is missing or not a state document this reader can judge (``Store.read`` can)."""
+    """The fake cluster's state file read item by item.
+
+    Only objects of ``kinds`` are read, unvalidated (dractl wrote them); None when it is missing or not a state
+    document this reader can judge (``Store.read`` can).
+    """
     from dractl.sources.jsonstream import NotStreamable, Reread
 
     try:
@@ -255,8 +259,10 @@ def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> 
 
 
 def parse_page(data: bytes, origin: str, *, warn=None) -> list[Any]:
-    """The objects of one page of an API list (JSON bytes), unvalidated: the API server validated them. A
-    ResourceSlice keeps the page's bytes, not its dictionary (LazyRaw)."""
+    """The objects of one page of an API list (JSON bytes), unvalidated: the API server validated them.
+
+    A ResourceSlice keeps the page's bytes, not its dictionary (LazyRaw).
+    """
     import io
 
     from dractl.sources.jsonstream import NotStreamable, Reread
@@ -291,8 +297,11 @@ def _starts_object(f: Any) -> bool:
 def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, kinds: frozenset[str] | None,
                     lazy: frozenset[str], state: bool = False, allow_empty: bool = False,
                     keep: Callable[[dict[str, Any]], bool] | None = None) -> list[Any]:
-    """``state``: the file is the fake cluster's state (its ``items``, labelled ``document N`` as they always
-    were; none at all is an empty cluster)."""
+    """The objects of a YAML or JSON file read as a stream, item by item.
+
+    ``state``: the file is the fake cluster's state (its ``items``, labelled ``document N`` as they always
+    were; none at all is an empty cluster).
+    """
     from dataclasses import replace
 
     from dractl.model.convert import V1

@@ -30,8 +30,10 @@ class SnapshotSource:
 
     def load(self, needs: Needs | None = None, scope: Scope | None = None) -> Cluster:
         """The objects of the kinds in ``needs`` (None: all); the first read validates every object of the file.
+
         ``scope`` (``devices --node/--driver/--pool``): of a JSON file, the ResourceSlices that cannot hold a device
-        in scope are checked but not parsed, as a live source does not read them (``livescope``)."""
+        in scope are checked but not parsed, as a live source does not read them (``livescope``).
+        """
         want = None if needs is None else frozenset(needs)
         have = self._kinds
         scope = scope or None
@@ -68,8 +70,11 @@ class SnapshotSource:
         self._cluster = cluster_from(self._objects)
 
     def _whole_pools(self, objs: list[Any]) -> list[Any]:
-        """``objs``, with every pool whose slices in scope are fewer at its newest generation than it says read
-        whole (livescope._whole_pools)."""
+        """``objs``, with every pool that looks incomplete in scope read whole.
+
+        A pool looks incomplete when its slices in scope are fewer at its newest generation than it says
+        (as livescope._whole_pools judges).
+        """
         pools: dict[tuple[str, str], list[Any]] = {}
         for o in objs:
             if type(o).__name__ == "ResourceSlice":
@@ -96,8 +101,11 @@ class SnapshotSource:
 
 
 def _slice_in(scope: Scope) -> Callable[[dict[str, Any]], bool]:
-    """Whether an object of the file is to be parsed for ``scope``: anything but a ResourceSlice of another node
-    (``spec.nodeName`` set to another name), driver or pool; the field selectors a live source lists with."""
+    """Whether an object of the file is to be parsed for ``scope``.
+
+    That is anything but a ResourceSlice of another node (``spec.nodeName`` set to another name), driver or pool; the
+    field selectors a live source lists with.
+    """
     from dractl.model.convert import V1
 
     def keep(obj: dict[str, Any]) -> bool:

@@ -66,8 +66,10 @@ def _volumes(vs: Any) -> list[dict[str, Any]]:
 
 
 def _container_statuses(cs: Any) -> list[dict[str, Any]]:
-    """Container statuses reduced to device health (allocatedResourcesStatus) and the resources the scheduler
-    counts for a resized pod (allocatedResources, resources)."""
+    """Container statuses reduced to device health and the resources the scheduler counts.
+
+    That is allocatedResourcesStatus, and for a resized pod allocatedResources and resources.
+    """
     out = []
     for c in cs if isinstance(cs, list) else []:
         if not isinstance(c, dict):

@@ -38,12 +38,14 @@ class TransportError(Exception):
 
 @dataclass
 class Response:
+    """An HTTP response: status, body and headers."""
     status: int
     data: bytes
     headers: dict[str, str]
 
 
 class Transport:
+    """HTTP(S) to the API server: TLS, credentials, proxies, one kept-alive connection per thread."""
     def __init__(self, cluster: Cluster, credentials: Credentials, timeout: float | None, user_agent: str) -> None:
         self.cluster = cluster
         self.credentials = credentials
@@ -131,6 +133,7 @@ class Transport:
         return conn, False
 
     def close(self) -> None:
+        """Close this thread's connection."""
         conn = getattr(self._local, "conn", None)
         if conn is not None:
             conn.close()
@@ -154,8 +157,11 @@ class Transport:
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: dict[str, str] | None = None) -> Response:
-        """One request, read to its end. A kept-alive connection the server closed meanwhile is retried once
-        on a new one; a 401 with credentials that can be refreshed (an exec plugin) is retried once."""
+        """One request, read to its end.
+
+        A kept-alive connection the server closed meanwhile is retried once on a new one; a 401 with
+        credentials that can be refreshed (an exec plugin) is retried once.
+        """
         extra = dict(headers or {})
         if not self.cluster.disable_compression:
             extra["Accept-Encoding"] = "gzip"
@@ -200,8 +206,10 @@ class Transport:
         raise AssertionError("unreachable")
 
     def stream(self, path: str, read_timeout: float | None) -> Stream:
-        """A GET whose body arrives over time (a watch), on a connection of its own; each read waits up to
-        ``read_timeout`` seconds."""
+        """A GET whose body arrives over time (a watch).
+
+        It uses a connection of its own; each read waits up to ``read_timeout`` seconds.
+        """
         ident = self.credentials.identity()
         refreshed = False
         while True:
@@ -242,8 +250,11 @@ class Stream:
             raise _error(e, self._transport) from None
 
     def lines(self) -> Iterator[bytes]:
-        """Each line as it arrives; the end of the answer ends the iteration. A connection cut short raises
-        TransportError("closed"), a read that waited too long TransportError("timeout")."""
+        """Each line as it arrives; the end of the answer ends the iteration.
+
+        A connection cut short raises TransportError("closed"), a read that waited too long
+        TransportError("timeout").
+        """
         while True:
             try:
                 line = self._resp.readline()
@@ -254,6 +265,7 @@ class Stream:
             yield line
 
     def close(self) -> None:
+        """Close the response and its connection."""
         try:
             self._resp.close()
         finally:
@@ -358,8 +370,11 @@ def _recv(s: socket.socket, n: int) -> bytes:
 
 
 def _env_proxy(https: bool, host: str, port: int) -> urllib.parse.SplitResult | None:
-    """Go's net/http ProxyFromEnvironment (golang.org/x/net/http/httpproxy) with client-go's NO_PROXY CIDRs
-    (k8s.io/apimachinery/pkg/util/net, NewProxierWithNoProxyCIDR)."""
+    """The proxy for a request from the environment, as Go's net/http ProxyFromEnvironment.
+
+    Upstream: golang.org/x/net/http/httpproxy, with client-go's NO_PROXY CIDRs
+    (k8s.io/apimachinery/pkg/util/net, NewProxierWithNoProxyCIDR).
+    """
     def env(name: str) -> str:
         return os.environ.get(name) or os.environ.get(name.lower()) or ""
 

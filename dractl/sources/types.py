@@ -52,13 +52,18 @@ class Source(Protocol):
 
     @property
     def is_live(self) -> bool:
-        """Whether this is a cluster read through its API server, which dractl can also write to (``taint``,
-        ``fake publish``, ``demo run --context``): it has ``apply`` and ``delete``."""
+        """Whether this is a cluster read through its API server, which dractl can also write to.
+
+        Such a source (for ``taint``, ``fake publish``, ``demo run --context``) has ``apply`` and ``delete``.
+        """
         ...
 
     def load(self, needs: Needs | None = None, scope: Scope | None = None) -> Cluster:
-        """Return the DRA-relevant objects the source holds (at least the kinds in ``needs``; with ``scope``,
-        at least the ResourceSlices, Node and Pods that the devices in that scope need)."""
+        """Return the DRA-relevant objects the source holds.
+
+        That is at least the kinds in ``needs``; with ``scope``, at least the ResourceSlices, Node and Pods
+        that the devices in that scope need.
+        """
         ...
 
     def watch(self, needs: Needs | None = None) -> Iterator[Cluster]:
@@ -75,10 +80,13 @@ class Source(Protocol):
 
 @dataclass(frozen=True)
 class Scope:
-    """The devices a command looks at: those usable from ``node``, of ``driver``, in ``pool`` (as ``devices
-    --node/--driver/--pool`` filter them). A live source then reads only the ResourceSlices that can hold
-    them (field selectors), that Node, and the Pods that can report their health; a command must still
-    filter the devices itself. The other sources hold everything anyway."""
+    """The devices a command looks at.
+
+    They are those usable from ``node``, of ``driver``, in ``pool`` (as ``devices --node/--driver/--pool`` filter
+    them). A live source then reads only the ResourceSlices that can hold them (field selectors), that
+    Node, and the Pods that can report their health; a command must still filter the devices itself. The
+    other sources hold everything anyway.
+    """
 
     node: str | None = None
     driver: str | None = None
