@@ -23,6 +23,7 @@ HELP = (
 
 
 def root(ctx: typer.Context, **flags: Any) -> None:
+    """Check the global flags and keep them in the app context for the command."""
     from dractl.cli.names import check_namespace
     from dractl.render.printers import check_format
 
@@ -113,8 +114,11 @@ def build_command(name: str) -> Any:
 
 
 class RootGroup(DractlGroup):
-    """dractl's root: a command is built when it is used; the root help lists them all from the generated
-    completion table (its ``doc`` is each command's docstring, kept equal by tests/cli/test_completion.py)."""
+    """The root command group of dractl.
+
+    A command is built when it is used; the root help lists them all from the generated completion table
+    (its ``doc`` is each command's docstring, kept equal by tests/cli/test_completion.py).
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._built: dict[str, Any] = {}
@@ -136,9 +140,11 @@ class RootGroup(DractlGroup):
         return self._built[name]
 
     def list_commands(self, ctx: Any) -> list[str]:
+        """Every command's name, in table order."""
         return list(COMMANDS)
 
     def get_command(self, ctx: Any, name: str) -> Any:
+        """The command called ``name``, built on first use (a stand-in from the table while listing help)."""
         if name not in COMMANDS:
             return None
         if self._listing and name not in self._built:
@@ -150,6 +156,7 @@ class RootGroup(DractlGroup):
         return self._build(name)
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
+        """Write the root help, listing the commands from the completion table."""
         self._listing = True
         try:
             super().format_help(ctx, formatter)

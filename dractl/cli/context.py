@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class AppContext:
+    """What a command needs from the global flags: the source, namespace, output format and streams."""
     source_options: SourceOptions = field(default_factory=SourceOptions)
     namespace: str | None = None
     all_namespaces: bool = False
@@ -33,10 +34,12 @@ class AppContext:
     _features: FeatureGates | None = None
 
     def warn(self, message: str) -> None:
+        """Write a warning line to stderr."""
         self.stderr.write(f"dractl: {message}\n")
 
     @property
     def source(self) -> Source:
+        """The source the global flags chose, opened on first use."""
         if self._source is None:
             from dractl.sources.base import open_source
 
@@ -63,13 +66,16 @@ class AppContext:
         return FakeSource(self.source_options.state_dir, self.warn)
 
     def cluster(self, needs: Needs | None = None, scope: Scope | None = None) -> Cluster:
-        """The source's objects; ``needs`` names the kinds the command uses (a live source reads only those),
-        ``scope`` the devices it looks at (``devices --node``: a live source reads one node's slices).
+        """The source's objects.
+
+        ``needs`` names the kinds the command uses (a live source reads only those), ``scope`` the devices it
+        looks at (``devices --node``: a live source reads one node's slices).
 
         Python's cyclic garbage collector is paused while they load, and they are frozen out of it after
         (``gc.freeze``): the model has no cycles, and on a big cluster the collections that millions of new
         objects set off cost as much as the parsing. Later collections start after 10,000 allocations
-        instead of 700: a listing makes and drops a few objects per device."""
+        instead of 700: a listing makes and drops a few objects per device.
+        """
         import gc
 
         enabled = gc.isenabled()
@@ -91,6 +97,7 @@ class AppContext:
 
     @property
     def features(self) -> FeatureGates:
+        """The feature gates from --feature-gates, parsed on first use."""
         if self._features is None:
             from dractl.features import FeatureGates
 
@@ -98,8 +105,11 @@ class AppContext:
         return self._features
 
     def hint(self, args: str, namespace: str | None = None) -> str:
-        """A dractl command that works when pasted: with the flags that chose this source and ``-n`` when
-        ``namespace`` is not the one a command would use by default."""
+        """A dractl command line that works when pasted.
+
+        It carries the flags that chose this source, and ``-n`` when ``namespace`` is not the one a command
+        would use by default.
+        """
         import shlex
 
         o = self.source_options

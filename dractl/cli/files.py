@@ -9,9 +9,11 @@ from dractl.errors import UsageError
 
 
 def read_files(files: list[str], app_ctx: AppContext) -> list[tuple[str, list[Any]]]:
-    """Each file of ``files`` with its model objects, in order; every file is read and validated before anything
-    is done with any of them (a bad file is bad input, exit 2, and nothing is applied). Stdin (``-``) is read
-    once."""
+    """Each file of ``files`` with its model objects, in order.
+
+    Every file is read and validated before anything is done with any of them (a bad file is bad input, exit 2,
+    and nothing is applied). Stdin (``-``) is read once.
+    """
     from dractl.sources.loader import read_objects
 
     if files.count("-") > 1:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Flag:
+    """A global flag: its names, help, value, completer and what it configures."""
     dest: str  # the parameter name (and the SourceOptions field for a source flag)
     names: tuple[str, ...]
     help: str

@@ -1,5 +1,6 @@
-"""Help without noise and values without pydantic: the command classes every dractl command and group
-is built with.
+"""Help without noise and values without pydantic.
+
+These are the command classes every dractl command and group is built with.
 
 Typer shows each parameter's Python type (``<bool>``, ``<str>``) next to it, which reads
 as if ``--fake`` or ``--help`` took a value. Before help is printed (and only then), a
@@ -123,8 +124,10 @@ class _Dractl:
 
 
 class DractlCommand(_Dractl, TyperCommand):
+    """A dractl command: tidy help, plain values."""
     pass
 
 
 class DractlGroup(_Dractl, TyperGroup):
+    """A dractl command group: tidy help, plain values."""
     pass

@@ -22,7 +22,9 @@ WatchOption = Annotated[
 def show(app_ctx: AppContext, needs: Needs | None, build: Callable[[Cluster], Listing], *, watch: bool,
          scope: Scope | None = None) -> None:
     """Print ``build`` of the source's objects; with ``watch``, again after each change until Ctrl-C.
-    ``scope``: the devices ``build`` keeps (a live source reads less for it; a watch reads everything)."""
+
+    ``scope``: the devices ``build`` keeps (a live source reads less for it; a watch reads everything).
+    """
     if not watch:
         build(app_ctx.cluster(needs, scope)).print(app_ctx.output, no_headers=app_ctx.no_headers, out=app_ctx.stdout,
                                             err=app_ctx.stderr)
@@ -49,8 +51,11 @@ def show(app_ctx: AppContext, needs: Needs | None, build: Callable[[Cluster], Li
 
 def _listings(app_ctx: AppContext, needs: Needs | None, build: Callable[[Cluster], Listing]
                ) -> Generator[Listing, None, None]:
-    """One listing per state of the cluster. A named object that goes away later is an empty listing
-    saying so (kubectl -w goes on watching), not an error; missing at the start, it is one."""
+    """One listing per state of the cluster.
+
+    A named object that goes away later is an empty listing saying so (kubectl -w goes on watching),
+    not an error; missing at the start, it is one.
+    """
     from dractl.errors import NotFoundError
 
     states = app_ctx.source.watch(needs)

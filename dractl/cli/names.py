@@ -1,5 +1,8 @@
-"""Names given on the command line: one that cannot exist is bad input (exit 2), one that does not
-exist is NotFound (exit 1), as kubectl answers them."""
+"""Names given on the command line, checked as kubectl checks them.
+
+A name that cannot exist is bad input (exit 2), one that does not exist is NotFound (exit 1), as
+kubectl answers them.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ T = TypeVar("T", bound=_Namespaced)
 
 
 def check_namespace(ns: str | None) -> None:
+    """Check a -n value; a UsageError when it cannot be a namespace name."""
     if ns is None:
         return
     from dractl.model.formats import dns_label_error  # namespaces are DNS labels
@@ -32,6 +36,7 @@ def check_namespace(ns: str | None) -> None:
 
 
 def check_node_name(node: str | None) -> None:
+    """Check a --node value; a UsageError when it cannot be a node name."""
     if node is None:
         return
     from dractl.model.formats import dns_subdomain_error  # node names are DNS subdomains
@@ -62,8 +67,11 @@ def one_by_name(kind: str, name: str, namespaces: list[str]) -> None:
 
 
 def select_named(objects: Iterable[T], ns: str | None, name: str | None, kind: str) -> list[T]:
-    """The namespaced objects in ``ns`` (None: every namespace) named ``name`` (None: any), sorted by
-    namespace and name; a named get with -A must find NAME in a single namespace (see :func:`one_by_name`)."""
+    """The namespaced objects in ``ns`` (None: every namespace) named ``name`` (None: any).
+
+    They are sorted by namespace and name; a named get with -A must find NAME in a single namespace (see
+    :func:`one_by_name`).
+    """
     items = sorted(
         (o for o in objects if (ns is None or o.namespace == ns) and (not name or o.name == name)),
         key=lambda o: (o.namespace, o.name),

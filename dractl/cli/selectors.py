@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def class_selectors(cluster: Any, name: str) -> tuple[str, ...]:
+    """The selectors of DeviceClass ``name``; NotFoundError when there is none."""
     c = cluster.device_class(name)
     if c is None:
         raise NotFoundError(f'deviceclass "{name}" not found')

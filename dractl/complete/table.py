@@ -228,8 +228,7 @@ TABLE = {'help': '',
                        'commands': {},
                        'doc': 'List pods with their ResourceClaims, the devices they got, and the '
                               "scheduler's condition."},
-              'usage': {'help': 'Show how full each node, pool, driver, class or model is: devices, '
-                                'allocated,...',
+              'usage': {'help': 'Show how full each node, pool, driver, class or model is',
                         'options': [{'names': ['--by'],
                                      'dest': 'by',
                                      'value': True,
@@ -247,11 +246,11 @@ TABLE = {'help': '',
                                      'kind': None}],
                         'args': [],
                         'commands': {},
-                        'doc': 'Show how full each node, pool, driver, class or model is: devices, '
-                               'allocated, free, shared, counters,\n'
-                               'unhealthy and tainted.'},
-              'taint': {'help': 'Taint devices with a DeviceTaintRule, after a preview of what the scheduler '
-                                'a...',
+                        'doc': 'Show how full each node, pool, driver, class or model is.\n'
+                               '\n'
+                               'For each: devices, allocated, free, shared, counters, unhealthy and '
+                               'tainted.'},
+              'taint': {'help': 'Taint devices with a DeviceTaintRule, after a preview',
                         'options': [{'names': ['--driver'],
                                      'dest': 'driver',
                                      'value': True,
@@ -305,9 +304,10 @@ TABLE = {'help': '',
                                      'kind': None}],
                         'args': [{'name': 'spec', 'nargs': 1, 'kind': None}],
                         'commands': {},
-                        'doc': 'Taint devices with a DeviceTaintRule, after a preview of what the scheduler '
-                               'and the device-taint\n'
-                               'eviction controller would do.'},
+                        'doc': 'Taint devices with a DeviceTaintRule, after a preview.\n'
+                               '\n'
+                               'The preview shows what the scheduler and the device-taint eviction '
+                               'controller would do.'},
               'taints': {'help': 'List DeviceTaintRules with the devices each one matches',
                          'options': [{'names': ['-h', '--help'],
                                       'dest': 'help',
@@ -526,8 +526,7 @@ TABLE = {'help': '',
                                                            'kind': None}],
                                               'args': [],
                                               'commands': {}},
-                                    'profiles': {'help': "List the profiles 'fake reset --profile' takes: "
-                                                         'driver, devices per node (at ...',
+                                    'profiles': {'help': "List the profiles 'fake reset --profile' takes",
                                                  'options': [{'names': ['-h', '--help'],
                                                               'dest': 'help',
                                                               'value': False,
@@ -607,7 +606,7 @@ TABLE = {'help': '',
                                                         {'name': 'state', 'nargs': 1, 'kind': None}],
                                                'commands': {}},
                                     'publish': {'help': "Publish the fake cluster's profile into the live "
-                                                        'cluster: its DeviceClasses a...',
+                                                        'cluster',
                                                 'options': [{'names': ['--nodes'],
                                                              'dest': 'nodes',
                                                              'value': True,

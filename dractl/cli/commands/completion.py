@@ -32,6 +32,7 @@ def completion(
 
 
 def script(shell: str) -> str:
+    """The completion script for ``shell``."""
     from dractl.complete.scripts import SCRIPTS
 
     return SCRIPTS[shell]

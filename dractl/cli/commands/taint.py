@@ -76,8 +76,10 @@ def taint(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the rule and the preview; write nothing.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Write to a live cluster without asking.")] = False,
 ) -> None:
-    """Taint devices with a DeviceTaintRule, after a preview of what the scheduler and the device-taint
-    eviction controller would do."""
+    """Taint devices with a DeviceTaintRule, after a preview.
+
+    The preview shows what the scheduler and the device-taint eviction controller would do.
+    """
     from dractl.errors import UsageError
 
     app_ctx = ctx.obj

@@ -17,8 +17,10 @@ def usage(
         str, typer.Option("--by", metavar="GROUP", help=_BY_HELP, autocompletion=_c.complete_usage_groups)
     ] = "node",
 ) -> None:
-    """Show how full each node, pool, driver, class or model is: devices, allocated, free, shared, counters,
-    unhealthy and tainted."""
+    """Show how full each node, pool, driver, class or model is.
+
+    For each: devices, allocated, free, shared, counters, unhealthy and tainted.
+    """
     from dractl.cli.selectors import class_membership
     from dractl.errors import UsageError
     from dractl.model.usage import GROUPINGS, group, total, total_compute
@@ -51,8 +53,11 @@ def usage(
 
 
 def _node_compute(cluster: Any, rows: list[Any]) -> dict[str, Any]:
-    """Per node with a Node object: cpu, memory and pods requested (by its non-terminal pods, as the scheduler
-    sums them) and allocatable; nodes without devices get a row too."""
+    """The requested and allocatable cpu, memory and pods of each node with a Node object.
+
+    Requests are summed over its non-terminal pods, as the scheduler sums them; nodes without devices get a
+    row too.
+    """
     from dractl.model.usage import NodeCompute, UsageRow
     from dractl.scheduler.framework import Snapshot
 

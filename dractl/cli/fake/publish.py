@@ -42,8 +42,11 @@ def publish(
     ] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
 ) -> None:
-    """Publish the fake cluster's profile into the live cluster: its DeviceClasses and one ResourceSlice set per
-    node, as the profile's drivers would, labelled app.kubernetes.io/managed-by=dractl."""
+    """Publish the fake cluster's profile into the live cluster.
+
+    Its DeviceClasses and one ResourceSlice set per node, as the profile's drivers would, labelled
+    app.kubernetes.io/managed-by=dractl.
+    """
     from dractl.control import profiles
     from dractl.errors import UsageError
 

@@ -63,8 +63,10 @@ def reset(
 
 
 def profiles_(ctx: typer.Context) -> None:
-    """List the profiles 'fake reset --profile' takes: driver, devices per node (at --devices-per-node 8), what
-    each shows."""
+    """List the profiles 'fake reset --profile' takes.
+
+    For each: its drivers, devices per node (at --devices-per-node 8) and what it shows.
+    """
     from dractl.control import profiles
     from dractl.render.fake import profiles_result
 
@@ -113,8 +115,11 @@ def _say(app_ctx: AppContext, line: str, cluster: dict[str, Any]) -> None:
 
 
 def _read(files: list[str], app_ctx: AppContext) -> list[Any]:
-    """Parse and validate every FILE, in order, into model objects (their ``raw`` is the v1 dict; a ResourceSlice's
-    is read again from the file when it is used); any bad file is refused before anything is applied."""
+    """Parse and validate every FILE, in order, into model objects.
+
+    Their ``raw`` is the v1 dict; a ResourceSlice's is read again from the file when it is used. Any bad file is
+    refused before anything is applied.
+    """
     from dractl.cli.files import read_files
 
     return [o for _, objs in read_files(files, app_ctx) for o in objs]
@@ -201,7 +206,8 @@ def env(
 ) -> None:
     """Show the environment the example driver would give POD's containers (GPU_DEVICE_*).
 
-    Only the dra-example-driver's: for another driver's devices dractl says it does not know."""
+    Only the dra-example-driver's: for another driver's devices dractl says it does not know.
+    """
     from dractl.control.driver import container_env, other_drivers_devices
 
     fake, app_ctx = fake_cluster(ctx)
