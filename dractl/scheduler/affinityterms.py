@@ -1,5 +1,7 @@
-"""Inter-pod affinity terms as kube-scheduler pre-processes them (k8s.io/kube-scheduler framework/types.go
-``AffinityTerm``, ``WeightedAffinityTerm``, ``GetAffinityTerms``, ``GetWeightedAffinityTerms``).
+"""Inter-pod affinity terms as kube-scheduler pre-processes them.
+
+Upstream: k8s.io/kube-scheduler framework/types.go ``AffinityTerm``, ``WeightedAffinityTerm``,
+``GetAffinityTerms``, ``GetWeightedAffinityTerms``.
 
 ``matchLabelKeys`` and ``mismatchLabelKeys`` (MatchLabelKeysInPodAffinity, GA in v1.37) are merged into the
 term's labelSelector by the apiserver when the pod is created (pkg/registry/core/pod/strategy.go
@@ -41,19 +43,24 @@ class AffinityTerm:
     text: str = ""
 
     def matches(self, namespace: str, labels: Mapping[str, str], ns_labels: Mapping[str, str] | None) -> bool:
-        """AffinityTerm.Matches: the pod's namespace is listed or its labels match the namespace selector,
-        and the pod's labels match the selector. ``ns_labels`` None is Go's nil set (matches only selectors
-        without requirements)."""
+        """Whether a pod with these namespace and labels matches the term (AffinityTerm.Matches).
+
+        The pod's namespace is listed or its labels match the namespace selector, and the pod's labels
+        match the selector. ``ns_labels`` None is Go's nil set (matches only selectors
+        without requirements).
+        """
         if namespace in self.namespaces or self.namespace_selector.matches(ns_labels or {}):
             return self.selector.matches(labels)
         return False
 
     def with_namespaces(self, names: frozenset[str]) -> AffinityTerm:
+        """The term with ``names`` added to its namespaces and no namespace selector."""
         return replace(self, namespaces=self.namespaces | names, namespace_selector=NOTHING)
 
 
 @dataclass(frozen=True, slots=True)
 class WeightedAffinityTerm:
+    """A preferred affinity term and its weight."""
     term: AffinityTerm
     weight: int
 
@@ -112,8 +119,11 @@ def weighted_affinity_terms(
 
 @dataclass(frozen=True, slots=True)
 class PodAffinityTerms:
-    """The four term lists of framework.PodInfo (types.go NewPodInfo). A list whose selectors do not parse is
-    empty and its error is in ``errors`` (``requiredAffinityTerms: ...``), as NewPodInfo leaves it nil."""
+    """The four term lists of framework.PodInfo (types.go NewPodInfo).
+
+    A list whose selectors do not parse is empty and its error is in ``errors`` (``requiredAffinityTerms:
+    ...``), as NewPodInfo leaves it nil.
+    """
 
     required_affinity: tuple[AffinityTerm, ...] = ()
     required_anti_affinity: tuple[AffinityTerm, ...] = ()

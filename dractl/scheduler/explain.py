@@ -47,6 +47,7 @@ class Explained:
         return self.summary.endswith(NOT_RETRIED)
 
     def to_dict(self) -> dict[str, Any]:
+        """The explanation as a JSON-ready dict."""
         d = {"summary": self.summary, "pod": self.pod, "lines": list(self.lines), "detail": self.detail}
         d.update(self.extra)
         return d
@@ -65,6 +66,7 @@ class Explainer:
 
     @property
     def allocator(self) -> Allocator:
+        """The allocator over the cluster, made on first use."""
         if self._alloc is None:
             self._alloc = Allocator(self.cluster, self.features)
         return self._alloc
@@ -72,9 +74,12 @@ class Explainer:
     # -------------------------------------------------------- scheduled
 
     def node_choice(self, pod: Pod) -> Explained | None:
-        """Why a scheduled pod is on its node: the default profile's scores of the nodes that pass every filter,
+        """Why a scheduled pod is on its node, in the default profile's scores.
+
+        That is the default profile's scores of the nodes that pass every filter,
         worked out on the cluster as it is now without the pod (its claims that no other pod uses deallocated),
-        the pod's node against the runner-up, plugin by plugin. None for a pod not on a node."""
+        the pod's node against the runner-up, plugin by plugin. None for a pod not on a node.
+        """
         from dataclasses import replace
 
         node = pod.node_name
@@ -206,6 +211,7 @@ class Explainer:
 
     @property
     def scheduling(self) -> SchedulingPass:
+        """The scheduling pass over the cluster, made on first use."""
         if self._pass is None:
             self._pass = SchedulingPass(self.allocator)
         return self._pass
@@ -318,9 +324,11 @@ MAX_LINES = 12
 
 
 def brief_lines(ex: Explanation, max_lines: int = MAX_LINES) -> list[str]:
-    """``Explanation.lines()``, or, when nodes tell too many different stories (their
-    devices are held by different claims), one summary per request across all nodes
-    followed by the first node's own story."""
+    """The explanation's lines, summarised per request when the nodes tell too many different stories.
+
+    When the nodes' devices are held by different claims, that is one summary per request
+    across all nodes followed by the first node's own story; else ``Explanation.lines()``.
+    """
     lines = ex.lines()
     if len(lines) <= max_lines or len(ex.nodes) <= 1:
         return lines
@@ -400,8 +408,11 @@ def _pod_condition(pod: Pod) -> str | None:
 
 
 def _extended_resources_claim(cluster: Any, pod: Pod) -> tuple[ResourceClaim, str] | None:
-    """A pending pod's DRA extended resources (KEP-5004) that no claim holds yet: the special claim the
-    scheduler would create for them (dractl.scheduler.extended), and the resources it serves."""
+    """A pending pod's DRA extended resources (KEP-5004) that no claim holds yet.
+
+    The special claim the scheduler would create for them (dractl.scheduler.extended), and the
+    resources it serves.
+    """
     from dractl.model.extendedresources import DeviceClassResolver
     from dractl.scheduler.extended import PodExtendedResources
 
@@ -429,8 +440,11 @@ def score_lines(p: Placement, max_nodes: int = 5) -> list[str]:
 
 
 def filter_lines(p: Placement, max_nodes: int = MAX_NODES_PER_REASON) -> list[str]:
-    """The filters' side of a placement in the user's numbers: per node and per filter (DynamicResources'
-    story is told by the allocator's explanation), nodes that could be checked for DRA only, volumes."""
+    """The filters' side of a placement, in the user's numbers.
+
+    Per node and per filter (DynamicResources' story is told by the allocator's explanation), nodes that could be
+    checked for DRA only, volumes.
+    """
     out: list[str] = []
     if p.pre_filter is not None:
         st = p.pre_filter
@@ -469,5 +483,6 @@ def not_checked_lines(p: Placement, max_nodes: int = MAX_NODES_PER_REASON) -> li
 
 
 def volumes_line(volumes: list[str]) -> str:
+    """The line that says which volumes were not checked, and why."""
     return (f"volumes not checked: {', '.join(volumes)} (kube-scheduler's {', '.join(VOLUME_FILTERS)} are not "
             "modelled)")

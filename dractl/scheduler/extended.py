@@ -30,6 +30,7 @@ GENERATE_NAME_SUFFIX = "-extended-resources-"
 
 
 def is_native(name: str) -> bool:
+    """Whether a resource name is in the kubernetes.io namespace (v1helper.IsNativeResource)."""
     return "/" not in name or "kubernetes.io/" in name
 
 
@@ -53,8 +54,11 @@ def has_mapped_extended_resource(requests: Mapping[str, int], resolver: DeviceCl
 
 
 def delegated_to_dra(name: str, allocatable: Mapping[str, int], resolver: DeviceClassResolver) -> bool:
-    """fit.go shouldDelegateResourceToDRA: not in the node's allocatable, and a class maps it; then
-    NodeResourcesFit leaves it to DynamicResources."""
+    """Whether NodeResourcesFit leaves extended resource ``name`` to DynamicResources on this node.
+
+    fit.go shouldDelegateResourceToDRA: not in the node's allocatable, and a class maps it; then
+    NodeResourcesFit leaves it to DynamicResources.
+    """
     if allocatable.get(name, 0) > 0:
         return False
     return resolver.device_class(name) is not None
@@ -80,9 +84,12 @@ class NodeExtendedResources:
 
 def node_extended_resources(pod_scalars: Mapping[str, int], allocatable: Mapping[str, int],
                             resolver: DeviceClassResolver) -> NodeExtendedResources:
-    """The first half of filterExtendedResources: per requested DRA extended resource, DRA serves it when a
+    """Which of the pod's DRA extended resources DRA serves on a node (first half of filterExtendedResources).
+
+    Per requested DRA extended resource, DRA serves it when a
     class maps it and the node's allocatable has none; a name the node lacks and no class serves stops
-    here (upstream: Unschedulable "cannot fit resource", which NodeResourcesFit will already have said)."""
+    here (upstream: Unschedulable "cannot fit resource", which NodeResourcesFit will already have said).
+    """
     out: dict[str, int] = {}
     for name in sorted(pod_scalars):
         q = pod_scalars[name]
@@ -105,6 +112,7 @@ class RequestMapping:
     request: str
 
     def to_dict(self) -> dict[str, str]:
+        """The mapping as API JSON."""
         return {"containerName": self.container, "resourceName": self.resource, "requestName": self.request}
 
 
@@ -119,8 +127,10 @@ def _count(q: Any) -> int | None:
 
 def _container_request(index: int, ctr: Mapping[str, Any], resource: str, class_name: str,
                        reusable: Sequence[dict[str, Any] | None]) -> tuple[dict[str, Any] | None, list[RequestMapping]]:
-    """createResourceRequestAndMappings: this container's devices of ``resource``; an init container first
-    reuses the requests of the long-lived containers after it."""
+    """createResourceRequestAndMappings: this container's devices of ``resource``.
+
+    An init container first reuses the requests of the long-lived containers after it.
+    """
     requests = ((ctr.get("resources") or {}).get("requests")) or {}
     if resource not in requests:
         return None, []
@@ -150,7 +160,8 @@ def create_requests_and_mappings(spec: Mapping[str, Any], extended: Mapping[str,
 
     Init containers come first in the index (``container-<i>``); the long-lived containers (regular ones and
     sidecars) each get their own request; the short-lived init containers share the largest of theirs,
-    after reusing the long-lived requests that follow them."""
+    after reusing the long-lived requests that follow them.
+    """
     inits = [c for c in spec.get("initContainers") or [] if isinstance(c, Mapping)]
     containers = inits + [c for c in spec.get("containers") or [] if isinstance(c, Mapping)]
     long_lived = [i for i, c in enumerate(containers) if i >= len(inits) or c.get("restartPolicy") == "Always"]
@@ -218,7 +229,8 @@ class PodExtendedResources:
     """One pod's DRA extended resources for one scheduling attempt (DynamicResources' PreFilter part).
 
     ``existing`` is the pod's special claim when it was created before (then it is allocated like a user
-    claim); otherwise :meth:`node_claim` builds, per node, the claim the node would need."""
+    claim); otherwise :meth:`node_claim` builds, per node, the claim the node would need.
+    """
 
     pod: Pod
     spec: Mapping[str, Any]  # the pod's spec after the apiserver's defaulting
@@ -240,9 +252,11 @@ class PodExtendedResources:
         return cls(pod, spec, scalars, resolver, find_extended_resource_claim(pod, claims))
 
     def node_claim(self, allocatable: Mapping[str, int]) -> tuple[ResourceClaim | None, list[RequestMapping]] | str:
-        """filterExtendedResources for one node: the special claim with this node's requests (None when the
-        node serves every name from its allocatable, or the claim exists already), or the reason the node
-        cannot run the pod."""
+        """The special claim for one node, or the reason the node cannot run the pod (filterExtendedResources).
+
+        The claim holds this node's requests; None when the node serves every name from its allocatable,
+        or the claim exists already.
+        """
         if self.existing is not None:
             return None, []
         split = node_extended_resources(self.scalars, allocatable, self.resolver)
@@ -263,7 +277,10 @@ class PodExtendedResources:
 
     @property
     def shape(self) -> tuple[Any, ...]:
-        """What the nodes' special claims depend on: the pod's requests of names a class serves, and whether
-        the claim exists (for the per-shape cache of nodes known not to fit)."""
+        """What the nodes' special claims depend on, as a cache key.
+
+        That is the pod's requests of names a class serves, and whether the claim exists (for the per-shape
+        cache of nodes known not to fit).
+        """
         served = tuple(sorted((n, q) for n, q in self.scalars.items() if self.resolver.device_class(n) is not None))
         return (served, self.existing.name if self.existing is not None else "")

@@ -49,9 +49,11 @@ class Status:
     detail: tuple[str, ...] = ()
 
     def is_success(self) -> bool:
+        """Whether the status is Success."""
         return self.code == Code.SUCCESS
 
     def is_skip(self) -> bool:
+        """Whether the status is Skip."""
         return self.code == Code.SKIP
 
     def is_rejected(self) -> bool:
@@ -63,6 +65,7 @@ class Status:
         return ", ".join(self.reasons)
 
     def with_plugin(self, plugin: str) -> Status:
+        """The status attributed to ``plugin``."""
         return self if self.plugin == plugin else Status(self.code, self.reasons, plugin, self.detail)
 
 
@@ -77,10 +80,12 @@ def unschedulable(*reasons: str, detail: Iterable[str] = (), resolvable: bool = 
 
 
 def unresolvable(*reasons: str, detail: Iterable[str] = ()) -> Status:
+    """An UnschedulableAndUnresolvable status with ``reasons``."""
     return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, tuple(reasons), detail=tuple(detail))
 
 
 def as_error(message: str) -> Status:
+    """An Error status with ``message``."""
     return Status(Code.ERROR, (message,))
 
 
@@ -91,9 +96,11 @@ class PreFilterResult:
     node_names: frozenset[str] | None = None
 
     def all_nodes(self) -> bool:
+        """Whether the result leaves every node in play."""
         return self.node_names is None
 
     def merge(self, other: PreFilterResult | None) -> PreFilterResult:
+        """The intersection of two results (upstream PreFilterResult.Merge)."""
         if other is None or other.all_nodes():
             return self
         if self.all_nodes():
@@ -149,26 +156,32 @@ class PodInfo:
 
     @property
     def key(self) -> str:
+        """The pod as ``namespace/name``."""
         return f"{self.namespace}/{self.name}"
 
     @property
     def labels(self) -> Mapping[str, str]:
+        """The pod's labels."""
         return self.pod.meta.labels
 
     @property
     def node_name(self) -> str:
+        """The node the pod is bound to ("" when pending)."""
         return self.pod.node_name
 
     @cached_property
     def tolerations(self) -> list[Mapping[str, Any]]:
+        """The pod's spec.tolerations."""
         return [t for t in _l(self.spec.get("tolerations")) if isinstance(t, Mapping)]
 
     @property
     def node_selector(self) -> Mapping[str, str]:
+        """The pod's spec.nodeSelector."""
         return self.pod.node_selector
 
     @cached_property
     def affinity(self) -> Mapping[str, Any]:
+        """The pod's spec.affinity (empty when unset)."""
         return _d(self.spec.get("affinity"))
 
     @cached_property
@@ -181,6 +194,7 @@ class PodInfo:
 
     @cached_property
     def priority(self) -> int:
+        """The pod's spec.priority (0 when unset)."""
         p = self.spec.get("priority")
         return p if isinstance(p, int) and not isinstance(p, bool) else 0
 
@@ -202,23 +216,28 @@ class PodInfo:
 
     @property
     def non0_cpu(self) -> int:
+        """The pod's cpu request in millicores, with the scheduler's default for containers that set none."""
         return self._resource[1]
 
     @property
     def non0_mem(self) -> int:
+        """The pod's memory request in bytes, with the scheduler's default for containers that set none."""
         return self._resource[2]
 
     @cached_property
     def host_ports(self) -> list[tuple[str, str, int]]:
+        """The pod's host ports: (hostIP, protocol, hostPort)."""
         return _host_ports(self.spec)
 
     @cached_property
     def has_affinity(self) -> bool:
+        """Whether the pod has pod affinity or anti-affinity terms."""
         a = self.affinity
         return bool(a.get("podAffinity") or a.get("podAntiAffinity"))
 
     @cached_property
     def has_required_anti_affinity(self) -> bool:
+        """Whether the pod has required pod anti-affinity terms."""
         anti = _d(self.affinity.get("podAntiAffinity"))
         return bool(_l(anti.get("requiredDuringSchedulingIgnoredDuringExecution")))
 
@@ -254,9 +273,11 @@ class NodeInfo:
 
     @property
     def labels(self) -> Mapping[str, str]:
+        """The node's labels (none when only its ResourceSlices name it)."""
         return self.node.labels if self.node is not None else {}
 
     def add_pod(self, p: PodInfo) -> None:
+        """Add a pod to the node and its sums."""
         self.pods.append(p)
         if p.has_affinity:
             self.pods_with_affinity.append(p)
@@ -265,6 +286,7 @@ class NodeInfo:
         self._update(p, 1)
 
     def remove_pod(self, p: PodInfo) -> None:
+        """Remove a pod from the node and its sums."""
         for lst in (self.pods, self.pods_with_affinity, self.pods_with_required_anti_affinity):
             for i, q in enumerate(lst):
                 if q.key == p.key:
@@ -288,6 +310,7 @@ class NodeInfo:
                     self.used_ports.pop(port, None)
 
     def clone(self) -> NodeInfo:
+        """A copy whose pod lists and sums can change without touching this one."""
         c = NodeInfo.__new__(NodeInfo)
         c.__dict__.update(self.__dict__)
         c.pods = list(self.pods)
@@ -300,9 +323,11 @@ class NodeInfo:
 
 
 def host_ports(p: PodInfo) -> list[tuple[str, str, int]]:
-    """(hostIP, protocol, hostPort) of the pod's host ports (pkg/scheduler/util GetHostPorts: sidecars and
-    containers), sanitized as HostPortInfo does (no IP: 0.0.0.0; no protocol: TCP). A hostNetwork pod's ports
-    are host ports (the apiserver's defaultHostNetworkPorts)."""
+    """(hostIP, protocol, hostPort) of the pod's host ports (pkg/scheduler/util GetHostPorts: sidecars and containers).
+
+    Sanitized as HostPortInfo does (no IP: 0.0.0.0; no protocol: TCP). A hostNetwork pod's ports are host
+    ports (the apiserver's defaultHostNetworkPorts).
+    """
     return p.host_ports
 
 
@@ -348,8 +373,11 @@ class Snapshot:
     @classmethod
     def build(cls, names: Sequence[str], nodes: Iterable[Node], pods: Iterable[Pod],
               namespaces: Iterable[Namespace] = ()) -> Snapshot:
-        """NodeInfos for ``names`` (Node objects where the source has them) with ``pods`` that are bound and not
-        terminal summed in (the scheduler's cache holds every assigned non-terminated pod)."""
+        """A snapshot of ``names`` with the bound, non-terminal ``pods`` summed in.
+
+        The NodeInfos use Node objects where the source has them (the scheduler's cache holds every assigned
+        non-terminated pod).
+        """
         by_name = {n.name: n for n in nodes}
         snap = cls((NodeInfo(name, by_name.get(name)) for name in names), namespaces)
         for p in pods:
@@ -360,18 +388,22 @@ class Snapshot:
         return snap
 
     def get(self, name: str) -> NodeInfo | None:
+        """The NodeInfo of node ``name``, or None."""
         return self._by_name.get(name)
 
     def names(self) -> Container[str]:
+        """The names of the snapshot's nodes."""
         return self._by_name.keys()
 
     def add_pod(self, p: PodInfo, node_name: str) -> None:
+        """Add a pod to node ``node_name`` and note the change."""
         ni = self._by_name.get(node_name)
         if ni is not None:
             ni.add_pod(p)
             self.changes.append(node_name)
 
     def remove_pod(self, p: PodInfo, node_name: str) -> None:
+        """Remove a pod from node ``node_name`` and note the change."""
         ni = self._by_name.get(node_name)
         if ni is not None:
             ni.remove_pod(p)
@@ -379,10 +411,12 @@ class Snapshot:
 
     @property
     def have_pods_with_affinity(self) -> list[NodeInfo]:
+        """The nodes with pods that have affinity terms."""
         return [n for n in self.node_infos if n.pods_with_affinity]
 
     @property
     def have_pods_with_required_anti_affinity(self) -> list[NodeInfo]:
+        """The nodes with pods that have required anti-affinity terms."""
         return [n for n in self.node_infos if n.pods_with_required_anti_affinity]
 
 
@@ -397,28 +431,35 @@ class Plugin:
     def pre_filter(
         self, state: CycleState, pod: PodInfo, snapshot: Snapshot
     ) -> Status | tuple[PreFilterResult | None, Status | None] | None:
+        """PreFilter: check the pod once per cycle; may narrow the nodes or reject the pod."""
         return None
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        """Filter: whether the pod fits on ``node``; None or Success when it does."""
         return None
 
     def add_pod(self, state: CycleState, pod: PodInfo, pod_to_add: PodInfo, node: NodeInfo) -> Status | None:
+        """AddPod: update the cycle state as if ``pod_to_add`` ran on ``node`` (preemption's what-if)."""
         return None
 
     def remove_pod(self, state: CycleState, pod: PodInfo, pod_to_remove: PodInfo, node: NodeInfo) -> Status | None:
+        """RemovePod: update the cycle state as if ``pod_to_remove`` left ``node``."""
         return None
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+        """PreScore: prepare scoring over the feasible ``nodes``; Skip leaves Score out."""
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        """Score: the plugin's raw score of ``node`` for the pod."""
         return 0
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> None:
+        """NormalizeScore: rescale the raw scores in place."""
         return None
 
     def known_failures(self, state: CycleState, pod: PodInfo) -> Container[str] | None:
-        """dractl's shortcut: the names of nodes this plugin already knows its filter rejects for ``pod``.
+        """The names of nodes this plugin already knows its filter rejects for ``pod`` (a dractl shortcut).
 
         The framework skips such nodes while looking for the first node that fits, and runs the filters in
         full on them only to say why nothing fits. Never changes an answer, only its cost.
@@ -426,15 +467,19 @@ class Plugin:
         return None
 
     def has_filter(self) -> bool:
+        """Whether the plugin implements Filter."""
         return type(self).filter is not Plugin.filter
 
     def has_pre_filter(self) -> bool:
+        """Whether the plugin implements PreFilter."""
         return type(self).pre_filter is not Plugin.pre_filter
 
     def has_pre_score(self) -> bool:
+        """Whether the plugin implements PreScore."""
         return type(self).pre_score is not Plugin.pre_score
 
     def has_score(self) -> bool:
+        """Whether the plugin implements Score."""
         return type(self).score is not Plugin.score
 
 
@@ -450,6 +495,7 @@ class Diagnosis:
     post_filter_msg: str = ""
 
     def status_of(self, node: str) -> Status | None:
+        """The status that turned node ``node`` away."""
         return self.node_to_status.get(node, self.absent_nodes_status)
 
 
@@ -458,7 +504,9 @@ NO_NODES = "no nodes available to schedule pods"
 
 
 def fit_error(num_all_nodes: int, diagnosis: Diagnosis) -> str:
-    """types.go ``FitError.Error()``: ``0/N nodes are available: <PreFilterMsg>. <count reason>, ....``
+    """The scheduler's message when no node fits (types.go ``FitError.Error()``).
+
+    ``0/N nodes are available: <PreFilterMsg>. <count reason>, ....``
 
     Every reason of each node's status counts once for that node; entries ``"<count> <reason>"`` sorted as
     strings. A PreFilter rejection gives its message instead of the histogram.
@@ -509,6 +557,7 @@ class Framework:
         self._shortcuts = [p for p in self.filter_plugins if type(p).known_failures is not Plugin.known_failures]
 
     def plugin(self, name: str) -> Plugin | None:
+        """The plugin called ``name``, or None."""
         return next((p for p in self.plugins if p.name == name), None)
 
     def run_pre_filter_plugins(
@@ -560,8 +609,11 @@ class Framework:
         return SUCCESS
 
     def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
-        """framework.go RunFilterPluginsWithNominatedPods: where pods of at least the pod's priority are nominated
-        to the node (by an earlier preemption), the filters must pass with them on it and without them."""
+        """Run the filters with the pods nominated to the node too (RunFilterPluginsWithNominatedPods).
+
+        Where pods of at least the pod's priority are nominated to the node (by an earlier preemption), the
+        filters must pass with them on it and without them.
+        """
         noms = self.nominated.get(node.name) if self.nominated else None
         added = [p for p in noms if p.priority >= pod.priority and p.key != pod.key] if noms else []
         if not added:
@@ -616,12 +668,15 @@ class Framework:
     def run_score_plugins(
         self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
     ) -> tuple[list[NodeScore], Status]:
-        """framework.go RunScorePlugins: each plugin's Score per node, its NormalizeScore over the nodes, times
-        its weight; a node's total is the sum (all integers, as upstream)."""
+        """Score the nodes: each plugin's weighted, normalised score and the total (framework.go RunScorePlugins).
+
+        Each plugin's Score per node, its NormalizeScore over the nodes, times its weight; a node's total is
+        the sum (all integers, as upstream).
+        """
         return self.normalize_scores(state, pod, nodes, self.raw_scores(state, pod, nodes))
 
     def raw_scores(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> dict[str, dict[str, int]]:
-        """plugin -> node -> what its Score said (before NormalizeScore), for the plugins PreScore kept."""
+        """Each plugin's Score per node (before NormalizeScore), for the plugins PreScore kept."""
         raw: dict[str, dict[str, int]] = {}
         for pl in self.score_plugins:
             if pl.name not in state.skip_score_plugins:
@@ -662,6 +717,7 @@ class NodeScore:
     total: int = 0
 
     def to_dict(self) -> dict[str, int]:
+        """The node's scores and total as a JSON-ready dict."""
         return {**self.scores, "total": self.total}
 
 
@@ -675,6 +731,7 @@ class FitResult:
     num_all_nodes: int = 0
 
     def message(self) -> str:
+        """The scheduler's message when no node fits (``FitError.Error()``)."""
         if self.num_all_nodes == 0:
             return NO_NODES
         return fit_error(self.num_all_nodes, self.diagnosis)

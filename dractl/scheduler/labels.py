@@ -1,5 +1,7 @@
-"""Label selectors as kube-scheduler evaluates them (k8s.io/apimachinery pkg/labels/selector.go and
-pkg/apis/meta/v1/helpers.go ``LabelSelectorAsSelector``).
+"""Label selectors as kube-scheduler evaluates them.
+
+Upstream: k8s.io/apimachinery pkg/labels/selector.go and pkg/apis/meta/v1/helpers.go
+``LabelSelectorAsSelector``.
 
 A selector is a list of requirements ANDed together, kept sorted by key as upstream's ``internalSelector.Add``
 keeps them. Two special selectors: ``NOTHING`` (from a nil selector: matches nothing, is not "empty") and
@@ -35,6 +37,7 @@ def _parse_int(s: str) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class Requirement:
+    """One requirement of a label selector: a key, an operator and values."""
     key: str
     operator: str
     values: tuple[str, ...] = ()
@@ -75,9 +78,12 @@ class Requirement:
 
 
 def new_requirement(key: str, op: str, values: Iterable[str] | None, path: str = "") -> Requirement:
-    """selector.go NewRequirement: the key and values must be a label key and label values, the operator
+    """A selector requirement, validated as selector.go NewRequirement does.
+
+    The key and values must be a label key and label values, the operator
     must take as many values as given; the errors are field errors (under ``path``), several aggregated as
-    ``[a, b]``. ``values`` None is Go's nil slice (shown as null)."""
+    ``[a, b]``. ``values`` None is Go's nil slice (shown as null).
+    """
     from dractl.model.formats import label_key_error, label_value_error
     from dractl.model.validate.field_errors import _show
 
@@ -125,6 +131,7 @@ class Selector:
         self.nothing = nothing
 
     def matches(self, labels: Mapping[str, str]) -> bool:
+        """Whether ``labels`` meet every requirement (never, for NOTHING)."""
         if self.nothing:
             return False
         for r in self.requirements:
@@ -166,8 +173,10 @@ def selector_from_set(labels: Mapping[str, str]) -> Selector:
 
 
 def label_selector_as_selector(ps: Any) -> Selector:
-    """metav1.LabelSelectorAsSelector: None -> NOTHING, ``{}`` -> EVERYTHING, else matchLabels then
-    matchExpressions. Raises SelectorError where upstream returns an error."""
+    """metav1.LabelSelectorAsSelector: None -> NOTHING, ``{}`` -> EVERYTHING, else matchLabels then matchExpressions.
+
+    Raises SelectorError where upstream returns an error.
+    """
     if ps is None:
         return NOTHING
     if not isinstance(ps, Mapping):

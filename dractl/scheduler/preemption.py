@@ -1,5 +1,7 @@
-"""DefaultPreemption, the default profile's PostFilter: for a pod that fits no node, which lower-priority pods
-would the scheduler evict, and where would the pod then go.
+"""DefaultPreemption, the default profile's PostFilter.
+
+It answers, for a pod that fits no node, which lower-priority pods the scheduler would evict, and where the
+pod would then go.
 
 Ported from pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go (PodEligibleToPreemptOthers,
 SelectVictimsOnNode, calculateNumCandidates) and pkg/scheduler/framework/preemption/preemption.go (Preempt,
@@ -48,8 +50,11 @@ MAX_INT32 = 2**31 - 1
 
 @dataclass
 class Preemption:
-    """What DefaultPreemption said: ``message`` is its status message with upstream's ``preemption: `` prefix
-    (what follows the FitError in the pod's condition); ``node`` and ``victims`` when it found a placement."""
+    """What DefaultPreemption said.
+
+    ``message`` is its status message with upstream's ``preemption: `` prefix (what follows the FitError in
+    the pod's condition); ``node`` and ``victims`` when it found a placement.
+    """
 
     message: str
     node: str | None = None
@@ -61,6 +66,7 @@ class Preemption:
     statuses: dict[str, Status] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        """The pick as a JSON-ready dict: node, victims and the tied nodes."""
         return {"node": self.node, "victims": [v.key for v in self.victims], "tiedNodes": list(self.tied)}
 
 
@@ -75,9 +81,12 @@ class PDB:
 
     @classmethod
     def of(cls, raw: Mapping[str, Any], pods: Sequence[PodInfo] = ()) -> PDB | None:
-        """From the object; without a status (nothing ran the disruption controller: the fake cluster) the
-        disruptions allowed are worked out as it would for pods without a controller: ``minAvailable`` as a
-        number against the matching running pods, else none."""
+        """Read a PodDisruptionBudget from its API object; None when its selector does not parse.
+
+        Without a status (nothing ran the disruption controller: the fake cluster) the disruptions allowed
+        are worked out as it would for pods without a controller: ``minAvailable`` as a number against the
+        matching running pods, else none.
+        """
         from dractl.scheduler.labels import SelectorError, label_selector_as_selector
 
         md = raw.get("metadata") if isinstance(raw.get("metadata"), Mapping) else {}
@@ -103,6 +112,7 @@ class PDB:
         return cls(ns, selector, allowed)
 
     def matches(self, p: PodInfo) -> bool:
+        """Whether the budget covers pod ``p``: same namespace, and its labels match the selector."""
         return self.namespace == p.namespace and self.selector is not None and bool(p.labels) and \
             self.selector.matches(p.labels)
 
@@ -111,8 +121,10 @@ _NOW = (float("inf"), 0)
 
 
 def start_time(p: PodInfo) -> tuple[float, int]:
-    """util.GetPodStartTime: status.startTime as (seconds, nanoseconds), or now for a pod without one (it sorts
-    last)."""
+    """A pod's start time as (seconds, nanoseconds), for sorting (util.GetPodStartTime).
+
+    It is status.startTime, or now for a pod without one (it sorts last).
+    """
     st = p.status.get("startTime")
     if not isinstance(st, str) or not st:
         return _NOW
@@ -237,9 +249,12 @@ class _Candidate:
 
 
 def pick_one_node_for_preemption(candidates: Sequence[_Candidate]) -> list[_Candidate]:
-    """preemption.go pickOneNodeForPreemption: the candidates left after its criteria in order (fewest PDB
-    violations; lowest highest victim priority; lowest sum of priorities; fewest victims; latest start of the
-    highest-priority victims). Upstream takes the first of them in the order it happened to find them."""
+    """The candidates that pickOneNodeForPreemption's criteria leave, in order.
+
+    The criteria, in order: fewest PDB violations; lowest highest victim priority;
+    lowest sum of priorities; fewest victims; latest start of the highest-priority victims. Upstream takes
+    the first of them in the order it happened to find them.
+    """
     def earliest_start(c: _Candidate) -> tuple[float, int]:
         # util.GetEarliestPodStartTime: among the victims of the highest priority
         top = max(p.priority for p in c.victims)
@@ -269,8 +284,11 @@ def preempt(
     diagnosis: Diagnosis,
     pdbs: Sequence[PDB] = (),
 ) -> Preemption:
-    """DefaultPreemption.PostFilter: the status message (prefixed ``preemption: ``) and, when some node would
-    take the pod once lower-priority pods are gone, the pick and its victims."""
+    """What DefaultPreemption's PostFilter says for a pod that fits no node.
+
+    That is the status message (prefixed ``preemption: ``) and, when some node would take the pod once lower-priority
+    pods are gone, the pick and its victims.
+    """
     if pod.spec.get("preemptionPolicy") == "Never":
         return Preemption("preemption: " + NOT_ELIGIBLE_NEVER)
     potential = [n for n in nodes if (st := diagnosis.status_of(n.name)) is not None and

@@ -1,5 +1,7 @@
-"""The v1.37 default profile (pkg/scheduler/apis/config/v1/default_plugins.go getDefaultPlugins and
-applyFeatureGates): the plugins in MultiPoint order, which every extension point follows, and score weights.
+"""The v1.37 default profile.
+
+Upstream: pkg/scheduler/apis/config/v1/default_plugins.go getDefaultPlugins and applyFeatureGates. It
+gives the plugins in MultiPoint order, which every extension point follows, and score weights.
 
 NodeDeclaredFeatures (GA in v1.37) is appended after DefaultBinder; DynamicResources is inserted just before
 DefaultPreemption. So the filters run: NodeName, NodeUnschedulable, TaintToleration, NodeAffinity, NodePorts,
@@ -72,8 +74,11 @@ def _registry() -> dict[str, Callable[[], Plugin]]:
 
 
 def default_plugins(extra: Mapping[str, Plugin] | None = None) -> list[Plugin]:
-    """Instances of the default profile's plugins dractl models, in profile order. ``extra`` supplies
-    instances built with state from outside (e.g. DynamicResources with its allocator) by name."""
+    """Instances of the default profile's plugins dractl models, in profile order.
+
+    ``extra`` supplies instances built with state from outside (e.g. DynamicResources with its
+    allocator) by name.
+    """
     registry = _registry()
     out: list[Plugin] = []
     for name, _ in DEFAULT_PLUGINS:
@@ -85,6 +90,7 @@ def default_plugins(extra: Mapping[str, Plugin] | None = None) -> list[Plugin]:
 
 
 def default_framework(extra: Mapping[str, Plugin] | None = None, only: Sequence[str] | None = None) -> Framework:
+    """A framework with the default profile's plugins (or ``only`` those) and score weights."""
     plugins = default_plugins(extra)
     if only is not None:
         plugins = [p for p in plugins if p.name in only]

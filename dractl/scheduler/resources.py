@@ -39,8 +39,10 @@ def quantity_value(q: Any) -> Fraction:
 
 
 def resource_list(d: Any) -> ResourceList:
-    """A core/v1 ResourceList mapping as exact values; entries that do not parse are left out (validation
-    reports them)."""
+    """A core/v1 ResourceList mapping as exact values.
+
+    Entries that do not parse are left out (validation reports them).
+    """
     out: ResourceList = {}
     if isinstance(d, Mapping):
         for k, v in d.items():
@@ -67,10 +69,12 @@ def milli_value(v: Fraction) -> int:
 # ---------------------------------------------------------------- resource names (core/v1 helper)
 
 def is_prefixed_native_resource(name: str) -> bool:
+    """Whether a resource name has the ``kubernetes.io/`` prefix (v1helper IsPrefixedNativeResource)."""
     return DEFAULT_NAMESPACE_PREFIX in name
 
 
 def is_native_resource(name: str) -> bool:
+    """Whether a resource name is unprefixed or ``kubernetes.io/`` prefixed (v1helper IsNativeResource)."""
     return "/" not in name or is_prefixed_native_resource(name)
 
 
@@ -83,6 +87,7 @@ def is_extended_resource_name(name: str) -> bool:
 
 
 def is_hugepage_resource_name(name: str) -> bool:
+    """Whether a resource name is a hugepages size (``hugepages-<size>``)."""
     return name.startswith(HUGEPAGES_PREFIX)
 
 
@@ -99,10 +104,12 @@ def is_dra_extended_resource_name(name: str) -> bool:
 
 
 def is_supported_pod_level_resource(name: str) -> bool:
+    """Whether pod-level resources may name this resource (cpu, memory, hugepages)."""
     return name in (CPU, MEMORY) or name.startswith(HUGEPAGES_PREFIX)
 
 
 def is_overcommit_allowed(name: str) -> bool:
+    """Whether a resource may be overcommitted (native resources but hugepages)."""
     return is_native_resource(name) and not is_hugepage_resource_name(name)
 
 
@@ -111,8 +118,11 @@ def is_overcommit_allowed(name: str) -> bool:
 
 @dataclass(slots=True)
 class Resource:
-    """framework/types.go Resource: cpu in millicores, memory and ephemeral storage in bytes, pods, and every
-    other scalar resource (extended, hugepages, ``*kubernetes.io/*``) by name."""
+    """Amounts of resources a pod requests or a node offers (framework/types.go Resource).
+
+    It holds cpu in millicores, memory and ephemeral storage in bytes, pods, and every other scalar resource
+    (extended, hugepages, ``*kubernetes.io/*``) by name.
+    """
 
     milli_cpu: int = 0
     memory: int = 0
@@ -122,6 +132,7 @@ class Resource:
 
     @classmethod
     def of(cls, rl: Mapping[str, Fraction]) -> Resource:
+        """A Resource holding the sums of ``rl``."""
         r = cls()
         r.add(rl)
         return r
@@ -161,10 +172,12 @@ class Resource:
             self.scalar[k] = self.scalar.get(k, 0) + sign * v
 
     def clone(self) -> Resource:
+        """An independent copy."""
         return Resource(self.milli_cpu, self.memory, self.ephemeral_storage, self.allowed_pod_number,
                         dict(self.scalar))
 
     def is_zero(self) -> bool:
+        """Whether every amount is zero (the pod count aside)."""
         return not (self.milli_cpu or self.memory or self.ephemeral_storage or any(self.scalar.values()))
 
 
@@ -178,8 +191,11 @@ def node_allocatable(allocatable: Mapping[str, Any]) -> Resource:
 
 @dataclass(frozen=True)
 class Options:
-    """helpers.go PodResourcesOptions (Reuse and the DRA node-allocatable options are not ported: that gate,
-    DRANodeAllocatableResources, is alpha and off in v1.37)."""
+    """How a pod's requests are added up (helpers.go PodResourcesOptions).
+
+    Reuse and the DRA node-allocatable options are not ported: that gate, DRANodeAllocatableResources, is
+    alpha and off in v1.37.
+    """
 
     use_status_resources: bool = False
     in_place_pod_level_resources_vertical_scaling_enabled: bool = False
@@ -227,18 +243,22 @@ def _requirements(spec: Mapping[str, Any], key: str) -> ResourceList | None:
 
 
 def is_pod_level_requests_set(spec: Mapping[str, Any]) -> bool:
+    """Whether the pod sets pod-level requests of a supported resource."""
     return any(is_supported_pod_level_resource(k) for k in _d(_d(spec.get("resources")).get("requests")))
 
 
 def is_pod_level_limits_set(spec: Mapping[str, Any]) -> bool:
+    """Whether the pod sets pod-level limits of a supported resource."""
     return any(is_supported_pod_level_resource(k) for k in _d(_d(spec.get("resources")).get("limits")))
 
 
 def is_pod_level_resources_set(spec: Mapping[str, Any]) -> bool:
+    """Whether the pod sets pod-level requests or limits."""
     return is_pod_level_requests_set(spec) or is_pod_level_limits_set(spec)
 
 
 def is_pod_resize_infeasible(status: Mapping[str, Any]) -> bool:
+    """Whether the pod's PodResizePending condition says Infeasible."""
     for c in _l(status.get("conditions")):
         if _d(c).get("type") == "PodResizePending":
             return _d(c).get("reason") == "Infeasible"
@@ -304,8 +324,11 @@ def _apply_non_missing(reqs: ResourceList, non_missing: Mapping[str, Fraction]) 
 
 
 def _aggregate_by(spec: Mapping[str, Any], status: Mapping[str, Any], opts: Options, get: Any) -> ResourceList:
-    """helpers.go aggregateContainerResourcesByFn: containers add up; each init container needs its own plus
-    the sidecars (restartPolicy Always init containers) started before it; sidecars add to the total."""
+    """A pod's container resources added up (helpers.go aggregateContainerResourcesByFn).
+
+    Containers add up; each init container needs its own plus the sidecars (restartPolicy Always init
+    containers) started before it; sidecars add to the total.
+    """
     infeasible = is_pod_resize_infeasible(status) if opts.use_status_resources else False
     non_missing = opts.non_missing_container_requests
     result: ResourceList = {}
@@ -438,10 +461,13 @@ def pod_limits(
 
 
 def apply_defaults(spec: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The apiserver's request defaulting on create (pkg/apis/core/v1/defaults.go SetDefaults_Pod: a
+    """The pod spec with the apiserver's request defaulting on create applied.
+
+    The apiserver's request defaulting on create (pkg/apis/core/v1/defaults.go SetDefaults_Pod: a
     container's limits stand in for its unset requests; defaultHugePagePodLimits and defaultPodRequests for
     pod-level resources, which PodLevelResourcesFixDefaulting runs at create). Returns ``spec`` itself when
-    nothing changes (a pod read from a cluster is already defaulted)."""
+    nothing changes (a pod read from a cluster is already defaulted).
+    """
     changed = False
     out = dict(spec)
     for key in ("containers", "initContainers"):
@@ -550,8 +576,11 @@ def _all_containers_request_cpu_and_memory(spec: Mapping[str, Any]) -> bool:
 
 def pod_resource(spec: Mapping[str, Any], status: Mapping[str, Any], *,
                  defaulted: bool = False) -> tuple[Resource, int, int]:
-    """types.go PodInfo.CalculateResource: (requests, non-zero cpu in millicores, non-zero memory) of a pod as
-    the scheduler's NodeInfo sums it, after the apiserver's defaulting (``defaulted``: already applied)."""
+    """A pod's requests and non-zero cpu and memory, as the scheduler's NodeInfo sums them.
+
+    types.go PodInfo.CalculateResource: (requests, non-zero cpu in millicores, non-zero memory) of a pod as
+    the scheduler's NodeInfo sums it, after the apiserver's defaulting (``defaulted``: already applied).
+    """
     if not defaulted:
         spec = apply_defaults(spec)
     # Without resize status the status options change nothing: one aggregation instead of three.

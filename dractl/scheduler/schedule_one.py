@@ -93,6 +93,7 @@ class Placement:
         return "scheduled" if self.allocations is not None else "unschedulable"
 
     def scores_dict(self) -> dict[str, dict[str, int]]:
+        """The feasible nodes' scores as a JSON-ready dict."""
         return {n: sc.to_dict() for n, sc in self.scores.items()}
 
     def node_details(self) -> dict[str, dict[str, Any]]:
@@ -186,7 +187,8 @@ class SchedulingPass:
         extended resources, dractl.scheduler.extended), or DynamicResources' status for a node that cannot
         run the pod; ``shape_extra`` is what else, besides the claims' specs, decides whether they fit (the
         nodes remembered not to fit are per shape). ``Placement.claims`` are the claims the chosen node's
-        allocations are for."""
+        allocations are for.
+        """
         names = self.nodes if nodes is None else list(nodes)
         p = Placement(nodes=len(names))
         if not names:
@@ -271,11 +273,14 @@ class SchedulingPass:
     def _place_by_signature(
         self, p: Placement, info: PodInfo, claims: Sequence[ResourceClaim], dra: DRAState
     ) -> Placement | None:
-        """Pods alike (the same spec, labels and claim shape: upstream's pod signature) get the same filter
+        """Place a pod with the verdicts and scores cached for pods alike, where they still hold.
+
+        Pods alike (the same spec, labels and claim shape: upstream's pod signature) get the same filter
         verdicts and scores on a node as long as its pods do not change (NodeInfo.version): both are kept per
         node and worked out again only where a pod was bound since. Only for pods whose scores cannot depend
         on other nodes (no pod affinity, no spread, no existing pod with affinity, see _score_lazily).
-        Returns None where this does not apply or nothing fits (the caller then runs everything)."""
+        Returns None where this does not apply or nothing fits (the caller then runs everything).
+        """
         if (self._bare or self._with_affinity or any(self.framework.nominated.values()) or info.has_affinity
                 or info.spec.get("topologySpreadConstraints")
                 or (claims and dra.fits_memo is None) or has_prioritized_list(claims)):
@@ -374,8 +379,10 @@ class SchedulingPass:
         return state
 
     def _score(self, state: CycleState, info: PodInfo, feasible: list[NodeInfo]) -> list[str] | Status:
-        """schedule_one.go prioritizeNodes and the pick: the tie set (every node with the top total, in name
-        order). One feasible node is taken without scoring, as upstream."""
+        """schedule_one.go prioritizeNodes and the pick: the tie set (every node with the top total, in name order).
+
+        One feasible node is taken without scoring, as upstream.
+        """
         self._last_scores = {}
         if len(feasible) == 1:
             return [feasible[0].name]
@@ -396,8 +403,10 @@ class SchedulingPass:
     def _score_lazily(
         self, state: CycleState, info: PodInfo, dra: DRAState, candidates: list[NodeInfo]
     ) -> list[NodeInfo] | Status | None:
-        """The feasible nodes with the top total (DynamicResources run as late as it can be), or an error, or
-        None when no candidate fits the claims."""
+        """The feasible nodes with the top total (DynamicResources run as late as it can be).
+
+        Returns an error instead, or None when no candidate fits the claims.
+        """
         self._last_scores = {}
         fw = self.framework
         order = {n.name: i for i, n in enumerate(candidates)}
@@ -454,9 +463,12 @@ class SchedulingPass:
 
 
 class _Signature:
-    """What pods of one signature got on each node (SchedulingPass._place_by_signature): node -> (NodeInfo, its
-    version then, its scores) for the nodes that pass every filter but DynamicResources, grouped by total
-    (``by_total``), and among those the nodes DynamicResources let through at that version (``fit``)."""
+    """What pods of one signature got on each node (SchedulingPass._place_by_signature).
+
+    It maps node -> (NodeInfo, its version then, its scores) for the nodes that pass every filter but
+    DynamicResources, grouped by total (``by_total``), and among those the nodes DynamicResources let through at
+    that version (``fit``).
+    """
 
     def __init__(self) -> None:
         #: what PreFilter and PreScore left in the cycle state (DynamicResources' own aside), and the plugins
@@ -499,8 +511,10 @@ MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
 
 
 def num_feasible_nodes_to_find(num_all_nodes: int, percentage: int = 0) -> int:
-    """schedule_one.go numFeasibleNodesToFind with the default percentageOfNodesToScore (0: adaptive): how many
-    feasible nodes upstream looks for before it stops filtering."""
+    """How many feasible nodes upstream looks for before it stops filtering.
+
+    This is schedule_one.go numFeasibleNodesToFind with the default percentageOfNodesToScore (0: adaptive).
+    """
     if num_all_nodes < MIN_FEASIBLE_NODES_TO_FIND:
         return num_all_nodes
     if percentage == 0:
@@ -509,6 +523,7 @@ def num_feasible_nodes_to_find(num_all_nodes: int, percentage: int = 0) -> int:
 
 
 def fit_error_message(num_all_nodes: int, statuses: Mapping[str, Status]) -> str:
+    """The scheduler's message for a pod no node fits, from each node's status."""
     return fit_error(num_all_nodes, Diagnosis(node_to_status=dict(statuses)))
 
 

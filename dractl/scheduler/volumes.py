@@ -1,7 +1,10 @@
-"""The volumes kube-scheduler's volume filters check (VolumeRestrictions, NodeVolumeLimits, VolumeBinding,
-VolumeZone: pkg/scheduler/framework/plugins/{volumerestrictions,nodevolumelimits,volumebinding,volumezone}).
-dractl does not model those filters; a pod with such a volume is told so. No heavy imports (the snapshot
-writer uses this)."""
+"""The volumes kube-scheduler's volume filters check.
+
+The filters are VolumeRestrictions, NodeVolumeLimits, VolumeBinding and VolumeZone
+(pkg/scheduler/framework/plugins/{volumerestrictions,nodevolumelimits,volumebinding,volumezone}). dractl does
+not model those filters; a pod with such a volume is told so. No heavy imports (the snapshot writer uses
+this).
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""DynamicResources' Filter (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go), wrapping
-dractl's structured allocator.
+"""DynamicResources' Filter, wrapping dractl's structured allocator.
+
+Upstream: pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go.
 
 The control plane resolves the pod's claims (and waits when one is missing) before the framework runs, and
 writes them into the cycle state as :class:`DRAState`; this plugin's Filter allocates them on each node:
@@ -64,11 +65,13 @@ class DRAState:
     fits_memo: dict[str, tuple[int, list[AllocationResult]]] | None = None
 
     def clone(self) -> DRAState:
+        """A copy for a what-if cycle: the allocations found so far, without the memos or the explanation."""
         return DRAState(self.claims, None, self.explain, None, dict(self.allocations), node_claims=self.node_claims,
                         claims_on=dict(self.claims_on))
 
 
 class DynamicResources(Plugin):
+    """The DynamicResources plugin: allocates the pod's claims on each node with dractl's allocator."""
     name = NAME
     needs_node = False  # a node known only from ResourceSlices can still be checked
 
@@ -89,8 +92,11 @@ class DynamicResources(Plugin):
         node_claims: Callable[[str], Sequence[ResourceClaim] | Status] | None = None,
         shape_extra: tuple[Any, ...] = (),
     ) -> DRAState:
-        """The state for one pod's claims; ``shape_extra`` adds to the claims' shape what else decides the
-        allocation (the pod's extended resources)."""
+        """The state for one pod's claims.
+
+        ``shape_extra`` adds to the claims' shape what else decides the allocation (the pod's extended
+        resources).
+        """
         shape: tuple[Any, ...] = (*(id(c.spec) for c in claims if c.allocation is None), *shape_extra)
         memo = self.failed.setdefault(shape, {}) if shape and remember else None
         fits_memo = None
@@ -100,18 +106,21 @@ class DynamicResources(Plugin):
                         fits_memo=fits_memo)
 
     def pre_filter(self, state: CycleState, pod: PodInfo, snapshot: Snapshot) -> Status | None:
+        """Skip the plugin for a pod that uses no claim."""
         s = state.data.get(NAME)
         if not isinstance(s, DRAState) or (not s.claims and s.node_claims is None):
             return SKIP  # the pod uses no claim
         return None
 
     def known_failures(self, state: CycleState, pod: PodInfo) -> Container[str] | None:
+        """The nodes claims of this shape are known not to fit in this pass (unless explaining)."""
         s = state.data.get(NAME)
         if isinstance(s, DRAState) and not s.explain and s.memo:
             return s.memo
         return None
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        """Whether the pod's claims can be allocated on ``node``; the allocations are kept in the state."""
         s = state.data.get(NAME)
         if not isinstance(s, DRAState) or (not s.claims and s.node_claims is None):
             return None
@@ -151,8 +160,11 @@ class DynamicResources(Plugin):
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (r,))
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        """dynamicresources.go Score (DRAPrioritizedList, GA): per claim, each allocated subrequest of a
-        firstAvailable request scores FirstAvailableDeviceRequestMaxSize minus its index."""
+        """Score a node by the firstAvailable subrequests its allocation uses (dynamicresources.go Score).
+
+        dynamicresources.go Score (DRAPrioritizedList, GA): per claim, each allocated subrequest of a
+        firstAvailable request scores FirstAvailableDeviceRequestMaxSize minus its index.
+        """
         s = state.data.get(NAME)
         if not isinstance(s, DRAState):
             return 0
@@ -162,6 +174,7 @@ class DynamicResources(Plugin):
         return compute_score(s.claims_on.get(node.name, s.claims), allocations)
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> None:
+        """Scale the scores to 0..100 by the highest."""
         default_normalize_score(MAX_NODE_SCORE, False, scores)
 
 

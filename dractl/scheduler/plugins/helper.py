@@ -1,5 +1,8 @@
-"""Helpers shared by the plugins: pkg/scheduler/framework/plugins/helper/normalize_score.go, Go's integer and float
-arithmetic where it differs from Python's, and k8s.io/api core/v1 Toleration.ToleratesTaint."""
+"""Helpers shared by the plugins.
+
+They are pkg/scheduler/framework/plugins/helper/normalize_score.go, Go's integer and float arithmetic where it
+differs from Python's, and k8s.io/api core/v1 Toleration.ToleratesTaint.
+"""
 
 from __future__ import annotations
 
@@ -22,8 +25,10 @@ def go_int(x: float) -> int:
 
 
 def default_normalize_score(max_priority: int, reverse: bool, scores: dict[str, int]) -> None:
-    """normalize_score.go DefaultNormalizeScore: scale to 0..max_priority by the highest score (in place);
-    ``reverse`` turns it around (max_priority for the lowest)."""
+    """Scale scores to 0..max_priority by the highest, in place (normalize_score.go DefaultNormalizeScore).
+
+    ``reverse`` turns it around (max_priority for the lowest).
+    """
     max_count = 0
     for s in scores.values():
         max_count = max(max_count, s)

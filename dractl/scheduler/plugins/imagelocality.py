@@ -1,6 +1,9 @@
-"""ImageLocality: favours nodes that already have the pod's images, weighted by size and by how many nodes
-have them (pkg/scheduler/framework/plugins/imagelocality/image_locality.go, with the nodes' image states as
-the scheduler's snapshot builds them from node status.images: backend/cache/snapshot.go)."""
+"""ImageLocality: favours nodes that already have the pod's images.
+
+Nodes are weighted by image size and by how many nodes have them
+(pkg/scheduler/framework/plugins/imagelocality/image_locality.go, with the nodes' image states as the
+scheduler's snapshot builds them from node status.images: backend/cache/snapshot.go).
+"""
 
 from __future__ import annotations
 
@@ -58,6 +61,7 @@ _STATES: weakref.WeakKeyDictionary[Snapshot, _ImageStates] = weakref.WeakKeyDict
 
 
 def image_states(snapshot: Snapshot) -> _ImageStates:
+    """The image states of a snapshot's nodes, computed once per snapshot."""
     s = _STATES.get(snapshot)
     if s is None:
         s = _STATES[snapshot] = _ImageStates(snapshot)
@@ -92,9 +96,11 @@ def calculate_priority(sum_scores: int, image_count: int) -> int:
 
 
 class ImageLocality(Plugin):
+    """The ImageLocality score plugin."""
     name = NAME
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        """Score a node by the sizes of the pod's images it already has, spread-weighted (image_locality.go Score)."""
         snapshot = state.snapshot
         if not isinstance(snapshot, Snapshot):
             return 0

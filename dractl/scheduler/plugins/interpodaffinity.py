@@ -1,5 +1,7 @@
-"""InterPodAffinity: PreFilter, Filter, the PreFilter extensions (AddPod/RemovePod) and PreScore, Score and
-NormalizeScore, ported from pkg/scheduler/framework/plugins/interpodaffinity/{filtering,scoring,plugin}.go
+"""InterPodAffinity: required and preferred inter-pod affinity and anti-affinity.
+
+Its PreFilter, Filter, the PreFilter extensions (AddPod/RemovePod) and PreScore, Score and
+NormalizeScore are ported from pkg/scheduler/framework/plugins/interpodaffinity/{filtering,scoring,plugin}.go
 (kube-scheduler v1.37.2).
 
 InterPodAffinityHostnameFastPath is alpha and off in v1.37: this is the path with the gate off, where every
@@ -68,8 +70,12 @@ def _namespace_labels(snapshot: Any) -> Mapping[str, Mapping[str, str]]:
 
 
 def _merge_namespaces(term: AffinityTerm, ns_labels: Mapping[str, Mapping[str, str]]) -> AffinityTerm:
-    """plugin.go mergeAffinityTermNamespacesIfNotEmpty: the namespaces the selector matches join the term's
-    namespaces and the selector becomes "nothing". An empty selector ({}: all namespaces) is kept."""
+    """Merge the namespaces a term's namespaceSelector matches into the term.
+
+    Upstream: plugin.go mergeAffinityTermNamespacesIfNotEmpty.
+    The namespaces the selector matches join the term's namespaces and the selector becomes "nothing". An
+    empty selector ({}: all namespaces) is kept.
+    """
     if term.namespace_selector.empty():
         return term
     names = frozenset(n for n, labels in ns_labels.items() if term.namespace_selector.matches(labels))
@@ -115,6 +121,7 @@ class PreFilterState:
     anti_who: dict[TopologyPair, list[_Who]] = field(default_factory=dict)
 
     def clone(self) -> PreFilterState:
+        """A copy whose counts can change without touching this one."""
         return replace(self,
                        existing_anti_affinity_counts=dict(self.existing_anti_affinity_counts),
                        affinity_counts=dict(self.affinity_counts),
@@ -166,10 +173,12 @@ class PreScoreState:
     topology_score: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def clone(self) -> PreScoreState:
+        """The state itself: scoring never changes it."""
         return self
 
 
 class InterPodAffinity(Plugin):
+    """The InterPodAffinity plugin: required and preferred pod (anti-)affinity."""
     name = NAME
 
     def __init__(self, *, hard_pod_affinity_weight: int = 1, ignore_preferred_terms_of_existing_pods: bool = False
@@ -237,6 +246,7 @@ class InterPodAffinity(Plugin):
         return s if isinstance(s, PreFilterState) else None
 
     def add_pod(self, state: CycleState, pod: PodInfo, pod_to_add: PodInfo, node: NodeInfo) -> Status | None:
+        """Count ``pod_to_add`` on ``node`` in the PreFilter state (filtering.go AddPod)."""
         s = self._state(state)
         if s is None:
             return as_error(f'error reading "{_PRE_FILTER_KEY}" from cycleState: not found')
@@ -244,6 +254,7 @@ class InterPodAffinity(Plugin):
         return None
 
     def remove_pod(self, state: CycleState, pod: PodInfo, pod_to_remove: PodInfo, node: NodeInfo) -> Status | None:
+        """Uncount ``pod_to_remove`` on ``node`` in the PreFilter state (filtering.go RemovePod)."""
         s = self._state(state)
         if s is None:
             return as_error(f'error reading "{_PRE_FILTER_KEY}" from cycleState: not found')
@@ -251,8 +262,11 @@ class InterPodAffinity(Plugin):
         return None
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
-        """filtering.go Filter (fast path off): the pod's affinity (unresolvable), its anti-affinity, then the
-        existing pods' anti-affinity."""
+        """Whether the node satisfies the pod's (anti-)affinity and existing pods' anti-affinity (filtering.go Filter).
+
+        With the fast path off, it checks the pod's affinity (unresolvable), its anti-affinity, then the
+        existing pods' anti-affinity.
+        """
         s = self._state(state)
         if s is None:
             return as_error(f'error reading "{_PRE_FILTER_KEY}" from cycleState: not found')

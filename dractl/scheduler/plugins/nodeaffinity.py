@@ -1,5 +1,7 @@
-"""NodeAffinity's PreFilter and Filter (pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go):
-spec.nodeSelector and the required node affinity (k8s.io/component-helpers/scheduling/corev1/nodeaffinity)."""
+"""NodeAffinity's PreFilter and Filter (pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go).
+
+They check spec.nodeSelector and the required node affinity (k8s.io/component-helpers/scheduling/corev1/nodeaffinity).
+"""
 
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ class NodeAffinity(NodeAffinityScore):
     def pre_filter(
         self, state: CycleState, pod: PodInfo, snapshot: Snapshot
     ) -> tuple[PreFilterResult | None, Status | None]:
+        """Parse the pod's node selection once; narrow the nodes when its terms name nodes by name."""
         required = pod.required_node_affinity
         if required is None and not pod.node_selector and "nodeSelector" not in pod.spec:
             return None, SKIP  # nothing to do with the pod
@@ -59,6 +62,7 @@ class NodeAffinity(NodeAffinityScore):
         return None, None
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        """Whether the node matches the pod's nodeSelector and required node affinity."""
         labels = node.labels
         for k, v in pod.node_selector.items():
             if labels.get(k) != v:

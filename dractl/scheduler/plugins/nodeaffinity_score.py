@@ -1,8 +1,11 @@
-"""NodeAffinity's PreScore, Score and NormalizeScore: the pod's preferred node affinity terms, summed by weight
-and scaled to 0..100 (pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go, with
-k8s.io/component-helpers scheduling/corev1/nodeaffinity PreferredSchedulingTerms). :class:`NodeAffinityScore`
-holds the score side for the plugin class that has NodeAffinity's filter; ``added_affinity`` is the profile's
-NodeAffinityArgs.addedAffinity (none in the default profile)."""
+"""NodeAffinity's PreScore, Score and NormalizeScore.
+
+They score the pod's preferred node affinity terms, summed by weight and scaled to 0..100
+(pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go, with k8s.io/component-helpers
+scheduling/corev1/nodeaffinity PreferredSchedulingTerms). :class:`NodeAffinityScore` holds the score side for
+the plugin class that has NodeAffinity's filter; ``added_affinity`` is the profile's
+NodeAffinityArgs.addedAffinity (none in the default profile).
+"""
 
 from __future__ import annotations
 
@@ -55,8 +58,10 @@ class _Term:
 
 
 def preferred_scheduling_terms(terms: Any) -> list[_Term]:
-    """NewPreferredSchedulingTerms: terms with weight 0 or nothing in them are left out; raises SelectorError
-    with the terms' parse errors."""
+    """NewPreferredSchedulingTerms: terms with weight 0 or nothing in them are left out.
+
+    Raises SelectorError with the terms' parse errors.
+    """
     out: list[_Term] = []
     errs: list[str] = []
     for i, t in enumerate(_l(terms)):
@@ -113,6 +118,7 @@ def _score(terms: Sequence[_Term], node: NodeInfo) -> int:
 
 
 class NodeAffinityScore(Plugin):
+    """NodeAffinity's score side: preferred node affinity terms, summed by weight."""
     name = NAME
 
     def __init__(self, *, added_affinity: Mapping[str, Any] | None = None) -> None:
@@ -125,6 +131,7 @@ class NodeAffinityScore(Plugin):
         return preferred_scheduling_terms(pref) if pref is not None else None
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+        """Parse the pod's preferred terms once; Skip when there are none."""
         try:
             terms = self._pod_terms(pod)
         except SelectorError as e:
@@ -135,6 +142,7 @@ class NodeAffinityScore(Plugin):
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        """The summed weights of the preferred terms the node matches."""
         count = _score(self.added_pref_terms, node) if self.added_pref_terms is not None else 0
         if _PRE_SCORE_KEY in state.data:
             terms = state.data[_PRE_SCORE_KEY]
@@ -148,4 +156,5 @@ class NodeAffinityScore(Plugin):
         return count
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> None:
+        """Scale the scores to 0..100 by the highest."""
         default_normalize_score(MAX_NODE_SCORE, False, scores)

@@ -1,6 +1,8 @@
-"""NodeDeclaredFeatures (pkg/scheduler/framework/plugins/nodedeclaredfeatures, GA and in the default profile in
-v1.37): the features a pod needs, inferred from its spec by k8s.io/component-helpers@v0.37.2
-nodedeclaredfeatures (features/*/InferForScheduling), must all be in the node's ``status.declaredFeatures``.
+"""NodeDeclaredFeatures: a node must declare every feature the pod needs.
+
+The plugin (pkg/scheduler/framework/plugins/nodedeclaredfeatures) is GA and in the default profile in v1.37.
+The features a pod needs, inferred from its spec by k8s.io/component-helpers@v0.37.2 nodedeclaredfeatures
+(features/*/InferForScheduling), must all be in the node's ``status.declaredFeatures``.
 
 Of the registry's features only three are inferred for scheduling in v1.37 (none has a MaxVersion):
 RestartAllContainersOnContainerExits (a container's or init container's restartPolicyRules action
@@ -53,9 +55,11 @@ def declared_features(node: NodeInfo) -> frozenset[str]:
 
 
 class NodeDeclaredFeatures(Plugin):
+    """The NodeDeclaredFeatures filter plugin."""
     name = NAME
 
     def pre_filter(self, state: CycleState, pod: PodInfo, snapshot: Snapshot) -> Status | None:
+        """Infer the features the pod needs; Skip when it needs none."""
         reqs = required_features(pod.spec)
         if not reqs:
             return SKIP
@@ -63,6 +67,7 @@ class NodeDeclaredFeatures(Plugin):
         return None
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        """Whether the node declares every feature the pod needs."""
         reqs = state.data.get(NAME) or frozenset()
         missing = sorted(reqs - declared_features(node))
         if not missing:

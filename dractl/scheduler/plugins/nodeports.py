@@ -19,14 +19,17 @@ ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
 
 
 class NodePorts(Plugin):
+    """The NodePorts filter plugin: host ports must be free on the node."""
     name = NAME
 
     def pre_filter(self, state: CycleState, pod: PodInfo, snapshot: Snapshot) -> Status | None:
+        """Skip the plugin for a pod without host ports."""
         if not pod.host_ports:
             return SKIP
         return None
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        """Whether the pod's host ports are free on the node."""
         for ip, proto, port in pod.host_ports:
             if port_conflict(node.used_ports, ip, proto, port):
                 users = [p.name for p in node.pods if any(

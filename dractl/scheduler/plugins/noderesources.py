@@ -44,9 +44,13 @@ class InsufficientResource:
 
 def should_delegate_resource_to_dra(name: str, node: NodeInfo | None,
                                     resolve_class: Callable[[str], Any] | None) -> bool:
-    """fit.go shouldDelegateResourceToDRA: a resource the node's allocatable does not have (no device plugin)
-    and a DeviceClass maps (``extendedResourceName`` or ``deviceclass.resource.kubernetes.io/<class>``) is
-    DynamicResources' to check. ``resolve_class`` is the DeviceClass resolver (None: no DRA manager)."""
+    """Whether DynamicResources, not NodeResourcesFit, checks extended resource ``name`` on the node.
+
+    Upstream: fit.go shouldDelegateResourceToDRA.
+    A resource the node's allocatable does not have (no device plugin) and a DeviceClass maps
+    (``extendedResourceName`` or ``deviceclass.resource.kubernetes.io/<class>``) is DynamicResources' to
+    check. ``resolve_class`` is the DeviceClass resolver (None: no DRA manager).
+    """
     if node is not None and node.allocatable.scalar.get(name, 0) > 0:
         return False
     if resolve_class is None:
@@ -55,10 +59,13 @@ def should_delegate_resource_to_dra(name: str, node: NodeInfo | None,
 
 
 def extended_resource_classes(classes: Iterable[Any]) -> dict[str, Any]:
-    """The DRA manager's DeviceClassResolver as a map (k8s.io/dynamic-resource-allocation@v0.37.2
+    """The DRA manager's DeviceClassResolver as a map: extended resource name -> DeviceClass.
+
+    It is k8s.io/dynamic-resource-allocation@v0.37.2
     deviceclass/extendedresourcecache): ``deviceclass.resource.kubernetes.io/<class>`` for every class, and
     each ``spec.extendedResourceName``; when several classes map one name the newest (creationTimestamp)
-    wins, then the smaller name."""
+    wins, then the smaller name.
+    """
     out: dict[str, Any] = {}
     for c in classes:
         out[res.DEVICE_CLASS_PREFIX + c.name] = c
@@ -101,10 +108,12 @@ class NodeResourcesFit(FitScore):
         self.resolve_class = resolve_class
 
     def pre_filter(self, state: CycleState, pod: PodInfo, snapshot: Snapshot) -> Status | None:
+        """Compute the pod's requests once per cycle."""
         state.data[NAME] = pod_fit_request(pod, self.enable_pod_level_resources)
         return None
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        """Whether the node has room for the pod's requests; the insufficient resources otherwise."""
         request = state.data.get(NAME)
         if request is None:
             return Status(Code.ERROR, (f'error reading "PreFilter{NAME}" from cycleState: not found',))
@@ -116,8 +125,11 @@ class NodeResourcesFit(FitScore):
         return Status(code, tuple(i.reason for i in insufficient), detail=tuple(explain(pod, node, insufficient)))
 
     def fits_request(self, request: res.Resource, node: NodeInfo) -> list[InsufficientResource]:
-        """fit.go fitsRequest (cache-discrepancy deltas need InPlacePodVerticalScalingSchedulerPreemption,
-        alpha and off in v1.37)."""
+        """The resources the node cannot give the pod (fit.go fitsRequest).
+
+        Cache-discrepancy deltas are not ported: they need InPlacePodVerticalScalingSchedulerPreemption,
+        alpha and off in v1.37.
+        """
         out: list[InsufficientResource] = []
         alloc, used = node.allocatable, node.requested
         allowed = alloc.allowed_pod_number

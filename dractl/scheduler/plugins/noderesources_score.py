@@ -1,5 +1,7 @@
-"""The node-resource scores of the default profile: NodeResourcesFit's LeastAllocated strategy and
-NodeResourcesBalancedAllocation (pkg/scheduler/framework/plugins/noderesources/{resource_allocation,
+"""The node-resource scores of the default profile.
+
+They are NodeResourcesFit's LeastAllocated strategy and NodeResourcesBalancedAllocation
+(pkg/scheduler/framework/plugins/noderesources/{resource_allocation,
 least_allocated,balanced_allocation,fit}.go, kube-scheduler v1.37.2).
 
 Both score cpu and memory with weight 1 (the v1 defaults of NodeResourcesFitArgs.scoringStrategy and
@@ -55,8 +57,10 @@ class ScoreFeatures:
 
 def pod_request_list(pod: PodInfo, resources: Sequence[tuple[str, int]], use_requested: bool,
                      features: ScoreFeatures) -> list[int]:
-    """resource_allocation.go calculatePodResourceRequestList: the pod's requests per scored resource, with the
-    non-zero defaults for containers that request no cpu or memory unless ``use_requested``."""
+    """The pod's requests per scored resource (resource_allocation.go calculatePodResourceRequestList).
+
+    Containers that request no cpu or memory get the non-zero defaults, unless ``use_requested``.
+    """
     non_missing = None if use_requested else {
         CPU: Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000), MEMORY: Fraction(DEFAULT_MEMORY_REQUEST)}
     opts = Options(
@@ -179,10 +183,12 @@ class FitScore(Plugin):
         self._scorer = least_resource_scorer(self.scoring_resources)
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+        """Compute the pod's requests of the scored resources once."""
         state.data["PreScore" + FIT] = pod_request_list(pod, self.scoring_resources, False, self.score_features)
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        """The LeastAllocated score of the node for the pod."""
         reqs = state.data.get("PreScore" + FIT)
         if not isinstance(reqs, list):
             reqs = pod_request_list(pod, self.scoring_resources, False, self.score_features)
@@ -203,6 +209,7 @@ class NodeResourcesBalancedAllocation(Plugin):
         self.features = features or ScoreFeatures()
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+        """Compute the pod's requests once; Skip for a best-effort pod."""
         reqs = pod_request_list(pod, self.resources, True, self.features)
         if all(r == 0 for r in reqs):
             return SKIP  # a best-effort pod
@@ -210,6 +217,7 @@ class NodeResourcesBalancedAllocation(Plugin):
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        """The balanced-allocation score of the node for the pod."""
         reqs = state.data.get("PreScore" + BALANCED_ALLOCATION)
         if not isinstance(reqs, list):
             reqs = pod_request_list(pod, self.resources, True, self.features)

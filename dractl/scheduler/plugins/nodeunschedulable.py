@@ -11,9 +11,11 @@ UNSCHEDULABLE_TAINT = {"key": "node.kubernetes.io/unschedulable", "effect": "NoS
 
 
 class NodeUnschedulable(Plugin):
+    """The NodeUnschedulable filter plugin: cordoned nodes."""
     name = NAME
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        """Whether the node is schedulable, or the pod tolerates its unschedulable taint."""
         if not node.unschedulable:
             return None
         # A pod that tolerates the unschedulable taint also tolerates spec.unschedulable.

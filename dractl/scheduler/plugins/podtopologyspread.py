@@ -1,5 +1,7 @@
-"""PodTopologySpread: PreFilter, Filter, the PreFilter extensions (AddPod/RemovePod) and PreScore, Score and
-NormalizeScore, ported from pkg/scheduler/framework/plugins/podtopologyspread/{common,filtering,scoring,plugin}.go
+"""PodTopologySpread: hard and soft topology spread constraints.
+
+Its PreFilter, Filter, the PreFilter extensions (AddPod/RemovePod) and PreScore, Score and
+NormalizeScore are ported from pkg/scheduler/framework/plugins/podtopologyspread/{common,filtering,scoring,plugin}.go
 (kube-scheduler v1.37.2).
 
 Feature gates as in v1.37: NodeInclusionPolicyInPodTopologySpread (GA, locked on), MatchLabelKeysInPodTopologySpread
@@ -78,6 +80,7 @@ class TopologySpreadConstraint:
     index: int = -1
 
     def describe(self) -> str:
+        """The constraint as messages name it: where it comes from, its selector and maxSkew."""
         where = f"topologySpreadConstraints[{self.index}]" if self.index >= 0 else "a default constraint"
         return f"{where} (selector {selector_text(self.selector)}, maxSkew {self.max_skew})"
 
@@ -183,6 +186,7 @@ class PreFilterState:
         return int(m) if m != math.inf else 0
 
     def clone(self) -> PreFilterState:
+        """A copy whose counts can change without touching this one."""
         return PreFilterState(self.constraints, [p.clone() for p in self.critical_paths],
                               [dict(m) for m in self.tp_value_to_match_num])
 
@@ -197,6 +201,7 @@ class PreScoreState:
     topology_normalizing_weight: list[float] = field(default_factory=list)
 
     def clone(self) -> PreScoreState:
+        """The state itself: scoring never changes it."""
         return self
 
 
@@ -207,8 +212,10 @@ def node_labels_match_spread_constraints(labels: Mapping[str, str],
 
 
 def count_pods_match_selector(pods: Iterable[PodInfo], selector: Selector, ns: str) -> int:
-    """common.go countPodsMatchSelector: pods of ``ns``, not terminating, whose labels match (an empty
-    selector counts nothing)."""
+    """How many pods of ``ns`` match the selector (common.go countPodsMatchSelector).
+
+    Terminating pods do not count, and an empty selector counts nothing.
+    """
     if selector.empty():
         return 0
     n = 0
@@ -222,8 +229,10 @@ def count_pods_match_selector(pods: Iterable[PodInfo], selector: Selector, ns: s
 
 
 def _required_node_affinity_matches(pod: PodInfo, node: NodeInfo) -> bool:
-    """component-helpers nodeaffinity GetRequiredNodeAffinity(pod).Match(node): nodeSelector and the required
-    node affinity."""
+    """Whether the node matches the pod's nodeSelector and required node affinity.
+
+    Upstream: component-helpers nodeaffinity GetRequiredNodeAffinity(pod).Match(node).
+    """
     labels = node.labels
     for k, v in pod.node_selector.items():
         if labels.get(k) != v:
@@ -233,6 +242,7 @@ def _required_node_affinity_matches(pod: PodInfo, node: NodeInfo) -> bool:
 
 
 class PodTopologySpread(Plugin):
+    """The PodTopologySpread plugin: hard and soft topology spread constraints."""
     name = NAME
 
     def __init__(
@@ -337,6 +347,7 @@ class PodTopologySpread(Plugin):
         return s
 
     def pre_filter(self, state: CycleState, pod: PodInfo, snapshot: Snapshot) -> Status | None:
+        """Count matching pods per topology domain for the hard constraints; Skip without any."""
         try:
             s = self.cal_pre_filter_state(pod, snapshot.node_infos)
         except SelectorError as e:
@@ -371,9 +382,11 @@ class PodTopologySpread(Plugin):
         return None
 
     def add_pod(self, state: CycleState, pod: PodInfo, pod_to_add: PodInfo, node: NodeInfo) -> Status | None:
+        """Count ``pod_to_add`` on ``node`` in the PreFilter state."""
         return self._update_with_pod(state, pod_to_add, pod, node, 1)
 
     def remove_pod(self, state: CycleState, pod: PodInfo, pod_to_remove: PodInfo, node: NodeInfo) -> Status | None:
+        """Uncount ``pod_to_remove`` on ``node`` in the PreFilter state."""
         return self._update_with_pod(state, pod_to_remove, pod, node, -1)
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
@@ -400,8 +413,11 @@ class PodTopologySpread(Plugin):
 
     def _skew_detail(self, s: PreFilterState, i: int, c: TopologySpreadConstraint, tp_val: str, self_match: int,
                      min_match: int, skew: int) -> str:
-        """``<constraint>: zone: zone-a has 3 matching pods, zone-b 1; placing here makes skew 3 > maxSkew 1
-        (3 + 1 for the pod itself - 1 in zone-b)``."""
+        """Why a node breaks constraint ``i``, in numbers.
+
+        ``<constraint>: zone: zone-a has 3 matching pods, zone-b 1; placing here makes skew 3 > maxSkew 1
+        (3 + 1 for the pod itself - 1 in zone-b)``.
+        """
         counts = s.tp_value_to_match_num[i]
         here = counts.get(tp_val, 0)
         others = sorted(((v, n) for v, n in counts.items() if v != tp_val), key=lambda vn: (vn[1], vn[0]))
@@ -447,8 +463,11 @@ class PodTopologySpread(Plugin):
             s.topology_normalizing_weight.append(go_log(sz + 2))  # topologyNormalizingWeight
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
-        """scoring.go PreScore: counts over all nodes for the soft constraints (ScheduleAnyway, or the
-        system default constraints for a pod without constraints)."""
+        """Count matching pods over all nodes for the soft constraints (scoring.go PreScore).
+
+        The soft constraints are the ScheduleAnyway ones, or the system default constraints for a pod
+        without constraints.
+        """
         snapshot = state.snapshot
         all_nodes = [n for n in (snapshot.node_infos if isinstance(snapshot, Snapshot) else nodes)
                      if n.node is not None]
@@ -522,8 +541,11 @@ class PodTopologySpread(Plugin):
 
 
 def go_log(x: float) -> float:
-    """Go's math.Log (math/log.go; amd64's log_amd64.s computes the same steps), so that scores round as
-    upstream's do: the C library's log differs from it in the last bit for some arguments (log(3))."""
+    """Go's math.Log, so that scores round as upstream's do.
+
+    Upstream: math/log.go (amd64's log_amd64.s computes the same steps). The C library's log differs from it in the
+    last bit for some arguments (log(3)).
+    """
     if math.isnan(x) or x == math.inf:
         return x
     if x < 0:

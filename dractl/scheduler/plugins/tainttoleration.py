@@ -23,6 +23,7 @@ def untolerated_taint(node: NodeInfo, tolerations: Iterable[Mapping[str, Any]]) 
 
 
 def taint_text(taint: Mapping[str, Any]) -> str:
+    """A taint as ``key=value:effect`` (``key:effect`` without a value)."""
     key, value, effect = taint.get("key") or "", taint.get("value") or "", taint.get("effect") or ""
     return f"{key}={value}:{effect}" if value else f"{key}:{effect}"
 
@@ -33,6 +34,7 @@ class TaintToleration(TaintTolerationScore):
     name = NAME
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        """Whether the pod tolerates the node's NoSchedule and NoExecute taints."""
         if not node.taints:
             return None
         taint = untolerated_taint(node, pod.tolerations)
