@@ -56,8 +56,11 @@ _NUMBERS: dict[int, tuple[Mapping[str, Any], tuple[tuple[str, Number], ...]]] = 
 
 
 def _numbers(counters: Mapping[str, Any]) -> tuple[tuple[str, Number], ...]:
-    """A device's consumption of one counter set as (name, amount) pairs; the parser shares one mapping
-    between identical consumptions (a MIG placement on every GPU of every node), so they are kept per mapping."""
+    """A device's consumption of one counter set as (name, amount) pairs.
+
+    The parser shares one mapping between identical consumptions (a MIG placement on every GPU of every node), so
+    they are kept per mapping.
+    """
     hit = _NUMBERS.get(id(counters))
     if hit is not None and hit[0] is counters:
         return hit[1]
