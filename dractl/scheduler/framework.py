@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from dractl.scheduler.resources import Resource, apply_defaults, node_allocatable, pod_resource
+from dractl.scheduler.resources import (
+    Resource,
+    apply_defaults,
+    node_allocatable,
+    pod_resource,
+    pod_resource_memo,
+    resource_key,
+)
 
 if TYPE_CHECKING:
     from dractl.model.objects import Namespace, Node, NodeSelector, Pod
@@ -207,7 +214,9 @@ class PodInfo:
     def _resource(self) -> tuple[Resource, int, int]:
         # types.go PodInfo.CalculateResource: with the v1.37 defaults (InPlacePodVerticalScaling GA, so status
         # resources count; PodLevelResources on; DRANodeAllocatableResources off).
-        return pod_resource(self.defaulted_spec, self.status, defaulted=True)
+        # Pods alike (one template's) share the answer: it depends on resource_key's fields alone.
+        return pod_resource_memo(resource_key(self.spec, self.status),
+                                 lambda: pod_resource(self.defaulted_spec, self.status, defaulted=True))
 
     @property
     def requests(self) -> Resource:

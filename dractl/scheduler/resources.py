@@ -9,7 +9,8 @@ defaultHugePagePodLimits). A ResourceList here is ``dict[str, Fraction]``: resou
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -572,6 +573,44 @@ def _all_containers_request_cpu_and_memory(spec: Mapping[str, Any]) -> bool:
             if CPU not in reqs or MEMORY not in reqs:
                 return False
     return True
+
+
+#: pod_resource's answers by what of the spec they read (pods of one template share one); bounded
+_POD_RESOURCE_MEMO: dict[str, tuple[Resource, int, int]] = {}
+_POD_RESOURCE_MEMO_MAX = 4096
+
+
+def resource_key(spec: Mapping[str, Any], status: Mapping[str, Any]) -> str | None:
+    """All that pod_resource reads of a pod without resize status, as a string.
+
+    That is its containers' and init containers' resources and restartPolicy, the pod-level resources and the
+    overhead (not the status; the defaulting reads the same). None when the status counts or the spec is not
+    plain JSON.
+    """
+    if _has_resize_status(status):
+        return None
+    try:
+        return json.dumps([[[c.get("restartPolicy"), c.get("resources")] if isinstance(c, Mapping) else None
+                            for c in _l(spec.get(k))] for k in ("containers", "initContainers")]
+                          + [spec.get("resources"), spec.get("overhead")])
+    except (TypeError, ValueError):
+        return None
+
+
+def pod_resource_memo(key: str | None, compute: Callable[[], tuple[Resource, int, int]]
+                      ) -> tuple[Resource, int, int]:
+    """pod_resource of the pod whose resource_key is ``key``, worked out by ``compute`` once per key.
+
+    The Resource is shared: read only.
+    """
+    if key is None:
+        return compute()
+    hit = _POD_RESOURCE_MEMO.get(key)
+    if hit is None:
+        if len(_POD_RESOURCE_MEMO) >= _POD_RESOURCE_MEMO_MAX:
+            _POD_RESOURCE_MEMO.clear()
+        hit = _POD_RESOURCE_MEMO[key] = compute()
+    return hit
 
 
 def pod_resource(spec: Mapping[str, Any], status: Mapping[str, Any], *,
