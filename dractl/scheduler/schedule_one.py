@@ -21,6 +21,7 @@ runs on the nodes in the order of their totals, only until the top group is know
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -340,7 +341,8 @@ class SchedulingPass:
         for total in sorted(sig.by_total, reverse=True):
             cands = sig.by_total[total]
             ok = sig.fit.setdefault(total, set())
-            for name in [n for n in cands if n not in ok]:
+            added = False
+            for name in cands - ok:  # (a new set: cands shrinks in the loop)
                 ni = sig.nodes[name][0]
                 if uses_dra:
                     if name in failed:
@@ -353,13 +355,17 @@ class SchedulingPass:
                         cands.discard(name)
                         continue
                 ok.add(name)
+                added = True
             if not cands:
                 del sig.by_total[total]
                 sig.fit.pop(total, None)
+                sig.ordered.pop(total, None)
                 continue
             if ok:
-                group = sorted(ok)
-                p.tied = group
+                group = sig.ordered.get(total)
+                if group is None or added:
+                    group = sig.ordered[total] = sorted(ok)
+                p.tied = list(group)
                 p.node = group[0]
                 p.scores = {p.node: sig.nodes[p.node][2]}
                 if uses_dra:
@@ -478,6 +484,8 @@ class _Signature:
         self.nodes: dict[str, tuple[NodeInfo, int, NodeScore]] = {}
         self.by_total: dict[int, set[str]] = {}
         self.fit: dict[int, set[str]] = {}
+        #: ``fit`` in name order (the tie set), kept as nodes leave it
+        self.ordered: dict[int, list[str]] = {}
 
     def update(self, fw: Framework, state: CycleState, info: PodInfo, ni: NodeInfo) -> bool:
         """Work the node out again; False on an error (the general path says it)."""
@@ -485,7 +493,14 @@ class _Signature:
         if old is not None:
             t = old[2].total
             self.by_total.get(t, set()).discard(ni.name)
-            self.fit.get(t, set()).discard(ni.name)
+            ok = self.fit.get(t)
+            if ok is not None and ni.name in ok:
+                ok.discard(ni.name)
+                group = self.ordered.get(t)
+                if group is not None:
+                    i = bisect_left(group, ni.name)
+                    if i < len(group) and group[i] == ni.name:
+                        del group[i]
         st = fw.run_filter_plugins(state, info, ni)
         if st.code == Code.ERROR:
             return False
