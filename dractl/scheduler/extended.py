@@ -53,6 +53,32 @@ def has_mapped_extended_resource(requests: Mapping[str, int], resolver: DeviceCl
     return any(q and is_dra_extended(n) and resolver.device_class(n) is not None for n, q in requests.items())
 
 
+def _resource_names(spec: Mapping[str, Any]) -> set[str]:
+    """Every resource name PodRequests can return for the pod.
+
+    Its containers' and pod-level requests and limits (defaulting copies limits to requests) and its overhead.
+    """
+    names: set[str] = set()
+
+    def add(r: Any) -> None:
+        if isinstance(r, Mapping):
+            for k in ("requests", "limits"):
+                v = r.get(k)
+                if isinstance(v, Mapping):
+                    names.update(str(n) for n in v)
+
+    for key in ("containers", "initContainers"):
+        cs = spec.get(key)
+        for c in cs if isinstance(cs, list) else ():
+            if isinstance(c, Mapping):
+                add(c.get("resources"))
+    add(spec.get("resources"))
+    overhead = spec.get("overhead")
+    if isinstance(overhead, Mapping):
+        names.update(str(n) for n in overhead)
+    return names
+
+
 def delegated_to_dra(name: str, allocatable: Mapping[str, int], resolver: DeviceClassResolver) -> bool:
     """Whether NodeResourcesFit leaves extended resource ``name`` to DynamicResources on this node.
 
@@ -245,7 +271,10 @@ class PodExtendedResources:
         """preFilterExtendedResources: None when no class serves any resource the pod requests."""
         from dractl.scheduler.resources import Resource, apply_defaults, pod_requests
 
-        spec = apply_defaults((pod.raw or {}).get("spec") or {})
+        raw_spec = (pod.raw or {}).get("spec") or {}
+        if not any(resolver.device_class(n) is not None for n in _resource_names(raw_spec)):
+            return None  # no name the pod requests or limits is a class's: PodRequests cannot give one
+        spec = apply_defaults(raw_spec)
         scalars = Resource.of(pod_requests(spec)).scalar
         if not has_mapped_extended_resource(scalars, resolver):
             return None
