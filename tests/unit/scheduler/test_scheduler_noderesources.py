@@ -113,3 +113,22 @@ def test_upstream_nodeports_case(case):
     st = None if pre is not None and pre.is_skip() else plugin.filter(state, pod, snap.node_infos[0])
     assert (Code.SUCCESS if st is None else st.code) == CODES[case["code"]]
     assert list(st.reasons if st else ()) == case["reasons"]
+
+
+def test_a_nodes_sum_counts_each_pods_own_requests_when_specs_are_alike():
+    # Pods of one spec share the sum worked out for it; a resize status or an init container's restartPolicy
+    # still gives a pod its own (types.go CalculateResource).
+    c = {"name": "c", "image": "i", "resources": {"requests": {"cpu": "1"}}}
+    init = {"name": "s", "image": "i", "resources": {"requests": {"cpu": "2"}}}
+    resized = {"containerStatuses": [{"name": "c", "allocatedResources": {"cpu": "3"}}]}
+    pods = [
+        _pod("a", {"containers": [c]}, node="n"),
+        _pod("b", {"containers": [c]}, node="n"),
+        _pod("resized", {"containers": [c]}, resized, node="n"),  # max(1, allocated 3)
+        _pod("sidecar", {"containers": [c], "initContainers": [{**init, "restartPolicy": "Always"}]}, node="n"),  # 1+2
+        _pod("init", {"containers": [c], "initContainers": [init]}, node="n"),  # max(1, 2)
+    ]
+    ni = Snapshot.build(["n"], [_node("n", {"cpu": "100"})], pods).node_infos[0]
+    assert ni.requested.milli_cpu == 1000 + 1000 + 3000 + 3000 + 2000
+    # none asks for memory: 200Mi for each container, the sidecar's added
+    assert ni.non_zero_requested.memory == (1 + 1 + 1 + 2 + 1) * 200 * 1024 * 1024
