@@ -67,6 +67,11 @@ CASES = {
             {"matchExpressions": [{"key": "zone", "operator": "Equals", "values": ["a"]}]}]}}}),
         "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]"
         ".matchExpressions[0].operator: Invalid value: \"Equals\": not a valid selector operator"),
+    "affinity-value-not-a-string": (
+        _pod(affinity={"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 1, "preference": {"matchExpressions": [{"key": "zone", "operator": "In", "values": [3]}]}}]}}),
+        "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference"
+        ".matchExpressions[0].values[0]: Invalid value: \"integer\": must be a string"),
     "affinity-no-terms": (
         _pod(affinity={"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": []}}}),
         "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Required value: "

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from dractl.errors import ValidationError
-from dractl.model.formats import dns_label_error, dns_subdomain_error, label_key_error, label_value_error
+from dractl.model.formats import dns_label_error, label_key_error, label_value_error
 from dractl.model.validate.field_errors import (
     _duplicate,
     _forbidden,
@@ -27,6 +27,7 @@ from dractl.model.validate.field_errors import (
     _wrong_type,
 )
 from dractl.model.validate.fields import _list, _obj, _quantity, _str
+from dractl.model.validate.node_selector import _node_selector, _node_selector_term
 from dractl.quantity import Quantity
 
 _HUGEPAGES = "hugepages-"
@@ -46,7 +47,6 @@ _INTEGER_RESOURCES = frozenset({
 _PROTOCOLS = ("SCTP", "TCP", "UDP")
 _SCHEDULE_ACTIONS = ("DoNotSchedule", "ScheduleAnyway")
 _INCLUSION_POLICIES = ("Honor", "Ignore")
-_NODE_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
 _EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")  # validateTaintEffect's order
 _PORT_NAME_CHARS = re.compile("[-a-z0-9]+")
 _PORT_RANGE = "must be between 1 and 65535, inclusive"
@@ -334,58 +334,6 @@ def label_selector(sel: Any, path: str) -> None:
                 raise _invalid(f"{p}.values[{j}]", v, err)
 
 
-def _node_selector_requirement(r: Any, path: str, *, check_values: bool) -> None:
-    """ValidateNodeSelectorRequirement."""
-    r = _obj(r, path)
-    op = _str(r.get("operator"), f"{path}.operator")
-    values = _list(r.get("values"), f"{path}.values")
-    if op in ("In", "NotIn"):
-        if not values:
-            raise _required(f"{path}.values", "must be specified when `operator` is 'In' or 'NotIn'")
-    elif op in ("Exists", "DoesNotExist"):
-        if values:
-            raise _forbidden(f"{path}.values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
-    elif op in ("Gt", "Lt"):
-        if len(values) != 1:
-            raise _required(f"{path}.values", "must be specified single value when `operator` is 'Lt' or 'Gt'")
-    else:
-        raise _invalid(f"{path}.operator", op, "not a valid selector operator")
-    label_name(r.get("key") or "", f"{path}.key")
-    if check_values:
-        for j, v in enumerate(values):
-            err = label_value_error(v) if isinstance(v, str) else "must be a string"
-            if err:
-                raise _invalid(f"{path}.values[{j}]", v, err)
-
-
-def _node_field_requirement(r: Any, path: str) -> None:
-    """ValidateNodeFieldSelectorRequirement: only metadata.name, In/NotIn one value."""
-    r = _obj(r, path)
-    op = _str(r.get("operator"), f"{path}.operator")
-    values = _list(r.get("values"), f"{path}.values")
-    if op in ("In", "NotIn"):
-        if len(values) != 1:
-            raise _required(f"{path}.values",
-                            "must be only one value when `operator` is 'In' or 'NotIn' for node field selector")
-    else:
-        raise _invalid(f"{path}.operator", op, "not a valid selector operator")
-    key = r.get("key") or ""
-    if key != "metadata.name":
-        raise _invalid(f"{path}.key", key, "not a valid field selector key")
-    for j, v in enumerate(values):
-        err = dns_subdomain_error(v) if isinstance(v, str) else "must be a string"
-        if err:
-            raise _invalid(f"{path}.values[{j}]", v, err)
-
-
-def _node_selector_term(term: Any, path: str, *, check_values: bool) -> None:
-    term = _obj(term, path)
-    for j, r in enumerate(_list(term.get("matchExpressions"), f"{path}.matchExpressions")):
-        _node_selector_requirement(r, f"{path}.matchExpressions[{j}]", check_values=check_values)
-    for j, r in enumerate(_list(term.get("matchFields"), f"{path}.matchFields")):
-        _node_field_requirement(r, f"{path}.matchFields[{j}]")
-
-
 def _weight(value: Any, path: str) -> None:
     if type(value) is not int or not 1 <= value <= 100:
         raise _invalid(path, value, "must be in the range 1-100")
@@ -439,12 +387,7 @@ def affinity(aff: Any, path: str) -> None:
         na = _obj(na, np)
         req = na.get("requiredDuringSchedulingIgnoredDuringExecution")
         if req is not None:
-            rp = f"{np}.requiredDuringSchedulingIgnoredDuringExecution"
-            terms = _list(_obj(req, rp).get("nodeSelectorTerms"), f"{rp}.nodeSelectorTerms")
-            if not terms:
-                raise _required(f"{rp}.nodeSelectorTerms", "must have at least one node selector term")
-            for i, t in enumerate(terms):
-                _node_selector_term(t, f"{rp}.nodeSelectorTerms[{i}]", check_values=True)
+            _node_selector(req, f"{np}.requiredDuringSchedulingIgnoredDuringExecution")
         pp = f"{np}.preferredDuringSchedulingIgnoredDuringExecution"
         for i, t in enumerate(_list(na.get("preferredDuringSchedulingIgnoredDuringExecution"), pp)):
             t = _obj(t, f"{pp}[{i}]")

@@ -178,6 +178,10 @@ CASES: list[tuple[str, str, list, str, str]] = [
      [D("spec.nodeName"), S("spec.nodeSelector", {"nodeSelectorTerms": [
          {"matchFields": [{"key": "metadata.uid", "operator": "In", "values": ["x"]}]}]})],
      "spec.nodeSelector.nodeSelectorTerms[0].matchFields[0].key", "not a valid field selector key"),
+    ("node-selector-value-not-a-string", "slice",
+     [D("spec.nodeName"), S("spec.nodeSelector", {"nodeSelectorTerms": [
+         {"matchFields": [{"key": "metadata.name", "operator": "In", "values": [7]}]}]})],
+     "spec.nodeSelector.nodeSelectorTerms[0].matchFields[0].values[0]", 'Invalid value: "integer": must be a string'),
     # --- ResourceSlice: devices
     ("devices-wrong-type", "slice", [S("spec.devices", "gpu-0")],
      "spec.devices", 'Invalid value: "string": must be a list'),
