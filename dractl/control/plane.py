@@ -315,11 +315,13 @@ class ControlPlane:
         *,
         explain: Iterable[tuple[str, str]] = (),
         pin: Mapping[tuple[str, str], str] | None = None,
+        hold: Iterable[tuple[str, str]] = (),
     ) -> list[Change]:
         """Run the controllers and the scheduler once.
 
         ``explain``: pods (namespace, name) whose failures are explained (costs time);
-        ``pin``: pods that may only go to the given node (``dractl check --node``).
+        ``pin``: pods that may only go to the given node (``dractl check --node``);
+        ``hold``: pending pods the scheduler does not try this time (they stay as they are).
         """
         at = self._at = self.clock()
         self.objects = [_stamp(o, self.rng, at) for o in self.objects]
@@ -328,7 +330,7 @@ class ControlPlane:
         self._evict_for_device_taints(events)
         self._collect_garbage(events)
         self._create_claims(events)
-        self._schedule(events, set(explain), pin or {})
+        self._schedule(events, set(explain), pin or {}, set(hold))
         # the quota controller's replenishment: pods and claims gone (evicted, collected, preempted)
         self._sync_quotas({k[1] for k in counted - {_key(o) for o in self.objects}})
         return events
@@ -556,7 +558,11 @@ class ControlPlane:
         return out, None
 
     def _schedule(
-        self, events: list[Change], explain: set[tuple[str, str]], pin: Mapping[tuple[str, str], str]
+        self,
+        events: list[Change],
+        explain: set[tuple[str, str]],
+        pin: Mapping[tuple[str, str], str],
+        hold: set[tuple[str, str]],
     ) -> None:
         from dractl.allocator import Allocator
         from dractl.scheduler.schedule_one import SchedulingPass
@@ -577,6 +583,8 @@ class ControlPlane:
         for pod in pending:
             ns = pod.meta.namespace or "default"
             key = (ns, pod.name)
+            if key in hold:
+                continue
             ref = f"pod/{pod.name}"
             claims, wait = self._pod_claims(pod)
             if wait is not None:

@@ -3,10 +3,11 @@
 The file's objects are applied to a copy of the cluster's objects with the control
 plane's own rules (admission, the resourceclaim controller, the scheduler pod by pod in
 creation order: pods already pending in the cluster first, then the file's pods in file
-order), exactly as ``dractl fake apply`` would, and the report gives each of the file's
+order), as ``dractl fake apply`` would, and the report gives each of the file's
 pods its outcome: the node and the devices, or the scheduler's reason. Claims made from
 a template are named ``<pod>-<claim>`` here (the real controller adds 5 random
-characters). A file without pods is checked as if one pod (per namespace) used all of
+characters). A pending pod the scheduler already found unschedulable is not tried again
+(see :func:`parked`). A file without pods is checked as if one pod (per namespace) used all of
 its claims, with one claim per template named after the template. Pure.
 """
 
@@ -212,7 +213,8 @@ def check(
                                                     e.message))
     keys = [(p.namespace or "default", p.name) for p in pods]
     admitted = [k for k in keys if k not in refused]
-    plane.reconcile(explain=admitted, pin=dict.fromkeys(admitted, node) if node else None)
+    plane.reconcile(explain=admitted, pin=dict.fromkeys(admitted, node) if node else None,
+                    hold=parked(cluster, objects))
     for ns, name in keys:
         if (ns, name) in refused:
             report.pods.append(PodOutcome(ns, None if stand_in else name, "refused", message=refused[(ns, name)]))
@@ -222,6 +224,33 @@ def check(
 
 
 _KINDS = {k.__name__.lower(): k.__name__ for k in CHECKED_KINDS}
+
+
+def parked(cluster: Cluster, objects: Sequence[Any]) -> set[tuple[str, str]]:
+    """The pending pods of ``cluster`` that applying ``objects`` does not bring back to the scheduler.
+
+    A pod the scheduler found unschedulable (PodScheduled False, reason Unschedulable) waits in kube-scheduler's
+    unschedulable queue until an event its plugins' queueing hints accept. The file's pods and claims give no
+    such event for it (an unscheduled pod's creation none at all; a new claim only to a pod that uses it:
+    dynamicresources.go isSchedulableAfterClaimChange), so it is not tried before the file's pods, unless one of
+    the file's claims or templates is one it names (its claim then appears, or the resourceclaim controller
+    creates it).
+    """
+    named = {(o.meta.namespace or "default", type(o).__name__, o.meta.name) for o in objects
+             if isinstance(o, (ResourceClaim, ResourceClaimTemplate))}
+    out = set()
+    for p in cluster.pods:
+        cond = p.condition("PodScheduled")
+        if p.node_name or p.meta.deletion_timestamp or cond is None or cond.status != "False" \
+                or cond.reason != "Unschedulable":
+            continue
+        ns = p.meta.namespace or "default"
+        uses = {(ns, "ResourceClaim", rc.resource_claim_name) for rc in p.resource_claims if rc.resource_claim_name}
+        uses |= {(ns, "ResourceClaimTemplate", rc.resource_claim_template_name) for rc in p.resource_claims
+                 if rc.resource_claim_template_name}
+        if not uses & named:
+            out.add((ns, p.meta.name))
+    return out
 
 
 def _outcome(plane: ControlPlane, ns: str, name: str, n_nodes: int, stand_in: bool) -> PodOutcome:

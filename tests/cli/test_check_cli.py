@@ -302,3 +302,44 @@ def test_check_refuses_what_apply_refuses(dractl, write):
     # the unchanged claim is fine (nobody uses it yet: check allocates it for a stand-in pod)
     r = dractl("check", "-f", write(claim("c")), "-o", "json")
     assert r.code == 0 and r.json()["pods"][0]["claims"][0]["name"] == "c"
+
+
+def _parked_snapshot(write) -> str:
+    """One node with one free GPU, and a pod the scheduler found unschedulable before that GPU was freed."""
+    from builders import example_gpu_slice, node
+
+    parked = pod("waiting", claims=[from_claim("waiting-gpu")])
+    parked["status"] = {"phase": "Pending", "conditions": [
+        {"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+         "message": "0/1 nodes are available: 1 cannot allocate all claims."}]}
+    return write(node("worker"), example_gpu_slice("worker", n=1), device_class(), claim("waiting-gpu"), parked)
+
+
+def test_a_pod_found_unschedulable_waits_for_an_event(dractl, write):
+    # kube-scheduler parks an unschedulable pod until an event its plugins' queueing hints accept; a new pod and
+    # its new claim are none for it (dynamicresources.go isSchedulableAfterClaimChange: not its claim), so the
+    # checked pod is scheduled first and takes the free GPU
+    snap = _parked_snapshot(write)
+    r = dractl("--from", snap, "check", "-f", write(claim("mine"), pod("new", claims=[from_claim("mine")])),
+               "-o", "json")
+    assert r.code == 0, r.err
+    (p,) = r.json()["pods"]
+    assert (p["name"], p["outcome"], p["node"]) == ("new", "scheduled", "worker")
+
+
+def test_a_file_with_the_claim_a_parked_pod_names_brings_it_back(dractl, write):
+    # the file's claim is the parked pod's own: its creation requeues that pod, which was created first
+    # and so is tried first; it takes the GPU and the checked pod finds none
+    snap = write(*[d for d in _docs(_parked_snapshot(write)) if d["metadata"]["name"] != "waiting-gpu"])
+    r = dractl("--from", snap, "check", "-f", write(claim("waiting-gpu"), claim("mine"),
+                                                    pod("new", claims=[from_claim("mine")])), "-o", "json")
+    assert r.code == 1, r.err
+    (p,) = r.json()["pods"]
+    assert (p["name"], p["outcome"]) == ("new", "unschedulable")
+
+
+def _docs(path: str) -> list[dict]:
+    import yaml
+
+    with open(path) as f:
+        return [d for d in yaml.safe_load_all(f) if d]
