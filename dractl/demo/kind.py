@@ -322,11 +322,15 @@ class ProfileInstaller:
     """Gives the kind cluster a profile's devices when a demo needs them (the runner's ``ensure``).
 
     It runs ``Kind.profile_plan``, then waits until the driver publishes those devices (and only them).
+    ``run_dractl`` runs a ``dractl`` step in this process (the CLI's entry point, handed down by the
+    command: this package sits below ``dractl.cli``) and returns its exit code.
     """
 
-    def __init__(self, kind: Kind, observe: Callable[[], object], timeout: float, poll: float = 2.0) -> None:
+    def __init__(self, kind: Kind, observe: Callable[[], object], timeout: float,
+                 run_dractl: Callable[[list[str]], int], poll: float = 2.0) -> None:
         self.kind = kind
         self.observe = observe
+        self.run_dractl = run_dractl
         self.timeout = timeout
         self.poll = poll
         #: the bootstrap installed the chart with its default values
@@ -344,10 +348,8 @@ class ProfileInstaller:
         for s in plan:
             step(s.note)
             if s.argv[0] == "dractl":
-                from dractl.cli.main import main
-
                 with contextlib.redirect_stdout(io.StringIO()):
-                    code = main(s.argv[1:])
+                    code = self.run_dractl(s.argv[1:])
                 if code:
                     raise ToolError(f"{quote(s.argv)} failed (exit {code})")
             else:

@@ -205,9 +205,10 @@ def _target(app_ctx: AppContext, kind_opts: KindOptions | None, shell: Any = Non
     if kind_opts is not None:
         target = KubectlTarget(kind_opts.context, o.kubeconfig, shell or Shell(), app_ctx.warn)
         if kind is not None:
+            from dractl.cli.main import main as run_dractl
             from dractl.demo.kind import ProfileInstaller
 
-            target._installer = ProfileInstaller(kind, lambda: target.observe(""), timeout)
+            target._installer = ProfileInstaller(kind, lambda: target.observe(""), timeout, run_dractl)
         return target
     source = app_ctx.source
     if not source.is_live:
