@@ -1,9 +1,10 @@
 """dractl's global flags, declared once.
 
 The Typer root callback (``cli/app.py``), the hoisting of flags typed after the subcommand
-(``cli/globalopts.py``), the completion fast path (``cli/completion_engine.py``) and the
-source options (``sources.base.SourceOptions``) all read this list. Plain data: importing
-it costs nothing and pulls in neither typer nor click (a TAB reads it).
+(``cli/globalopts.py``), the completion fast path (``complete/engine.py``) and its table's
+generator (``cli/regenerate.py``) all read this list; each source flag is a field of
+``sources.base.SourceOptions``. Plain data below both ``cli/`` and ``complete/``: importing it
+costs nothing and pulls in neither typer nor click (a TAB reads it).
 """
 
 from __future__ import annotations

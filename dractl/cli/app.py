@@ -1,4 +1,4 @@
-"""The root Typer app: the global flags (declared in ``cli/flags.py``) and the command table."""
+"""The root Typer app: the global flags (declared in ``dractl/flags.py``) and the command table."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import typer.core
 
 from dractl.cli import completers as _c
 from dractl.cli.context import AppContext
-from dractl.cli.flags import GLOBAL_FLAGS, SOURCE_FLAGS, Flag
 from dractl.cli.helpfmt import DractlCommand, DractlGroup
+from dractl.flags import GLOBAL_FLAGS, SOURCE_FLAGS, Flag
 from dractl.sources.base import SourceOptions
 
 HELP = (

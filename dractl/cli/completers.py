@@ -2,7 +2,7 @@
 
 Every TAB is answered by ``dractl.complete.engine`` before Typer is imported; these
 functions are what Typer's own completion (``--install-completion``) calls, so it gives
-the same candidates, and ``dractl.complete.generate`` turns them into the engine's table.
+the same candidates, and ``dractl.cli.regenerate`` turns them into the engine's table.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _names(kind: str) -> Callable[..., list[tuple[str, str]]]:
             for k, v in c.params.items():
                 params.setdefault(k, v)
             c = c.parent
-        from dractl.cli.flags import source_values
+        from dractl.flags import source_values
 
         src = {"fake": bool(params.get("fake")), **source_values(params)}
         try:

@@ -7,10 +7,10 @@ root callback declares them.
 
 from __future__ import annotations
 
-from dractl.cli.flags import TAKES_VALUE
 from dractl.errors import UsageError
+from dractl.flags import TAKES_VALUE
 
-GLOBAL_FLAGS = TAKES_VALUE  # flag -> takes a value (declared in cli/flags.py)
+GLOBAL_FLAGS = TAKES_VALUE  # flag -> takes a value (declared in dractl/flags.py)
 
 _SHORT_WITH_VALUE = tuple(n for n, v in TAKES_VALUE.items() if v and len(n) == 2)  # -n, -o
 

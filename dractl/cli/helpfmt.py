@@ -7,7 +7,7 @@ as if ``--fake`` or ``--help`` took a value. Before help is printed (and only th
 flag's metavar is blanked, an option taking a value shows an upper-case name (its
 declared metavar, else its long name: ``--node NODE``), an argument shows its name
 without a type, and a subcommand's help ends with where the global flags are (declared
-in ``cli/flags.py``).
+in ``dractl/flags.py``).
 
 Typer (0.29+) coerces every parameter's value through a pydantic TypeAdapter, built on first use: importing
 pydantic and building the adapters took about 90 ms of every command's start. dractl's parameters are all
@@ -22,7 +22,7 @@ from typing import Any
 
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
-from dractl.cli.flags import GLOBAL_FLAGS
+from dractl.flags import GLOBAL_FLAGS
 
 
 class _Argument(TyperArgument):

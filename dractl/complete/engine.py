@@ -3,7 +3,7 @@
 A TAB starts a whole ``dractl`` process, so ``dractl.cli.main.main`` hands completion
 requests (``_DRACTL_COMPLETE`` / ``_KUBECTL_DRA_COMPLETE`` set) to :func:`fast_complete`
 before anything imports typer, click or rich. Commands, options and static option values
-come from ``dractl.complete.table.TABLE``, which ``python -m dractl.complete --regenerate``
+come from ``dractl.complete.table.TABLE``, which ``python -m dractl.cli.regenerate``
 builds from the real Typer app (a test keeps the two identical). Names (nodes, claims,
 classes, ...) come from the source the typed words choose, exactly as the command would
 pick it: ``--from FILE``, ``--fake``, ``--state-dir``, ``--kubeconfig``, wherever typed.
@@ -236,7 +236,7 @@ def gate_candidates(value: str, gates: list) -> list[tuple[str, str]]:
 
 def source_options(p: Parsed) -> dict:
     """The source-choosing flags among the typed words (values as typed, ~ expanded)."""
-    from dractl.cli.flags import source_values
+    from dractl.flags import source_values
 
     out: dict = {"fake": "fake" in p.flags or p.path[:1] == ["fake"]}  # `dractl fake ...` is always the fake cluster
     out.update(source_values(p.values))

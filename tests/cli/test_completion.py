@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from builders import GPU, claim, device_class, docs_to_yaml, from_claim, namespace, pod
 
+from dractl.cli.regenerate import build_table
 from dractl.complete import engine
-from dractl.complete.generate import build_table
 from dractl.complete.scripts import SCRIPT_FILES
 from dractl.complete.table import TABLE
 
@@ -107,7 +107,7 @@ def test_table_matches_the_typer_app():
 
     assert TABLE == build_table(app), (
         "dractl/complete/table.py is out of date with the Typer app: "
-        "run `python -m dractl.complete --regenerate`"
+        "run `python -m dractl.cli.regenerate`"
     )
 
 
@@ -123,7 +123,7 @@ def test_committed_scripts_are_what_the_command_prints(dractl):
         committed = (ROOT / "completions" / name).read_text()
         r = dractl("completion", shell)
         assert r.code == 0, r.err
-        assert r.out == committed, f"completions/{name} is stale: run `python -m dractl.complete --regenerate`"
+        assert r.out == committed, f"completions/{name} is stale: run `python -m dractl.cli.regenerate`"
     assert (ROOT / "completions" / "README.md").exists()
     r = dractl("completion", "tcsh")
     assert r.code == 2 and "bash, zsh, fish, powershell" in r.err

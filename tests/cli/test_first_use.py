@@ -384,7 +384,7 @@ def test_help_shows_no_python_types_flags_take_nothing_values_are_named(dractl):
 
 
 def test_a_subcommand_help_names_the_global_flags(dractl):
-    from dractl.cli.flags import GLOBAL_FLAGS
+    from dractl.flags import GLOBAL_FLAGS
 
     for path in (["devices"], ["fake", "apply"], ["claims"]):
         text = " ".join(dractl(*path, "--help").out.split())  # rich wraps the epilog
