@@ -245,7 +245,8 @@ class DeviceCounterConsumption:
 
 #: The taint effects that keep a device from being allocated to a request that does not tolerate them
 #: (k8s.io/dynamic-resource-allocation structured/internal/*/allocator_*.go taintPreventsAllocation:
-#: "Only known effects prevent allocation, others (including None) are ignored").
+#: "Only known effects prevent allocation, others (including None) are ignored"), and a pod from a node
+#: whose taint it does not tolerate (DoNotScheduleTaintsFilterFunc, pkg/scheduler/framework/plugins/helper/taint.go).
 BLOCKING_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
 
 

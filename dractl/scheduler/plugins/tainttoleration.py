@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from dractl.model.objects import BLOCKING_EFFECTS
 from dractl.scheduler.framework import CycleState, NodeInfo, PodInfo, Status, unresolvable
 from dractl.scheduler.plugins.helper import tolerates
 from dractl.scheduler.plugins.tainttoleration_score import TaintTolerationScore
@@ -14,10 +15,14 @@ ERR_REASON = "node(s) had untolerated taint(s)"
 
 
 def untolerated_taint(node: NodeInfo, tolerations: Iterable[Mapping[str, Any]]) -> Mapping[str, Any] | None:
-    """v1helper.FindMatchingUntoleratedTaint with DoNotScheduleTaintsFilterFunc (NoSchedule, NoExecute)."""
+    """v1helper.FindMatchingUntoleratedTaint with DoNotScheduleTaintsFilterFunc (NoSchedule, NoExecute).
+
+    DoNotScheduleTaintsFilterFunc (pkg/scheduler/framework/plugins/helper/taint.go) keeps the effects
+    that block a device too: :data:`~dractl.model.objects.BLOCKING_EFFECTS`.
+    """
     tolerations = list(tolerations)
     for taint in node.taints:
-        if taint.get("effect") in ("NoSchedule", "NoExecute") and not tolerates(tolerations, taint):
+        if taint.get("effect") in BLOCKING_EFFECTS and not tolerates(tolerations, taint):
             return taint
     return None
 
