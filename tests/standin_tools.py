@@ -150,14 +150,14 @@ def helm(args: list[str]) -> int:
 def _publish_helm_values(values: tuple[str, ...]) -> None:
     """The example driver after `helm upgrade --set ...`: the fake cluster profile of those values."""
     from dractl.control import profiles
-    from dractl.control.store import Store
+    from dractl.control.store import fake_store
     from dractl.demo.setup import publish_into
 
     profile = next((p.name for p in profiles.all_profiles() if p.name.startswith("example-") and p.helm == values),
                    None)
     if profile is None:
         return
-    with Store(None).transaction() as doc:
+    with fake_store(None).transaction() as doc:
         items = publish_into(doc["items"], profile, doc.get("devicesPerNode") or 8)
         if items is not None:
             doc["items"] = items

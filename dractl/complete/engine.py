@@ -267,9 +267,9 @@ def _quiet(_message: str) -> None:
 
 
 def _fake_docs(state_dir: str | None) -> list[Any]:
-    from dractl.control.store import Store
+    from dractl.control.store import fake_store
 
-    return list(Store(state_dir).read()["items"])
+    return list(fake_store(state_dir).read()["items"])
 
 
 def _snapshot_docs(path: str) -> list[Any]:

@@ -41,11 +41,19 @@ def document(profile: str, items: list[dict[str, Any]]) -> dict[str, Any]:
     return {"apiVersion": DRACTL_API, "profile": profile, "items": items}
 
 
-class Store:
-    """The state document of one fake cluster."""
+def fake_store(directory: str | None) -> Store:
+    """The fake cluster's store for ``--state-dir`` ``directory`` (None: ``$DRACTL_STATE``, else the state dir).
 
-    def __init__(self, directory: str | None = None) -> None:
-        self.directory = state_dir(directory)
+    The one way to get it: the fake source and a TAB's names both come here.
+    """
+    return Store(state_dir(directory))
+
+
+class Store:
+    """The state document of one fake cluster, in the folder ``directory``."""
+
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
         self.path = os.path.join(self.directory, STATE_FILE)
 
     def read(self) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from dractl.control.store import Store
+from dractl.control.store import fake_store
 from dractl.model.cluster import Cluster, cluster_from
 from dractl.sources.loader import objects_from_docs
 
@@ -21,7 +21,7 @@ class FakeSource:
     is_live = False
 
     def __init__(self, directory: str | None, warn: Callable[[str], None]) -> None:
-        self.store = Store(directory)
+        self.store = fake_store(directory)
         self.directory = self.store.directory
         self.path = self.store.path
         self._warn = warn
