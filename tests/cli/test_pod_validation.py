@@ -72,6 +72,12 @@ CASES = {
             {"weight": 1, "preference": {"matchExpressions": [{"key": "zone", "operator": "In", "values": [3]}]}}]}}),
         "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference"
         ".matchExpressions[0].values[0]: Invalid value: \"integer\": must be a string"),
+    "affinity-selector-value-not-a-string": (
+        _pod(affinity={"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"topologyKey": "zone", "labelSelector": {"matchExpressions": [
+                {"key": "app", "operator": "In", "values": [True]}]}}]}}),
+        "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector"
+        ".matchExpressions[0].values[0]: Invalid value: \"boolean\": must be a string"),
     "affinity-no-terms": (
         _pod(affinity={"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": []}}}),
         "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Required value: "

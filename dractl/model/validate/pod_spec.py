@@ -26,7 +26,7 @@ from dractl.model.validate.field_errors import (
     _unsupported,
     _wrong_type,
 )
-from dractl.model.validate.fields import _list, _obj, _quantity, _str
+from dractl.model.validate.fields import _label_value, _list, _obj, _quantity, _str
 from dractl.model.validate.node_selector import _node_selector, _node_selector_term
 from dractl.quantity import Quantity
 
@@ -329,9 +329,7 @@ def label_selector(sel: Any, path: str) -> None:
             raise _invalid(f"{p}.operator", op, "not a valid selector operator")
         label_name(r.get("key") or "", f"{p}.key")
         for j, v in enumerate(values):
-            err = label_value_error(v) if isinstance(v, str) else "must be a string"
-            if err:
-                raise _invalid(f"{p}.values[{j}]", v, err)
+            _label_value(v, f"{p}.values[{j}]")
 
 
 def _weight(value: Any, path: str) -> None:
@@ -344,8 +342,9 @@ def _pod_affinity_term(term: Any, path: str) -> None:
     term = _obj(term, path)
     label_selector(term.get("labelSelector"), f"{path}.labelSelector")
     label_selector(term.get("namespaceSelector"), f"{path}.namespaceSelector")
-    for name in _list(term.get("namespaces"), f"{path}.namespaces"):
-        err = dns_label_error(name) if isinstance(name, str) else "must be a string"
+    for i, name in enumerate(_list(term.get("namespaces"), f"{path}.namespaces")):
+        name = _str(name, f"{path}.namespaces[{i}]")
+        err = dns_label_error(name)
         if err:
             raise _invalid(f"{path}.namespace", name, err)
     match_keys = _list(term.get("matchLabelKeys"), f"{path}.matchLabelKeys")
