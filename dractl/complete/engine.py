@@ -33,6 +33,8 @@ import os
 import sys
 from typing import Any
 
+from dractl.model.namespaces import namespace_of, namespace_or_default
+
 # cobra's ShellCompDirective bits (kubectl reads them from kubectl_complete-<plugin>)
 ERROR = 1
 NOSPACE = 2
@@ -300,8 +302,8 @@ def _flat(docs: list[Any]) -> dict[str, list[dict[str, Any]]]:
 
 def _meta(o: dict[str, Any]) -> tuple[str, str]:
     md: dict[str, Any] = o["metadata"] if isinstance(o.get("metadata"), dict) else {}
-    name, ns = md.get("name"), md.get("namespace")
-    return (name if isinstance(name, str) else "", ns if isinstance(ns, str) and ns else "default")
+    name = md.get("name")
+    return (name if isinstance(name, str) else "", namespace_of(md))
 
 
 def _spec(o: dict[str, Any]) -> dict[str, Any]:
@@ -321,7 +323,7 @@ def raw_names(docs: list[Any], kind: str, namespace: str | None, all_namespaces:
     tests/cli/test_completion.py keeps the two equal.
     """
     objs = _flat(docs)
-    ns = namespace or "default"
+    ns = namespace_or_default(namespace)
 
     def where(o_ns: str) -> str:
         return f"namespace {o_ns}" if all_namespaces else ""
@@ -382,7 +384,7 @@ def raw_names(docs: list[Any], kind: str, namespace: str | None, all_namespaces:
 
 def names_in(cluster, kind: str, namespace: str | None, all_namespaces: bool) -> list[tuple[str, str]]:
     """(name, description) pairs of ``kind`` in a Cluster; claims and pods of one namespace."""
-    ns = namespace or "default"
+    ns = namespace_or_default(namespace)
 
     def in_ns(obj) -> bool:
         return all_namespaces or obj.namespace == ns

@@ -19,6 +19,7 @@ from typing import Any
 from dractl.control import limitranger, quota
 from dractl.errors import InputError, ValidationError
 from dractl.model.extendedresources import DeviceClassResolver
+from dractl.model.namespaces import namespace_of, namespace_or_default
 from dractl.model.objects import (
     DeviceClass,
     LimitRange,
@@ -58,7 +59,7 @@ def defaulted(raw: Mapping[str, Any], namespace: str | None) -> Mapping[str, Any
     Returns ``raw`` itself when it needs no change.
     """
     if raw.get("kind") in NAMESPACED and not (raw.get("metadata") or {}).get("namespace"):
-        return {**raw, "metadata": {**(raw.get("metadata") or {}), "namespace": namespace or "default"}}
+        return {**raw, "metadata": {**(raw.get("metadata") or {}), "namespace": namespace_or_default(namespace)}}
     return raw
 
 
@@ -95,7 +96,7 @@ def admit(raw: Mapping[str, Any], old: Mapping[str, Any] | None, namespace_label
     if kind not in ("ResourceClaim", "ResourceClaimTemplate"):
         return
     md = raw.get("metadata") or {}
-    ns, name = md.get("namespace") or "default", md.get("name") or ""
+    ns, name = namespace_of(md), md.get("name") or ""
     resource = "resourceclaims" if kind == "ResourceClaim" else "resourceclaimtemplates"
     spec = raw.get("spec") or {}
     claim_spec = spec if kind == "ResourceClaim" else spec.get("spec") or {}

@@ -9,11 +9,12 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from dractl.control.kubelet import EXAMPLE_DRIVERS
+from dractl.model.namespaces import namespace_of
 
 
 def _key(o: Mapping[str, Any]) -> tuple[str, str]:
     md = o.get("metadata") or {}
-    return (md.get("namespace") or "default", md.get("name") or "")
+    return (namespace_of(md), md.get("name") or "")
 
 
 def _claim_keys(pod: Mapping[str, Any]) -> list[tuple[str, str] | None]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dractl.model.namespaces import namespace_of
+
 HEALTHS = ("Healthy", "Unhealthy", "Unknown")
 EXAMPLE_DRIVERS = {"gpu.example.com": "gpu", "net.example.com": "net", "cpu.example.com": "cpu"}
 
@@ -27,7 +29,7 @@ def resource_id(driver: str, pool: str, device: str) -> str:
 
 def _key(o: Mapping[str, Any]) -> tuple[str, str]:
     md = o.get("metadata") or {}
-    return (md.get("namespace") or "default", md.get("name") or "")
+    return (namespace_of(md), md.get("name") or "")
 
 
 def write_health(items: list[dict[str, Any]], health: Mapping[str, Mapping[str, str]]) -> list[str]:

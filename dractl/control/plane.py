@@ -443,7 +443,7 @@ class ControlPlane:
     def _collect_garbage(self, events: list[Change]) -> None:
         pods = [o for o in self.objects if isinstance(o, Pod)]
         pod_uids = {p.meta.uid for p in pods}
-        pod_names = {(p.meta.namespace or "default", p.meta.name) for p in pods}
+        pod_names = {(p.meta.namespace, p.meta.name) for p in pods}
         keep: list[Any] = []
         changed = False
         for o in self.objects:
@@ -454,7 +454,7 @@ class ControlPlane:
                     events.append(Change(admission.reference(o.raw), "deleted", pod=owners[0].name,
                                          namespace=o.meta.namespace, cause="owner gone"))
                     continue
-                ns = o.meta.namespace or "default"
+                ns = o.meta.namespace
                 alive = tuple(r for r in o.reserved_for if r.resource != "pods" or (ns, r.name) in pod_names)
                 if len(alive) != len(o.reserved_for):
                     status = dict(o.raw.get("status") or {})
@@ -491,7 +491,7 @@ class ControlPlane:
         self._claim_failures = {}
         adm: admission.Admission | None = None  # the claims go through the apiserver's admission (quota)
         for pod in [o for o in self.objects if isinstance(o, Pod)]:
-            ns = pod.meta.namespace or "default"
+            ns = pod.meta.namespace
             statuses = {s.name: s for s in pod.claim_statuses}
             added = False
             for rc in pod.resource_claims:
@@ -534,7 +534,7 @@ class ControlPlane:
 
     def _pod_claims(self, pod: Pod) -> tuple[list[ResourceClaim], str | None]:
         """The claims a pod uses, or why it must wait (kube-scheduler's DynamicResources PreFilter)."""
-        ns = pod.meta.namespace or "default"
+        ns = pod.meta.namespace
         statuses = {s.name: s.resource_claim_name for s in pod.claim_statuses}
         out: list[ResourceClaim] = []
         for rc in pod.resource_claims:
@@ -581,7 +581,7 @@ class ControlPlane:
         snapshot = scheduling.snapshot
         resolver = DeviceClassResolver.of(allocator.cluster.classes)
         for pod in pending:
-            ns = pod.meta.namespace or "default"
+            ns = pod.meta.namespace
             key = (ns, pod.name)
             if key in hold:
                 continue
@@ -684,13 +684,13 @@ class ControlPlane:
         generated claims with them) and set the preemptor's ``status.nominatedNodeName``, its condition saying the
         attempt's message. Returns the preemptor.
         """
-        ns = pod.meta.namespace or "default"
+        ns = pod.meta.namespace
         gone = {(v.namespace, v.name) for v in pre.victims}
         for v in pre.victims:
             events.append(Change(f"pod/{v.name}", "preempted", namespace=v.namespace, node=pre.node,
                                  message=f"by pod {ns}/{pod.name} on node {pre.node}"))
         self.objects = [o for o in self.objects
-                        if not (isinstance(o, Pod) and ((o.meta.namespace or "default"), o.meta.name) in gone)]
+                        if not (isinstance(o, Pod) and (o.meta.namespace, o.meta.name) in gone)]
         self._reindex()
         self._collect_garbage(events)
         self._unschedulable(pod, message)
@@ -701,7 +701,7 @@ class ControlPlane:
 
     def _claims_in(self, ns: str) -> Iterator[ResourceClaim]:
         """The namespace's claims, as they are looked at (a pod without DRA extended resources looks at none)."""
-        return (o for o in self.objects if isinstance(o, ResourceClaim) and (o.meta.namespace or "default") == ns)
+        return (o for o in self.objects if isinstance(o, ResourceClaim) and o.meta.namespace == ns)
 
     def _create_extended_claim(
         self, pod: Pod, allocated: Sequence[ResourceClaim], ext: Any, node: Any
@@ -715,7 +715,7 @@ class ControlPlane:
         """
         from dractl.scheduler.extended import claim_status, special_claim
 
-        ns = pod.meta.namespace or "default"
+        ns = pod.meta.namespace
         got = ext.node_claim(node.allocatable.scalar if node is not None else {})
         special, mappings = got if not isinstance(got, str) else (None, [])
         name = self._claim_name(ns, pod.name, "extended-resources")

@@ -190,8 +190,10 @@ def check(
 
     Raises InputError when the apiserver would refuse an object (admission).
     """
+    # the file's own namespace, else ``namespace``: the model says "default" both for an object in "default" and
+    # for one without a namespace, so the raw object tells them apart (defaulted returns it when it names one)
     objects = [
-        o if o.meta.namespace else parse_object(admission.defaulted(o.raw, namespace), validate=False)
+        o if (raw := admission.defaulted(o.raw, namespace)) is o.raw else parse_object(dict(raw), validate=False)
         for o in objects
         if isinstance(o, CHECKED_KINDS)
     ]
@@ -211,7 +213,7 @@ def check(
             else:
                 report.refused.append(RefusedObject(_KINDS.get(kind.partition(".")[0], kind), e.namespace, name,
                                                     e.message))
-    keys = [(p.namespace or "default", p.name) for p in pods]
+    keys = [(p.namespace, p.name) for p in pods]
     admitted = [k for k in keys if k not in refused]
     plane.reconcile(explain=admitted, pin=dict.fromkeys(admitted, node) if node else None,
                     hold=parked(cluster, objects))
@@ -236,7 +238,7 @@ def parked(cluster: Cluster, objects: Sequence[Any]) -> set[tuple[str, str]]:
     the file's claims or templates is one it names (its claim then appears, or the resourceclaim controller
     creates it).
     """
-    named = {(o.meta.namespace or "default", type(o).__name__, o.meta.name) for o in objects
+    named = {(o.meta.namespace, type(o).__name__, o.meta.name) for o in objects
              if isinstance(o, (ResourceClaim, ResourceClaimTemplate))}
     out = set()
     for p in cluster.pods:
@@ -244,7 +246,7 @@ def parked(cluster: Cluster, objects: Sequence[Any]) -> set[tuple[str, str]]:
         if p.node_name or p.meta.deletion_timestamp or cond is None or cond.status != "False" \
                 or cond.reason != "Unschedulable":
             continue
-        ns = p.meta.namespace or "default"
+        ns = p.meta.namespace
         uses = {(ns, "ResourceClaim", rc.resource_claim_name) for rc in p.resource_claims if rc.resource_claim_name}
         uses |= {(ns, "ResourceClaimTemplate", rc.resource_claim_template_name) for rc in p.resource_claims
                  if rc.resource_claim_template_name}

@@ -152,7 +152,7 @@ class Cluster:
         best: Event | None = None
         for e in self.events:
             if (e.reason == "FailedScheduling" and e.involved_kind == "Pod" and e.involved_name == pod
-                    and e.involved_namespace == (namespace or "default")):
+                    and e.involved_namespace == namespace):
                 if best is None or e.time >= best.time:
                     best = e
         return best.message if best is not None and best.message else None
@@ -304,22 +304,4 @@ def cluster_from(objs: Iterable[Any]) -> Cluster:
     }
     for o in objs:
         buckets[type(o)].append(o)
-    for kind in (c.claims, c.templates, c.pods, c.events, c.limit_ranges, c.resource_quotas):
-        for i, o in enumerate(kind):
-            if not o.meta.namespace:
-                kind[i] = in_default_namespace(o)
     return c
-
-
-def in_default_namespace(o: Any) -> Any:
-    """A namespaced object read without a namespace (from a file) as the API server stores it: in "default".
-
-    The one place a missing namespace is defaulted: every namespaced object of a Cluster has its namespace.
-    Objects applied to the fake cluster get -n's (or "default") from admission before they are stored.
-    """
-    from dataclasses import replace
-
-    o = replace(o, meta=replace(o.meta, namespace="default"))
-    if isinstance(o, Event) and not o.involved_namespace:
-        o = replace(o, involved_namespace="default")
-    return o

@@ -16,6 +16,7 @@ from typing import Any
 from dractl.errors import ValidationError
 from dractl.model import objects as m
 from dractl.model.convert import RESOURCE_GROUP, api_version_of, to_v1
+from dractl.model.namespaces import DEFAULT_NAMESPACE
 from dractl.quantity import Quantity, QuantityError
 
 # kind -> (API group, namespaced)
@@ -115,11 +116,17 @@ def quantity(text: Any, field: str = "") -> Quantity:
         raise ValidationError(field, f"Invalid value: {text!r}: {e}") from None
 
 
-def _meta(d: Any) -> m.ObjectMeta:
+def _meta(d: Any, namespaced: bool = False) -> m.ObjectMeta:
+    """The metadata; a ``namespaced`` kind's object without a namespace is in "default".
+
+    That is where the API server stores it (kubectl reads a manifest without -n so), and this is the one place
+    the model is given it: no reader of the model defaults a namespace again. Who must tell "no namespace" from
+    "default" (the -n of ``check`` and ``fake apply``) reads the raw object (``control.admission.defaulted``).
+    """
     md = _d(d)
     return m.ObjectMeta(
         name=md.get("name") or "",
-        namespace=md.get("namespace") or "",
+        namespace=md.get("namespace") or (DEFAULT_NAMESPACE if namespaced else ""),
         uid=md.get("uid") or "",
         generate_name=md.get("generateName") or "",
         labels=_frozen(md.get("labels")),
@@ -560,7 +567,7 @@ def allocation_result(d: Any) -> m.AllocationResult | None:
 def _claim(o: dict[str, Any]) -> m.ResourceClaim:
     status = _d(o.get("status"))
     return m.ResourceClaim(
-        meta=_meta(o.get("metadata")),
+        meta=_meta(o.get("metadata"), namespaced=True),
         spec=claim_spec(o.get("spec")),
         allocation=allocation_result(status.get("allocation")),
         reserved_for=tuple(
@@ -593,7 +600,7 @@ def _template(o: dict[str, Any]) -> m.ResourceClaimTemplate:
     spec = _d(o.get("spec"))
     md = _d(spec.get("metadata"))
     return m.ResourceClaimTemplate(
-        meta=_meta(o.get("metadata")),
+        meta=_meta(o.get("metadata"), namespaced=True),
         spec=claim_spec(spec.get("spec"), "spec.spec"),
         claim_labels=_frozen(md.get("labels")),
         claim_annotations=_frozen(md.get("annotations")),
@@ -630,7 +637,7 @@ def _pod(o: dict[str, Any]) -> m.Pod:
                 rc = _d(rc)
                 containers.append(m.ContainerClaim(c.get("name", ""), rc.get("name", ""), rc.get("request") or ""))
     return m.Pod(
-        meta=_meta(o.get("metadata")),
+        meta=_meta(o.get("metadata"), namespaced=True),
         node_name=spec.get("nodeName") or "",
         resource_claims=tuple(
             m.PodResourceClaim(
@@ -712,10 +719,10 @@ def _event(o: dict[str, Any]) -> m.Event:
     stamps.append(str(md.get("creationTimestamp") or ""))
     count = o.get("count") or _d(o.get("series")).get("count") or 1
     return m.Event(
-        meta=_meta(md),
+        meta=_meta(md, namespaced=True),
         involved_kind=str(inv.get("kind") or ""),
         involved_name=str(inv.get("name") or ""),
-        involved_namespace=str(inv.get("namespace") or md.get("namespace") or ""),
+        involved_namespace=str(inv.get("namespace") or md.get("namespace") or DEFAULT_NAMESPACE),
         reason=str(o.get("reason") or ""),
         message=str(o.get("message") or ""),
         time=max(stamps),
@@ -746,7 +753,7 @@ def _limit_range(o: dict[str, Any]) -> m.LimitRange:
                 max_limit_request_ratio=resource_list(it.get("maxLimitRequestRatio"), f"{f}.maxLimitRequestRatio"),
             )
         )
-    return m.LimitRange(meta=_meta(o.get("metadata")), limits=tuple(items), raw=o)
+    return m.LimitRange(meta=_meta(o.get("metadata"), namespaced=True), limits=tuple(items), raw=o)
 
 
 def _resource_quota(o: dict[str, Any]) -> m.ResourceQuota:
@@ -762,7 +769,7 @@ def _resource_quota(o: dict[str, Any]) -> m.ResourceQuota:
             for r in _l(sel.get("matchExpressions"))
         )
     return m.ResourceQuota(
-        meta=_meta(o.get("metadata")),
+        meta=_meta(o.get("metadata"), namespaced=True),
         hard=resource_list(spec.get("hard"), "spec.hard"),
         scopes=tuple(str(s) for s in _l(spec.get("scopes"))),
         scope_selector=selector,
@@ -794,11 +801,11 @@ def _priority_class(o: dict[str, Any]) -> m.PriorityClass:
 
 
 def _pdb(o: dict[str, Any]) -> m.PodDisruptionBudget:
-    return m.PodDisruptionBudget(meta=_meta(o.get("metadata")), raw=o)
+    return m.PodDisruptionBudget(meta=_meta(o.get("metadata"), namespaced=True), raw=o)
 
 
 def _spread_owner(cls: type[m.SpreadOwner]) -> Callable[[dict[str, Any]], m.SpreadOwner]:
-    return lambda o: cls(meta=_meta(o.get("metadata")), raw=o)
+    return lambda o: cls(meta=_meta(o.get("metadata"), namespaced=True), raw=o)
 
 
 _PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {

@@ -34,7 +34,7 @@ def claim_from_template(
     """
     tspec = t.raw.get("spec") or {}
     tmeta = tspec.get("metadata") or {}
-    md: dict[str, Any] = {"name": name, "namespace": t.namespace or (pod.namespace if pod else "") or "default"}
+    md: dict[str, Any] = {"name": name, "namespace": t.namespace}
     if uid:
         md["uid"] = uid
     if created:

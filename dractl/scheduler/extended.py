@@ -232,7 +232,7 @@ def special_claim(pod: Pod, name: str, requests: Sequence[Mapping[str, Any]], *,
     md: dict[str, Any] = {
         "name": name,
         "generateName": pod.name + GENERATE_NAME_SUFFIX,
-        "namespace": pod.meta.namespace or "default",
+        "namespace": pod.meta.namespace,
         "annotations": {EXTENDED_CLAIM_ANNOTATION: "true"},
         "ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": pod.name, "uid": pod.meta.uid,
                              "controller": True}],

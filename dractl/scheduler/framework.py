@@ -157,7 +157,7 @@ class PodInfo:
         raw = pod.raw or {}
         self.spec: Mapping[str, Any] = _d(raw.get("spec"))
         self.status: Mapping[str, Any] = _d(raw.get("status"))
-        self.namespace = pod.meta.namespace or "default"
+        self.namespace = pod.meta.namespace
         self.name = pod.meta.name
         self.uid = pod.meta.uid
 

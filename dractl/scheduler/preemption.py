@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dractl.model.namespaces import namespace_of
 from dractl.scheduler.framework import (
     Code,
     CycleState,
@@ -91,7 +92,7 @@ class PDB:
 
         md = raw.get("metadata") if isinstance(raw.get("metadata"), Mapping) else {}
         spec = raw.get("spec") if isinstance(raw.get("spec"), Mapping) else {}
-        ns = str((md or {}).get("namespace") or "default")
+        ns = namespace_of(md)
         try:
             parsed = label_selector_as_selector((spec or {}).get("selector"))
         except SelectorError:

@@ -9,6 +9,7 @@ from typing import Any
 
 from dractl.control.store import fake_store
 from dractl.model.cluster import Cluster, cluster_from
+from dractl.model.namespaces import DEFAULT_NAMESPACE
 from dractl.sources.loader import objects_from_docs
 
 
@@ -16,7 +17,7 @@ class FakeSource:
     """The embedded fake cluster: its store (state file) and its objects."""
 
     description = "fake cluster"
-    default_namespace = "default"
+    default_namespace = DEFAULT_NAMESPACE
     is_fake = True
     is_live = False
 

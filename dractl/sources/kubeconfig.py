@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dractl.errors import InputError
+from dractl.model.namespaces import namespace_or_default
 
 SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
 NO_KUBECONFIG = "no kubeconfig found (KUBECONFIG unset, no ~/.kube/config, not in a cluster)"
@@ -171,7 +172,7 @@ def in_cluster_config() -> Config:
         raise InputError(f"in-cluster config: {ca}: no such file")
     cluster = Cluster(name="", server=f"https://{hostport}", ca_file=ca)
     user = User(name="", token_file=os.path.join(sa, "token"))
-    return Config("in-cluster config", "", ns or "default", cluster, user)
+    return Config("in-cluster config", "", namespace_or_default(ns), cluster, user)
 
 
 class _Merged:
@@ -231,7 +232,7 @@ class _Merged:
                     pass
             except OSError as e:
                 raise InputError(f'kubeconfig {self.label}: user "{user_name}": tokenFile: {_os_error(e)}') from None
-        return Config(self.label, name, ns or "default", cluster, user)
+        return Config(self.label, name, namespace_or_default(ns), cluster, user)
 
 
 def _read_yaml(path: str) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from dractl.errors import InputError, NotFoundError, SourceError
+from dractl.model.namespaces import DEFAULT_NAMESPACE
 from dractl.sources import kubeconfig
 from dractl.sources.apikinds import EVENT_SELECTOR, KINDS, RESOURCE_GROUP, read_kinds
 from dractl.sources.kubeconfig import KubeconfigChoice, parse_timeout
@@ -58,7 +59,7 @@ class LiveSource:
         self._transport: Transport | None = None
         self._server = ""
         self._context = ""
-        self._namespace = "default"
+        self._namespace = DEFAULT_NAMESPACE
         self._resource_version: str | None = None
         self._cluster: Cluster | None = None
         self._scope: Scope | None = None  # the scope _cluster was read for (None: all of it)

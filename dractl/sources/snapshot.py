@@ -7,6 +7,7 @@ from typing import Any
 
 from dractl.errors import UsageError
 from dractl.model.cluster import Cluster, cluster_from
+from dractl.model.namespaces import DEFAULT_NAMESPACE
 from dractl.sources.loader import read_bytes, read_objects
 from dractl.sources.types import Needs, Scope, Warn
 
@@ -14,7 +15,7 @@ from dractl.sources.types import Needs, Scope, Warn
 class SnapshotSource:
     """A snapshot file (or stdin): read once, never changes."""
 
-    default_namespace = "default"
+    default_namespace = DEFAULT_NAMESPACE
     is_fake = False
     is_live = False
 

@@ -262,3 +262,14 @@ def test_explain_pod_explained_from_template_when_claim_not_created(dractl, tmp_
     assert r.code == 0, r.err
     assert "Pod default/waiting (pending, claims not created):" in r.out
     assert "explained from template later" in r.out
+
+
+def test_objects_without_a_namespace_in_a_snapshot_are_in_default(dractl, tmp_path):
+    # as the API server stores them (kubectl reads a manifest without -n so): the pod finds its claim there
+    snap = write_docs(tmp_path / "snap.yaml", claim("solo", ns=None), pod("user", None, [from_claim("solo")]))
+    claims = dractl("--from", snap, "claims", "-A", "-o", "json").json()["items"]
+    assert [(c["namespace"], c["name"]) for c in claims] == [("default", "solo")]
+    assert dractl("--from", snap, "claims", "-A").out.splitlines()[1].split()[:2] == ["default", "solo"]
+    pods = dractl("--from", snap, "pods", "-A", "-o", "json").json()["items"]
+    assert pods[0]["namespace"] == "default"
+    assert [(c["resourceClaimName"], c["state"]) for c in pods[0]["claims"]] == [("solo", "pending")]

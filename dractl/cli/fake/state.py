@@ -192,10 +192,11 @@ def _change(ctx: typer.Context, filename: list[str], *, delete: bool, ignore_not
 
 def print_changes(app_ctx: AppContext, changes: list[Any]) -> None:
     """The control plane's changes, as render/fake.py words them."""
+    from dractl.model.namespaces import namespace_or_default
     from dractl.render.fake import changes_result
 
     def explain(namespace: str, pod: str) -> str:
-        return app_ctx.hint(f"pods {pod} --explain", namespace or "default")
+        return app_ctx.hint(f"pods {pod} --explain", namespace_or_default(namespace))
 
     app_ctx.print(changes_result(changes, explain))
 
@@ -211,7 +212,7 @@ def env(
     from dractl.control.driver import container_env, other_drivers_devices
 
     fake, app_ctx = fake_cluster(ctx)
-    ns = app_ctx.namespace or "default"
+    ns = app_ctx.default_namespace()
     items = fake.store.read()["items"]
     per_container = container_env(items, ns, pod)
     for container, devices in other_drivers_devices(items, ns, pod).items():

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dractl.model.namespaces import namespace_of
 from dractl.scheduler.framework import (
     SKIP,
     CycleState,
@@ -94,7 +95,7 @@ class _Controllers:
         for o in objs:
             kind = o.get("kind")
             meta = _d(o.get("metadata"))
-            ns, name = str(meta.get("namespace") or "default"), str(meta.get("name") or "")
+            ns, name = namespace_of(meta), str(meta.get("name") or "")
             if kind == "Service":
                 self.services.append(o)
             elif kind in ("ReplicationController", "ReplicaSet", "StatefulSet"):
@@ -104,7 +105,7 @@ class _Controllers:
         """pkg/scheduler/framework/plugins/helper/spread.go DefaultSelector."""
         label_set: dict[str, str] = {}
         for svc in self.services:
-            if str(_d(svc.get("metadata")).get("namespace") or "default") != pod.namespace:
+            if namespace_of(svc.get("metadata")) != pod.namespace:
                 continue
             sel = _d(svc.get("spec")).get("selector")
             if not isinstance(sel, Mapping):
