@@ -112,6 +112,8 @@ class AppContext:
         """
         import shlex
 
+        from dractl.model.namespaces import DEFAULT_NAMESPACE
+
         o = self.source_options
         words = ["dractl"]
         for flag, value in (("--from", o.from_file), ("--kubeconfig", o.kubeconfig), ("--context", o.context),
@@ -122,7 +124,7 @@ class AppContext:
             words.append("--fake")
         # -n unless the pasted command would read that namespace without one (this call's -n does not count):
         # "default" is left out only when the source (a kubeconfig context may name another) defaults to it.
-        if namespace and (namespace != "default" or self.source.default_namespace != "default"):
+        if namespace and (namespace != DEFAULT_NAMESPACE or self.source.default_namespace != DEFAULT_NAMESPACE):
             words += ["-n", shlex.quote(namespace)]
         return " ".join([*words, args])
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from dractl.model.namespaces import DEFAULT_NAMESPACE
+
 
 def explain_hint(namespace: str, pod: str) -> str:
     """The command that explains a pending pod, for a cluster read with no source flags."""
-    ns = f"-n {namespace} " if namespace and namespace != "default" else ""
+    ns = f"-n {namespace} " if namespace and namespace != DEFAULT_NAMESPACE else ""
     return f"dractl {ns}pods {pod} --explain"
 
 
