@@ -13,6 +13,7 @@ node-local: a pod elsewhere may then hold it, and every pod is read.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from dractl.sources.types import Scope
@@ -66,12 +67,19 @@ def _whole_pools(src: Any, slices: list[Any]) -> list[Any]:
 
 def _pods_selector(objs: dict[str, list[Any]], node: str | None) -> str | None:
     """``spec.nodeName=N`` when every allocated device in scope is local to N, else None (every pod)."""
-    held = {(r.driver, r.pool, r.device) for c in objs.get("ResourceClaim", ()) if c.allocation is not None
-            for r in c.allocation.results}
-    for s in objs["ResourceSlice"]:
+    return None if every_pod(objs["ResourceSlice"], objs.get("ResourceClaim", ()), node) else f"spec.nodeName={node}"
+
+
+def every_pod(slices: Iterable[Any], claims: Iterable[Any], node: str | None) -> bool:
+    """Whether a pod on another node than ``node`` may hold a device of ``slices``: one allocated and not local to it.
+
+    ``claims``: at least those whose allocation names a device of ``slices``.
+    """
+    held = {(r.driver, r.pool, r.device) for c in claims if c.allocation is not None for r in c.allocation.results}
+    for s in slices:
         if s.node_name == node and not s.per_device_node_selection:
             continue
         for d in s.devices:
             if (s.driver, s.pool.name, d.name) in held and d.node_name != node:
-                return None
-    return f"spec.nodeName={node}"
+                return True
+    return False

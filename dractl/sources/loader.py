@@ -18,6 +18,7 @@ from dractl.errors import InputError, ValidationError
 
 if TYPE_CHECKING:  # the model is imported where objects are parsed: reading documents (a TAB) needs none of it
     from dractl.model.cluster import Cluster
+    from dractl.sources.snapindex import Entry, Indexed
 
 MAX_BYTES = 256 * 1024 * 1024  # read whole (YAML, and JSON that cannot be read item by item)
 MAX_STREAMED_BYTES = 4 * 1024 * 1024 * 1024  # a JSON List read item by item (kubectl get -o json of a big cluster)
@@ -192,50 +193,84 @@ def iter_objects(docs: Iterable[Any], origin: str) -> Iterable[tuple[Any, str]]:
             yield d, f"document {i + 1}"
 
 
+LAZY = frozenset({"ResourceSlice"})  # the kinds whose objects keep their place in the file, not their dictionary
+
+
 def read_objects(path: str, *, warn=None, validate: bool = True, kinds: frozenset[str] | None = None,
-                 lazy: frozenset[str] = frozenset({"ResourceSlice"}), data: bytes | None = None,
-                 keep: Callable[[dict[str, Any]], bool] | None = None) -> list[Any]:
+                 lazy: frozenset[str] = LAZY, data: bytes | None = None) -> list[Any]:
     """Model objects of the file ``path`` (``-`` for stdin), each validated unless ``validate`` is False.
 
     Only objects of ``kinds`` (None: all) become model objects; the others are checked all the same, so a file
-    is bad input whatever the command. A JSON document is read item by item (``dractl.sources.jsonstream``):
-    the dictionaries of one object at a time, never of the whole file; objects of the ``lazy`` kinds do not
-    keep their dictionary but read it again from the file when it is asked for (``raw``). Anything else is
-    read whole by :func:`parse_objects`. ``data``: the bytes of stdin, when they have been read already.
-    ``keep``: of a JSON document read item by item, only the items it keeps become model objects (the others are
-    still checked).
+    is bad input whatever the command. A JSON document is read item by item (:func:`read_indexed`); objects of
+    the ``lazy`` kinds do not keep their dictionary but read it again from the file when it is asked for
+    (``raw``). Anything else is read whole by :func:`parse_objects`. ``data``: the bytes of stdin, when they
+    have been read already.
     """
+    got = read_indexed(path, warn=warn, validate=validate, data=data, lazy=lazy,
+                       model=None if kinds is None else lambda e: e.kind in kinds)
+    if got is not None:
+        ix, made = got
+        return ix.objects([i for i, e in enumerate(ix.entries) if kinds is None or e.kind in kinds], lazy, made)
+    origin = "<stdin>" if path == "-" else path
+    if path == "-":
+        whole = data if data is not None else read_bytes(path)
+    else:
+        whole = read_bytes(path)
+    return parse_objects(whole, origin, warn=warn, validate=validate)
+
+
+def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | None = None, lazy: frozenset[str] = LAZY,
+                 model: Callable[[Entry], bool] | None = None) -> tuple[Indexed, dict[int, Any]] | None:
+    """The index of the JSON document ``path`` (``-``: stdin, or ``data``), with the objects made while reading it.
+
+    The first read of a file validates every item (unless ``validate`` is False) and makes the model objects of
+    the entries ``model`` keeps (None: all); the index of a file that validated is cached by its content
+    (:mod:`dractl.sources.snapindex`), and a later read of the same bytes takes it from there: nothing is
+    validated or made again. None: not one JSON document that can be read item by item (read it whole).
+    """
+    import io
+
+    from dractl.sources import snapindex
     from dractl.sources.jsonstream import NotStreamable, Reread
 
     origin = "<stdin>" if path == "-" else path
-    f: Any = None
+    f: Any
     if path == "-":
-        import io
-
         if data is None:
             data = read_bytes(path)
-        f, reread = io.BytesIO(data), Reread(data=data)
+        f, reread, size = io.BytesIO(data), Reread(data=data), len(data)
     else:
         read_bytes_check(path, MAX_STREAMED_BYTES)
         try:
             f = open(path, "rb")  # noqa: SIM115 - kept open for the lazy objects (closed with the process)
+            size = os.fstat(f.fileno()).st_size
         except OSError:
-            f = None
+            return None  # read_bytes says why
         reread = Reread(f)
-    if f is not None and _starts_object(f):
-        try:
-            return _stream_objects(f, reread, origin, warn=warn, validate=validate, kinds=kinds, lazy=lazy,
-                                   keep=keep)
-        except NotStreamable:
-            pass
-    if path == "-":
-        assert data is not None
-        whole = data
-    else:
-        if f is not None:
-            f.close()
-        whole = read_bytes(path)
-    return parse_objects(whole, origin, warn=warn, validate=validate)
+    if not _starts_object(f):
+        f.close()
+        return None
+    sha = None
+    if path != "-" and size >= snapindex.MIN_BYTES:
+        sha = snapindex.digest(f)
+        ix = snapindex.load(sha, size, reread)
+        if ix is not None:
+            if ix.skipped and warn:
+                warn(_skipped_text(origin, ix.skipped))
+            return ix, {}
+    ix = snapindex.Indexed(reread, [], None, [])
+    made: dict[int, Any] = {}
+    try:
+        _stream_objects(f, reread, origin, warn=warn, validate=validate, kinds=None, lazy=lazy, index=ix,
+                        made=made, keep=model)
+    except NotStreamable:
+        f.close()
+        return None
+    if len(ix.entries) == 1 and not ix.entries[0].end:
+        ix.entries[0].end = size  # a document that is no list: the object is the whole of it
+    if sha is not None and validate:
+        snapindex.save(sha, size, ix)
+    return ix, made
 
 
 def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> list[Any] | None:
@@ -296,20 +331,23 @@ def _starts_object(f: Any) -> bool:
 
 def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, kinds: frozenset[str] | None,
                     lazy: frozenset[str], state: bool = False, allow_empty: bool = False,
-                    keep: Callable[[dict[str, Any]], bool] | None = None) -> list[Any]:
+                    index: Indexed | None = None, made: dict[int, Any] | None = None,
+                    keep: Callable[[Entry], bool] | None = None) -> list[Any]:
     """The objects of a YAML or JSON file read as a stream, item by item.
 
     ``state``: the file is the fake cluster's state (its ``items``, labelled ``document N`` as they always
-    were; none at all is an empty cluster).
+    were; none at all is an empty cluster). ``index``: filled with an entry for every item that parsed (and the
+    items skipped), the objects of those ``keep`` keeps (None: all) going to ``made`` by entry, not returned.
     """
     from dataclasses import replace
 
     from dractl.model.convert import V1
-    from dractl.model.parse import UnknownKind, parse_object
+    from dractl.model.parse import UnknownKind, object_label, parse_object
     from dractl.sources.jsonstream import LazyRaw, NotStreamable, stream_items
+    from dractl.sources.snapindex import entry_of
 
     out: list[Any] = []
-    skipped: list[tuple[Any, str]] = []
+    skipped: list[tuple[str, str, str]] = index.skipped if index is not None else []
     items = stream_items(f, list_kind=not state)
     n = 0
     try:
@@ -321,11 +359,18 @@ def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, k
             if not isinstance(obj, dict):
                 raise InputError(f"{origin}: {where}: not a Kubernetes object (a {_yaml_type(obj)})")
             kind = obj.get("kind")
-            wanted = (kinds is None or kind in kinds) and (keep is None or keep(obj))
+            entry = None
+            if index is not None:
+                wanted = True
+                if isinstance(kind, str) and isinstance(obj.get("apiVersion"), str):
+                    entry = entry_of(obj, start, end, extra is not None)
+                    wanted = keep is None or keep(entry)
+            else:
+                wanted = kinds is None or kind in kinds
             try:
                 o = parse_object(obj, validate=validate, model=wanted)
             except UnknownKind as e:
-                skipped.append((obj, str(e)))
+                skipped.append((object_label(obj), obj.get("kind", "?"), str(e)))
                 continue
             except ValidationError as e:
                 if not e.obj:
@@ -333,11 +378,18 @@ def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, k
                 raise e.located(origin=origin) from None
             except RecursionError:
                 raise InputError(f"{origin}: {where}: nesting too deep") from None
+            if index is not None and entry is not None:
+                if extra is not None:
+                    index.extra = extra
+                index.entries.append(entry)
             if o is None:
                 continue
             if end and kind in lazy and obj.get("apiVersion") == V1:
                 o = replace(o, raw=LazyRaw(reread, start, end, extra))
-            out.append(o)
+            if made is not None:
+                made[len(index.entries) - 1] = o  # type: ignore[union-attr]
+            else:
+                out.append(o)
     except InputError:
         # Said only if the rest of the file is good JSON: otherwise the whole-file reader names the first
         # problem, as it always has.
@@ -372,10 +424,10 @@ def objects_from_docs(
 
     ``allow_empty``: no objects at all is a valid state (an empty fake cluster), not bad input.
     """
-    from dractl.model.parse import UnknownKind, parse_object
+    from dractl.model.parse import UnknownKind, object_label, parse_object
 
     out: list[Any] = []
-    skipped: list[tuple[Any, str]] = []
+    skipped: list[tuple[str, str, str]] = []
     found_any = False
     for obj, where in iter_objects(docs, origin):
         found_any = True
@@ -384,7 +436,7 @@ def objects_from_docs(
         try:
             out.append(parse_object(obj, validate=validate))
         except UnknownKind as e:
-            skipped.append((obj, str(e)))
+            skipped.append((object_label(obj), obj.get("kind", "?"), str(e)))
         except ValidationError as e:
             if not e.obj:
                 e = e.located(obj=where)
@@ -398,16 +450,13 @@ def objects_from_docs(
     return out
 
 
-def _skipped_text(origin: str, skipped: list[tuple[Any, str]]) -> str:
-    """One warning for every object of a kind dractl does not use."""
-    from dractl.model.parse import object_label
-
+def _skipped_text(origin: str, skipped: list[tuple[str, str, str]]) -> str:
+    """One warning for every object of a kind dractl does not use (``skipped``: their label, kind and why)."""
     if len(skipped) == 1:
-        obj, kind = skipped[0]
-        return f"{origin}: skipping {object_label(obj)} ({kind}): not a kind dractl uses"
+        label, _, why = skipped[0]
+        return f"{origin}: skipping {label} ({why}): not a kind dractl uses"
     kinds: dict[str, int] = {}
-    for obj, _ in skipped:
-        k = obj.get("kind", "?")
+    for _, k, _ in skipped:
         kinds[k] = kinds.get(k, 0) + 1
     listed = ", ".join(f"{k} ({n})" for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
     return f"{origin}: skipping {len(skipped)} objects of kinds dractl does not use: {listed}"

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dractl.errors import UsageError
 from dractl.model.cluster import Cluster, cluster_from
 from dractl.model.namespaces import DEFAULT_NAMESPACE
-from dractl.sources.loader import read_bytes, read_objects
+from dractl.sources.loader import LAZY, read_bytes
 from dractl.sources.types import Needs, Scope, Warn
+
+if TYPE_CHECKING:
+    from dractl.sources.snapindex import Entry, Indexed
 
 
 class SnapshotSource:
@@ -24,73 +27,84 @@ class SnapshotSource:
         self.description = "stdin" if path == "-" else f"snapshot {path}"
         self._warn = warn
         self._cluster: Cluster | None = None
-        self._objects: list[object] = []
-        self._kinds: frozenset[str] | None = frozenset()  # the kinds parsed so far (None: every kind)
+        self._kinds: frozenset[str] | None = frozenset()  # the kinds read so far (None: every kind)
         self._stdin: bytes | None = None
-        self._scope: Scope | None = None  # the scope of the slices read, None: every slice
+        self._scope: Scope | None = None  # the scope of the objects read, None: all of their kinds
+        self._ix: Indexed | None = None  # the file's items, once read (a JSON document read item by item)
+        self._made: dict[int, Any] = {}  # the objects of the entries read so far, by entry
 
     def load(self, needs: Needs | None = None, scope: Scope | None = None) -> Cluster:
         """The objects of the kinds in ``needs`` (None: all); the first read validates every object of the file.
 
-        ``scope`` (``devices --node/--driver/--pool``): of a JSON file, the ResourceSlices that cannot hold a device
-        in scope are checked but not parsed, as a live source does not read them (``livescope``).
+        ``scope`` (``devices --node/--driver/--pool``): of a JSON file, only the objects the devices in scope need
+        are read (as a live source reads them, ``livescope``): see :func:`_in_scope`.
         """
         want = None if needs is None else frozenset(needs)
-        have = self._kinds
         scope = scope or None
         if self._scope is not None and scope != self._scope:
-            self._unscope()
+            self._scope = None  # every object of the kinds read so far
+            self._read(self._kinds, None)
+        have = self._kinds
         if self._cluster is not None and (have is None or (want is not None and want <= have)):
             return self._cluster
+        if self._ix is None:
+            if not self._first(want, scope):
+                return self._cluster  # type: ignore[return-value]  # read whole
+        self._read(None if want is None or have is None else want | have, scope)
+        return self._cluster  # type: ignore[return-value]
+
+    def _first(self, want: frozenset[str] | None, scope: Scope | None) -> bool:
+        """Read and validate the file (or take its cached index); False when it was read whole, every kind."""
+        from dractl.sources.loader import parse_objects, read_indexed
+
         if self.path == "-" and self._stdin is None:
             self._stdin = read_bytes("-")
-        if self._cluster is None:
-            keep = _slice_in(scope) if scope is not None and (want is None or "ResourceSlice" in want) else None
-            objs = read_objects(self.path, warn=self._warn, kinds=want, data=self._stdin, keep=keep)
-            if keep is not None:
-                objs = self._whole_pools(objs)
-                self._scope = scope
-            self._kinds = want
-        else:
-            # The kinds still missing, without validating again (nor warning again).
-            assert have is not None
-            objs = read_objects(self.path, validate=False, kinds=None if want is None else want - have,
-                                data=self._stdin)
-            objs = [o for o in objs if type(o).__name__ not in have]
-            self._kinds = None if want is None else have | want
-        self._objects += objs
-        self._cluster = cluster_from(self._objects)
-        return self._cluster
+        got = read_indexed(self.path, warn=self._warn, data=self._stdin, model=_first_pick(want, scope))
+        if got is None:  # YAML, or JSON read whole: every object
+            data = self._stdin if self.path == "-" else read_bytes(self.path)
+            assert data is not None
+            self._cluster = cluster_from(parse_objects(data, "<stdin>" if self.path == "-" else self.path,
+                                                       warn=self._warn))
+            self._kinds = None
+            return False
+        self._ix, self._made = got
+        return True
 
-    def _unscope(self) -> None:
-        """Every ResourceSlice of the file, after a read of those in a scope."""
-        self._scope = None
-        slices = read_objects(self.path, validate=False, kinds=frozenset({"ResourceSlice"}), data=self._stdin)
-        self._objects = [o for o in self._objects if type(o).__name__ != "ResourceSlice"]
-        self._objects += [o for o in slices if type(o).__name__ == "ResourceSlice"]
-        self._cluster = cluster_from(self._objects)
+    def _read(self, kinds: frozenset[str] | None, scope: Scope | None) -> None:
+        """The objects of ``kinds`` (None: all), only those ``scope`` needs."""
+        assert self._ix is not None
+        entries = self._ix.entries
+        picks = _in_scope(entries, kinds, scope) if scope is not None else None
+        if picks is None:
+            scope = None
+            picks = {i for i, e in enumerate(entries) if kinds is None or e.kind in kinds}
+        elif kinds is None or "Pod" in kinds:
+            picks |= self._pods(picks, scope)  # type: ignore[arg-type]
+        self._decode(picks)
+        self._kinds = kinds
+        self._scope = scope
+        self._cluster = cluster_from(self._made[i] for i in sorted(picks))
 
-    def _whole_pools(self, objs: list[Any]) -> list[Any]:
-        """``objs``, with every pool that looks incomplete in scope read whole.
+    def _pods(self, picks: set[int], scope: Scope) -> set[int]:
+        """The Pods that can report the health of a device in scope (as livescope reads them)."""
+        from dractl.sources.livescope import every_pod
 
-        A pool looks incomplete when its slices in scope are fewer at its newest generation than it says
-        (as livescope._whole_pools judges).
-        """
-        pools: dict[tuple[str, str], list[Any]] = {}
-        for o in objs:
-            if type(o).__name__ == "ResourceSlice":
-                pools.setdefault((o.driver, o.pool.name), []).append(o)
-        cut = set()
-        for key, group in pools.items():
-            gen = max(s.pool.generation for s in group)
-            newest = [s for s in group if s.pool.generation == gen]
-            if len(newest) < max(s.pool.resource_slice_count for s in newest):
-                cut.add(key)
-        if not cut:
-            return objs
-        whole = read_objects(self.path, validate=False, kinds=frozenset({"ResourceSlice"}), data=self._stdin)
-        out = [o for o in objs if type(o).__name__ != "ResourceSlice" or (o.driver, o.pool.name) not in cut]
-        return out + [o for o in whole if type(o).__name__ == "ResourceSlice" and (o.driver, o.pool.name) in cut]
+        assert self._ix is not None
+        entries = self._ix.entries
+        pods = [i for i, e in enumerate(entries) if e.kind == "Pod"]
+        if not scope.node:
+            return set(pods)
+        self._decode(picks)
+        objs = [self._made[i] for i in sorted(picks)]
+        if every_pod([o for o in objs if type(o).__name__ == "ResourceSlice"],
+                     [o for o in objs if type(o).__name__ == "ResourceClaim"], scope.node):
+            return set(pods)
+        return {i for i in pods if entries[i].node == scope.node}
+
+    def _decode(self, picks: set[int]) -> None:
+        assert self._ix is not None
+        new = sorted(i for i in picks if i not in self._made)
+        self._made.update(zip(new, self._ix.objects(new, LAZY), strict=True))
 
     def snapshot_docs(self) -> list[dict[str, Any]]:
         """Every object of the file."""
@@ -101,26 +115,56 @@ class SnapshotSource:
         raise UsageError(f"-w/--watch: {self.description} does not change; watch a live or the fake cluster instead")
 
 
-def _slice_in(scope: Scope) -> Callable[[dict[str, Any]], bool]:
-    """Whether an object of the file is to be parsed for ``scope``.
+def _in_scope(entries: list[Entry], kinds: frozenset[str] | None, scope: Scope) -> set[int] | None:
+    """The entries of ``kinds`` but Pods that the devices in ``scope`` need; None: every entry of ``kinds``.
 
-    That is anything but a ResourceSlice of another node (``spec.nodeName`` set to another name), driver or pool; the
-    field selectors a live source lists with.
+    They are the ResourceSlices of every pool with a slice that can hold a device in scope (``spec.nodeName`` N or
+    none, of the driver and pool: the field selectors a live source lists with), every slice of such a pool (so
+    that each pool is as complete, and of the generation, that it is in the file), the Node N, the claims whose
+    allocation (or status) names such a pool (no other claim can hold a device shown), and every object of the
+    other kinds. When ``kinds`` has no Node or the file no Node N, the command's answer may depend on other
+    nodes' slices (the nodes it knows): then every entry is read.
     """
-    from dractl.model.convert import V1
+    def wanted(kind: str) -> bool:
+        return kinds is None or kind in kinds
 
-    def keep(obj: dict[str, Any]) -> bool:
-        if obj.get("kind") != "ResourceSlice" or obj.get("apiVersion") != V1:
-            return True
-        spec = obj.get("spec")
-        if not isinstance(spec, dict):
-            return True
-        if scope.driver and spec.get("driver") != scope.driver:
-            return False
-        pool = spec.get("pool")
-        if scope.pool and isinstance(pool, dict) and pool.get("name") != scope.pool:
-            return False
-        name = spec.get("nodeName")
-        return not (scope.node and isinstance(name, str) and name and name != scope.node)
+    if not wanted("ResourceSlice"):
+        return None
+    node = scope.node
+    if node and not (wanted("Node") and any(e.kind == "Node" and e.name == node for e in entries)):
+        return None
+    pools = {(e.driver, e.pool) for e in entries if e.kind == "ResourceSlice" and _slice_in(e, scope)}
+    picks = set()
+    for i, e in enumerate(entries):
+        k = e.kind
+        if k == "Pod" or not wanted(k):
+            continue
+        if ((k == "ResourceSlice" and (e.driver, e.pool) not in pools) or (k == "Node" and node and e.name != node)
+                or (k == "ResourceClaim" and pools.isdisjoint(e.pools))):
+            continue
+        picks.add(i)
+    return picks
 
-    return keep
+
+def _slice_in(e: Entry, scope: Scope) -> bool:
+    """Whether the slice of ``e`` can hold a device in ``scope``: not of another node, driver or pool."""
+    return not ((scope.driver and e.driver != scope.driver) or (scope.pool and e.pool != scope.pool)
+                or (scope.node and e.node and e.node != scope.node))
+
+
+def _first_pick(want: frozenset[str] | None, scope: Scope | None) -> Callable[[Entry], bool] | None:
+    """The entries whose objects the first read makes as it validates (the others are read later if needed)."""
+    if scope is None:
+        return None if want is None else lambda e: e.kind in want
+
+    def pick(e: Entry) -> bool:
+        k = e.kind
+        if want is not None and k not in want:
+            return False
+        if k == "ResourceSlice":
+            return _slice_in(e, scope)
+        if k == "Node" or k == "Pod":
+            return not scope.node or (e.name if k == "Node" else e.node) == scope.node
+        return k != "ResourceClaim"  # those of the pools in scope, known at the end
+
+    return pick

@@ -1,0 +1,256 @@
+"""The index of a JSON snapshot that validated, cached by the file's content.
+
+Validating a big snapshot costs far more than reading it (a 352 MiB ``kubectl get -o json`` of 5,000 nodes: 5 s
+only to decode it), and a user asks many questions of one unchanged file. The first read of a file validates
+every object, as always, and leaves an index in ``$XDG_CACHE_HOME/dractl/snapshots/<sha256 of the file>.json``:
+every item's kind, apiVersion, byte range, namespace and name, and what scoped reads choose by (a slice's
+driver, pool and node, the pools a claim's allocation names, a pod's node), with the warning that read gave.
+A later read of the same bytes (same sha256, same dractl, same validation code) skips validation and decodes
+only the items it needs, each from its own bytes. Another file, or one changed by a byte, has another sha256: it
+is validated again. A cache that cannot be written is no cache; nothing else changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import replace
+from io import BufferedIOBase
+from typing import Any
+
+from dractl.sources.jsonstream import LazyRaw, Reread
+
+#: Bump when the index's layout or what it records changes.
+FORMAT = 1
+#: Smaller files are read faster than their index: none is written for them.
+MIN_BYTES = 256 * 1024
+#: The newest indexes kept (by last use).
+KEEP = 8
+_STALE_TMP = 3600  # seconds after which an unfinished write of another process is litter
+
+# ResourceSlice flags
+ALL_NODES, NODE_SELECTOR, PER_DEVICE = 1, 2, 4
+
+
+class Entry:
+    """One item of the file: where it lies, and what reads choose it by."""
+
+    __slots__ = ("kind", "api_version", "start", "end", "listed", "namespace", "name", "driver", "pool",
+                 "generation", "count", "node", "flags", "pools")
+
+    def __init__(self, kind: str, api_version: str, start: int, end: int, listed: bool, namespace: str,
+                 name: str) -> None:
+        self.kind = kind
+        self.api_version = api_version
+        self.start = start
+        self.end = end
+        self.listed = listed  # its kind and apiVersion are its list's
+        self.namespace = namespace
+        self.name = name
+        self.driver = self.pool = self.node = ""  # a slice's; node: also a pod's spec.nodeName
+        self.generation = self.count = self.flags = 0  # a slice's pool generation, resourceSliceCount, flags
+        #: a claim's (driver, pool) pairs: its allocation's results and status.devices
+        self.pools: tuple[tuple[str, str], ...] = ()
+
+    def row(self) -> list[Any]:
+        """The entry as the index file holds it: a list."""
+        head = [self.kind, self.api_version, self.start, self.end, int(self.listed), self.namespace, self.name]
+        if self.kind == "ResourceSlice":
+            return head + [self.driver, self.pool, self.generation, self.count, self.node, self.flags]
+        if self.kind == "ResourceClaim":
+            return head + [[list(p) for p in self.pools]]
+        if self.kind == "Pod":
+            return head + [self.node]
+        return head
+
+    @classmethod
+    def of_row(cls, row: list[Any]) -> Entry:
+        """The entry of a list :meth:`row` made."""
+        e = cls(row[0], row[1], row[2], row[3], bool(row[4]), row[5], row[6])
+        if e.kind == "ResourceSlice":
+            e.driver, e.pool, e.generation, e.count, e.node, e.flags = row[7:13]
+        elif e.kind == "ResourceClaim":
+            e.pools = tuple((d, p) for d, p in row[7])
+        elif e.kind == "Pod":
+            e.node = row[7]
+        return e
+
+
+def entry_of(obj: dict[str, Any], start: int, end: int, listed: bool) -> Entry:
+    """The entry of an item (``obj``: the item with its list's kind and apiVersion) that parsed."""
+    md = _d(obj.get("metadata"))
+    e = Entry(obj["kind"], obj["apiVersion"], start, end, listed, _s(md.get("namespace")), _s(md.get("name")))
+    spec = _d(obj.get("spec"))
+    if e.kind == "ResourceSlice":  # the same fields in every version of resource.k8s.io
+        pool = _d(spec.get("pool"))
+        e.driver, e.pool, e.node = _s(spec.get("driver")), _s(pool.get("name")), _s(spec.get("nodeName"))
+        e.generation, e.count = _i(pool.get("generation")), _i(pool.get("resourceSliceCount"))
+        e.flags = ((ALL_NODES if spec.get("allNodes") else 0) | (NODE_SELECTOR if spec.get("nodeSelector") else 0)
+                   | (PER_DEVICE if spec.get("perDeviceNodeSelection") else 0))
+    elif e.kind == "ResourceClaim":
+        status = _d(obj.get("status"))
+        results = _d(_d(_d(status.get("allocation")).get("devices"))).get("results")
+        pools: dict[tuple[str, str], None] = {}
+        for r in [*_l(results), *_l(status.get("devices"))]:
+            r = _d(r)
+            pools[_s(r.get("driver")), _s(r.get("pool"))] = None
+        e.pools = tuple(pools)
+    elif e.kind == "Pod":
+        e.node = _s(spec.get("nodeName"))
+    return e
+
+
+def _d(v: Any) -> dict[str, Any]:
+    return v if isinstance(v, dict) else {}
+
+
+def _l(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []
+
+
+def _s(v: Any) -> str:
+    return v if isinstance(v, str) else ""
+
+
+def _i(v: Any) -> int:
+    return v if isinstance(v, int) and not isinstance(v, bool) else 0
+
+
+class Indexed:
+    """The items of a JSON document that validated, each read from its own bytes when it is asked for."""
+
+    def __init__(self, reread: Reread, entries: list[Entry], extra: dict[str, Any] | None,
+                 skipped: list[tuple[str, str, str]]) -> None:
+        self.reread = reread
+        self.entries = entries
+        self.extra = extra  # the kind and apiVersion of an item that took them from its list
+        #: (label, kind, why) of every item of a kind dractl does not use (the read's warning)
+        self.skipped = skipped
+
+    def objects(self, picks: Iterable[int], lazy: frozenset[str], have: dict[int, Any] | None = None) -> list[Any]:
+        """The model objects of the entries ``picks`` (in that order), unvalidated; ``have``: those made already.
+
+        Objects of the ``lazy`` kinds keep their bytes' place, not their dictionary (LazyRaw).
+        """
+        from dractl.model.convert import V1
+        from dractl.model.parse import parse_object
+
+        out = []
+        entries, reread, extra = self.entries, self.reread, self.extra
+        for i in picks:
+            if have is not None and i in have:
+                out.append(have[i])
+                continue
+            e = entries[i]
+            doc = json.loads(reread.read(e.start, e.end))
+            x = extra if e.listed else None
+            o = parse_object({**x, **doc} if x else doc, validate=False)
+            if e.kind in lazy and e.api_version == V1 and e.end:
+                o = replace(o, raw=LazyRaw(reread, e.start, e.end, x))
+            out.append(o)
+        return out
+
+
+def digest(f: BufferedIOBase) -> str:
+    """The sha256 of the file ``f`` (read from its start; left at its start)."""
+    f.seek(0)
+    h = hashlib.file_digest(f, "sha256").hexdigest()
+    f.seek(0)
+    return h
+
+
+def load(sha: str, size: int, reread: Reread) -> Indexed | None:
+    """The cached index of the file whose bytes have ``sha``; None if there is none this dractl can use."""
+    path = os.path.join(_dir(), sha + ".json")
+    try:
+        with open(path, "rb") as f:
+            doc = json.load(f)
+        if not (isinstance(doc, dict) and doc.get("format") == FORMAT and doc.get("key") == _key()
+                and doc.get("sha256") == sha and doc.get("size") == size):
+            return None
+        entries = [Entry.of_row(r) for r in doc["entries"]]
+        extra = doc["extra"]
+        skipped = [(str(a), str(b), str(c)) for a, b, c in doc["skipped"]]
+    except (OSError, ValueError, TypeError, KeyError, IndexError):
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)  # the last use: what pruning keeps
+    return Indexed(reread, entries, extra if isinstance(extra, dict) else None, skipped)
+
+
+def save(sha: str, size: int, ix: Indexed) -> None:
+    """Write the index of the file whose bytes have ``sha``, atomically; silently nothing where that fails."""
+    d = _dir()
+    doc = {"format": FORMAT, "key": _key(), "sha256": sha, "size": size, "extra": ix.extra,
+           "skipped": [list(s) for s in ix.skipped], "entries": [e.row() for e in ix.entries]}
+    tmp = None
+    try:
+        os.makedirs(d, mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".", suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            json.dump(doc, f, separators=(",", ":"))
+        os.replace(tmp, os.path.join(d, sha + ".json"))
+        tmp = None
+        _prune(d)
+    except OSError:
+        pass
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _prune(d: str) -> None:
+    """Keep the KEEP indexes used last; remove what a write that died left behind."""
+    kept: list[tuple[float, str]] = []
+    now = time.time()
+    for de in os.scandir(d):
+        with contextlib.suppress(OSError):
+            mtime = de.stat().st_mtime
+            if de.name.endswith(".json"):
+                kept.append((mtime, de.path))
+            elif de.name.endswith(".tmp") and now - mtime > _STALE_TMP:
+                os.unlink(de.path)
+    kept.sort(reverse=True)
+    for _, path in kept[KEEP:]:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def _dir() -> str:
+    from dractl.paths import cache_dir
+
+    return os.path.join(cache_dir(), "snapshots")
+
+
+_CODE_KEY: str | None = None
+
+
+def _key() -> str:
+    """What a file's verdict depends on besides its bytes: dractl's version, and its reading and validation code.
+
+    The code's files are fingerprinted by size and modification time, so that a checkout of dractl (an editable
+    install whose version does not change) never trusts what an older validation said.
+    """
+    global _CODE_KEY
+    if _CODE_KEY is None:
+        import dractl
+
+        root = os.path.dirname(os.path.abspath(dractl.__file__))
+        files = [os.path.join(root, f) for f in ("quantity.py", "semver.py", "errors.py")]
+        files += [os.path.join(root, "sources", f) for f in ("loader.py", "jsonstream.py", "snapindex.py")]
+        for sub in ("model", os.path.join("model", "validate")):
+            with contextlib.suppress(OSError):
+                files += [de.path for de in os.scandir(os.path.join(root, sub)) if de.name.endswith(".py")]
+        h = hashlib.sha256(dractl.__version__.encode())
+        for p in sorted(files):
+            with contextlib.suppress(OSError):
+                st = os.stat(p)
+                h.update(f"\0{os.path.relpath(p, root)}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+        _CODE_KEY = f"{dractl.__version__}/{h.hexdigest()[:16]}"
+    return _CODE_KEY

@@ -1,0 +1,169 @@
+"""A JSON snapshot that validated is indexed in the user's cache, by content; a later read of the same bytes answers
+as the first one did, from that index.
+
+Every answer is compared with the YAML form of the same snapshot, which is read whole (never indexed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+import pytest
+import yaml
+from builders import (
+    allocated,
+    claim,
+    device,
+    device_class,
+    example_gpu_slice,
+    from_claim,
+    namespace,
+    node,
+    pod,
+    slice_,
+    template,
+)
+
+GPU = "gpu.example.com"
+FABRIC = "fabric.example.com"
+NODES = 120  # enough slices for a file worth an index (256 KiB)
+
+
+def _health(resource_id: str, health: str, message: str) -> dict:
+    return {"containerStatuses": [{"name": "ctr", "allocatedResourcesStatus": [
+        {"name": "claim:gpu", "resources": [{"resourceID": resource_id, "health": health, "message": message}]}]}]}
+
+
+def _objects() -> list[dict]:
+    objs: list[dict] = [namespace("ns1"), device_class(), device_class(FABRIC, f"device.driver == '{FABRIC}'"),
+                        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x", "namespace": "ns1"}}]
+    for i in range(NODES):
+        objs += [node(f"node-{i:03d}"), example_gpu_slice(f"node-{i:03d}")]
+    objs.append(slice_(None, FABRIC, pool="rack-1", all_nodes=True, name="rack-1-fabric",
+                       devices=[device(f"nic-{j}", {"rdma": True}) for j in range(4)]))
+    for i in range(6):
+        n = f"node-{i:03d}"
+        objs.append(allocated(claim(f"c-{i}", "ns1"), {"request": "gpu", "driver": GPU, "pool": n,
+                                                       "device": f"gpu-{i}"}))
+        p = pod(f"p-{i}", "ns1", [from_claim(f"c-{i}")], nodeName=n)
+        p["status"] = _health(f"{GPU}/{n}/gpu-{i}", "Unhealthy" if i == 3 else "Healthy", f"report {i}")
+        objs.append(p)
+    # a network device held by a pod on node-005: a listing of node-003's devices shows its health too
+    objs.append(allocated(claim("net", "ns1"), {"request": "gpu", "driver": FABRIC, "pool": "rack-1",
+                                                "device": "nic-1"}))
+    p = pod("net-user", "ns1", [from_claim("net")], nodeName="node-005")
+    p["status"] = _health(f"{FABRIC}/rack-1/nic-1", "Unhealthy", "link down")
+    objs += [p, claim("pending", "ns1"), pod("waiting", "ns1", [from_claim("pending")])]
+    return objs
+
+
+def _write(tmp_path, name: str, objs: list[dict]) -> str:
+    p = tmp_path / name
+    if name.endswith(".yaml"):
+        p.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": objs}, sort_keys=False))
+    else:
+        p.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": objs}, indent=1))
+    return str(p)
+
+
+def _indexes(tmp_path) -> list[str]:
+    d = tmp_path / "xdg-cache" / "dractl" / "snapshots"
+    return sorted(os.listdir(d)) if d.is_dir() else []
+
+
+def _index_name(path: str) -> str:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest() + ".json"
+
+
+@pytest.fixture
+def one_pod(tmp_path) -> str:
+    p = tmp_path / "one.yaml"
+    p.write_text(yaml.safe_dump(pod("new", "ns1", [{"name": "gpu", "resourceClaimTemplateName": "t"}])) + "---\n"
+                 + yaml.safe_dump(template("t", "ns1")))
+    return str(p)
+
+
+@pytest.mark.parametrize("args", [
+    ["devices", "--node", "node-003"], ["devices", "--node", "node-003", "-o", "json"], ["devices", "-o", "wide"],
+    ["devices", "--driver", FABRIC, "--unhealthy"], ["devices", "--pool", "node-004", "-o", "json"],
+    ["-A", "claims"], ["-A", "pods", "-o", "json"], ["usage", "--by", "node"], ["check", "-f", "ONE"],
+    ["devices", "--node", "nosuch"],
+])
+def test_a_later_read_answers_as_the_first_and_as_a_whole_read(dractl, tmp_path, one_pod, args):
+    args = [one_pod if a == "ONE" else a for a in args]
+    objs = _objects()
+    snap = _write(tmp_path, "s.json", objs)
+    assert os.path.getsize(snap) > 256 * 1024
+    first = dractl("--from", snap, *args)
+    assert _indexes(tmp_path) == [_index_name(snap)]
+    later = dractl("--from", snap, *args)
+    ref = dractl("--from", _write(tmp_path, "s.yaml", objs), *args)
+    assert ref.code in (0, 1) and ref.out + ref.err, ref
+    ref.err = ref.err.replace(str(tmp_path / "s.yaml"), snap)
+    assert "skipping ConfigMap ns1/x" in ref.err  # the warning of the first read is said again
+    assert (first.code, first.out, first.err) == (ref.code, ref.out, ref.err)
+    assert (later.code, later.out, later.err) == (ref.code, ref.out, ref.err)
+
+
+def test_devices_of_a_node_show_the_health_a_pod_elsewhere_reports(dractl, tmp_path):
+    snap = _write(tmp_path, "s.json", _objects())
+    for _ in range(2):  # first read, then from the index
+        got = dractl("--from", snap, "devices", "--node", "node-003", "-o", "json")
+        assert got.code == 0, got.err
+        health = {d["device"]: d.get("health") for d in got.json()["items"]}
+        assert health["nic-1"] == "Unhealthy" and health["gpu-3"] == "Unhealthy" and health["gpu-0"] is None
+        assert "gpu-4" in health and len(health) == 12
+
+
+def test_a_file_changed_by_one_byte_is_validated_again(dractl, tmp_path):
+    snap = _write(tmp_path, "s.json", _objects())
+    assert dractl("--from", snap, "devices", "--node", "node-003").code == 0
+    st = os.stat(snap)
+    data = open(snap, "rb").read()
+    bad = data.replace(b'"80Gi"', b'"80Gx"', 1)  # the first slice's gpu-0: a quantity that is not one
+    assert len(bad) == len(data)
+    with open(snap, "wb") as f:
+        f.write(bad)
+    os.utime(snap, ns=(st.st_atime_ns, st.st_mtime_ns))  # same size, same time: another file all the same
+    got = dractl("--from", snap, "devices", "--node", "node-003")
+    assert got.code == 2 and got.out == "" and got.err.count("\n") == 1, got.err
+    assert got.err.startswith(f"error: {snap}: ResourceSlice node-000-{GPU}-abcde: spec.devices[0].capacity[memory]"
+                              ), got.err
+    assert dractl("--from", snap, "devices").err == got.err  # a bad file is never indexed
+    assert len(_indexes(tmp_path)) == 1
+
+
+def test_an_unwritable_cache_changes_nothing(dractl, tmp_path, monkeypatch):
+    snap = _write(tmp_path, "s.json", _objects())
+    want = [dractl("--from", snap, *args) for args in (["devices", "--node", "node-003"], ["-A", "claims"])]
+    blocked = tmp_path / "not-a-dir"
+    blocked.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    for args, ref in zip((["devices", "--node", "node-003"], ["-A", "claims"]), want, strict=True):
+        for _ in range(2):
+            got = dractl("--from", snap, *args)
+            assert (got.code, got.out, got.err) == (ref.code, ref.out, ref.err)
+    assert blocked.read_text() == ""
+
+
+def test_the_cache_keeps_the_indexes_used_last(dractl, tmp_path):
+    objs = _objects()
+    snaps = []
+    for k in range(10):
+        objs[0] = namespace("ns1", {"n": str(k)})  # ten files, ten contents
+        snaps.append(_write(tmp_path, f"s{k}.json", objs))
+        assert dractl("--from", snaps[-1], "slices").code == 0
+        assert dractl("--from", snaps[0], "slices").code == 0  # the first one, read again each time
+    kept = _indexes(tmp_path)
+    assert len(kept) == 8
+    assert {_index_name(snaps[0]), _index_name(snaps[-1])} <= set(kept)
+
+
+def test_stdin_is_not_indexed(dractl_proc, tmp_path):
+    snap = _write(tmp_path, "s.json", _objects())
+    got = dractl_proc("--from", "-", "devices", "--node", "node-003", input=open(snap, "rb").read())
+    assert got.code == 0 and "nic-1" in got.out, got.err
+    assert _indexes(tmp_path) == []
