@@ -206,17 +206,19 @@ def read_objects(path: str, *, warn=None, validate: bool = True, kinds: frozense
     (``raw``). Anything else is read whole by :func:`parse_objects`. ``data``: the bytes of stdin, when they
     have been read already.
     """
+    from dractl.sources.snapindex import KIND
+
+    if path == "-" and data is None:
+        data = read_bytes(path)
     got = read_indexed(path, warn=warn, validate=validate, data=data, lazy=lazy,
-                       model=None if kinds is None else lambda e: e.kind in kinds)
+                       model=None if kinds is None else lambda e: e[KIND] in kinds)
     if got is not None:
         ix, made = got
-        return ix.objects([i for i, e in enumerate(ix.entries) if kinds is None or e.kind in kinds], lazy, made)
-    origin = "<stdin>" if path == "-" else path
+        return ix.objects([i for i, e in enumerate(ix.entries) if kinds is None or e[KIND] in kinds], lazy, made)
     if path == "-":
-        whole = data if data is not None else read_bytes(path)
-    else:
-        whole = read_bytes(path)
-    return parse_objects(whole, origin, warn=warn, validate=validate)
+        assert data is not None
+        return parse_objects(data, "<stdin>", warn=warn, validate=validate)
+    return parse_objects(read_bytes(path), path, warn=warn, validate=validate)
 
 
 def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | None = None, lazy: frozenset[str] = LAZY,
@@ -266,8 +268,8 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
     except NotStreamable:
         f.close()
         return None
-    if len(ix.entries) == 1 and not ix.entries[0].end:
-        ix.entries[0].end = size  # a document that is no list: the object is the whole of it
+    if len(ix.entries) == 1 and not ix.entries[0][snapindex.END]:
+        ix.entries[0][snapindex.END] = size  # a document that is no list: the object is the whole of it
     if sha is not None and validate:
         snapindex.save(sha, size, ix)
     return ix, made

@@ -16,7 +16,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import replace
@@ -33,76 +32,48 @@ MIN_BYTES = 256 * 1024
 KEEP = 8
 _STALE_TMP = 3600  # seconds after which an unfinished write of another process is litter
 
-# ResourceSlice flags
+#: An entry: one item of the file, where it lies and what reads choose it by, as a list (an index holds tens of
+#: thousands; lists are what JSON gives back, at no further cost): ``[kind, apiVersion, start byte, end byte,
+#: listed (1: its kind and apiVersion are its list's), namespace, name, ...]``, then for a ResourceSlice
+#: ``nodeName, driver, pool, generation, resourceSliceCount, flags``, for a Pod its ``nodeName``, for a
+#: ResourceClaim the pools (``driver/pool``) of its allocation's results and of its status.devices.
+Entry = list[Any]
+KIND, API_VERSION, START, END, LISTED, NAMESPACE, NAME = range(7)
+NODE = 7  # a slice's spec.nodeName; a pod's
+DRIVER, POOL, GENERATION, COUNT, FLAGS = range(8, 13)  # a slice's
+POOLS = 7  # a claim's
+# a slice's flags
 ALL_NODES, NODE_SELECTOR, PER_DEVICE = 1, 2, 4
-
-
-class Entry:
-    """One item of the file: where it lies, and what reads choose it by."""
-
-    __slots__ = ("kind", "api_version", "start", "end", "listed", "namespace", "name", "driver", "pool",
-                 "generation", "count", "node", "flags", "pools")
-
-    def __init__(self, kind: str, api_version: str, start: int, end: int, listed: bool, namespace: str,
-                 name: str) -> None:
-        self.kind = kind
-        self.api_version = api_version
-        self.start = start
-        self.end = end
-        self.listed = listed  # its kind and apiVersion are its list's
-        self.namespace = namespace
-        self.name = name
-        self.driver = self.pool = self.node = ""  # a slice's; node: also a pod's spec.nodeName
-        self.generation = self.count = self.flags = 0  # a slice's pool generation, resourceSliceCount, flags
-        #: a claim's (driver, pool) pairs: its allocation's results and status.devices
-        self.pools: tuple[tuple[str, str], ...] = ()
-
-    def row(self) -> list[Any]:
-        """The entry as the index file holds it: a list."""
-        head = [self.kind, self.api_version, self.start, self.end, int(self.listed), self.namespace, self.name]
-        if self.kind == "ResourceSlice":
-            return head + [self.driver, self.pool, self.generation, self.count, self.node, self.flags]
-        if self.kind == "ResourceClaim":
-            return head + [[list(p) for p in self.pools]]
-        if self.kind == "Pod":
-            return head + [self.node]
-        return head
-
-    @classmethod
-    def of_row(cls, row: list[Any]) -> Entry:
-        """The entry of a list :meth:`row` made."""
-        e = cls(row[0], row[1], row[2], row[3], bool(row[4]), row[5], row[6])
-        if e.kind == "ResourceSlice":
-            e.driver, e.pool, e.generation, e.count, e.node, e.flags = row[7:13]
-        elif e.kind == "ResourceClaim":
-            e.pools = tuple((d, p) for d, p in row[7])
-        elif e.kind == "Pod":
-            e.node = row[7]
-        return e
 
 
 def entry_of(obj: dict[str, Any], start: int, end: int, listed: bool) -> Entry:
     """The entry of an item (``obj``: the item with its list's kind and apiVersion) that parsed."""
     md = _d(obj.get("metadata"))
-    e = Entry(obj["kind"], obj["apiVersion"], start, end, listed, _s(md.get("namespace")), _s(md.get("name")))
+    kind = obj["kind"]
+    e = [kind, obj["apiVersion"], start, end, int(listed), _s(md.get("namespace")), _s(md.get("name"))]
     spec = _d(obj.get("spec"))
-    if e.kind == "ResourceSlice":  # the same fields in every version of resource.k8s.io
+    if kind == "ResourceSlice":  # the same fields in every version of resource.k8s.io
         pool = _d(spec.get("pool"))
-        e.driver, e.pool, e.node = _s(spec.get("driver")), _s(pool.get("name")), _s(spec.get("nodeName"))
-        e.generation, e.count = _i(pool.get("generation")), _i(pool.get("resourceSliceCount"))
-        e.flags = ((ALL_NODES if spec.get("allNodes") else 0) | (NODE_SELECTOR if spec.get("nodeSelector") else 0)
-                   | (PER_DEVICE if spec.get("perDeviceNodeSelection") else 0))
-    elif e.kind == "ResourceClaim":
+        flags = ((ALL_NODES if spec.get("allNodes") else 0) | (NODE_SELECTOR if spec.get("nodeSelector") else 0)
+                 | (PER_DEVICE if spec.get("perDeviceNodeSelection") else 0))
+        e += [_s(spec.get("nodeName")), _s(spec.get("driver")), _s(pool.get("name")), _i(pool.get("generation")),
+              _i(pool.get("resourceSliceCount")), flags]
+    elif kind == "ResourceClaim":
         status = _d(obj.get("status"))
-        results = _d(_d(_d(status.get("allocation")).get("devices"))).get("results")
-        pools: dict[tuple[str, str], None] = {}
+        results = _d(_d(status.get("allocation")).get("devices")).get("results")
+        pools: dict[str, None] = {}
         for r in [*_l(results), *_l(status.get("devices"))]:
             r = _d(r)
-            pools[_s(r.get("driver")), _s(r.get("pool"))] = None
-        e.pools = tuple(pools)
-    elif e.kind == "Pod":
-        e.node = _s(spec.get("nodeName"))
+            pools[pool_key(_s(r.get("driver")), _s(r.get("pool")))] = None
+        e.append(list(pools))
+    elif kind == "Pod":
+        e.append(_s(spec.get("nodeName")))
     return e
+
+
+def pool_key(driver: str, pool: str) -> str:
+    """``driver/pool``: a pool in one string (a driver's name has no slash)."""
+    return f"{driver}/{pool}"
 
 
 def _d(v: Any) -> dict[str, Any]:
@@ -147,11 +118,11 @@ class Indexed:
                 out.append(have[i])
                 continue
             e = entries[i]
-            doc = json.loads(reread.read(e.start, e.end))
-            x = extra if e.listed else None
+            doc = json.loads(reread.read(e[START], e[END]))
+            x = extra if e[LISTED] else None
             o = parse_object({**x, **doc} if x else doc, validate=False)
-            if e.kind in lazy and e.api_version == V1 and e.end:
-                o = replace(o, raw=LazyRaw(reread, e.start, e.end, x))
+            if e[KIND] in lazy and e[API_VERSION] == V1:
+                o = replace(o, raw=LazyRaw(reread, e[START], e[END], x))
             out.append(o)
         return out
 
@@ -173,8 +144,10 @@ def load(sha: str, size: int, reread: Reread) -> Indexed | None:
         if not (isinstance(doc, dict) and doc.get("format") == FORMAT and doc.get("key") == _key()
                 and doc.get("sha256") == sha and doc.get("size") == size):
             return None
-        entries = [Entry.of_row(r) for r in doc["entries"]]
+        entries = doc["entries"]
         extra = doc["extra"]
+        if not (isinstance(entries, list) and all(isinstance(e, list) and len(e) > NAME for e in entries)):
+            return None
         skipped = [(str(a), str(b), str(c)) for a, b, c in doc["skipped"]]
     except (OSError, ValueError, TypeError, KeyError, IndexError):
         return None
@@ -185,9 +158,11 @@ def load(sha: str, size: int, reread: Reread) -> Indexed | None:
 
 def save(sha: str, size: int, ix: Indexed) -> None:
     """Write the index of the file whose bytes have ``sha``, atomically; silently nothing where that fails."""
+    import tempfile
+
     d = _dir()
     doc = {"format": FORMAT, "key": _key(), "sha256": sha, "size": size, "extra": ix.extra,
-           "skipped": [list(s) for s in ix.skipped], "entries": [e.row() for e in ix.entries]}
+           "skipped": [list(s) for s in ix.skipped], "entries": ix.entries}
     tmp = None
     try:
         os.makedirs(d, mode=0o700, exist_ok=True)

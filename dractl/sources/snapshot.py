@@ -9,6 +9,7 @@ from dractl.errors import UsageError
 from dractl.model.cluster import Cluster, cluster_from
 from dractl.model.namespaces import DEFAULT_NAMESPACE
 from dractl.sources.loader import LAZY, read_bytes
+from dractl.sources.snapindex import KIND, NAME, NODE
 from dractl.sources.types import Needs, Scope, Warn
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ class SnapshotSource:
         picks = _in_scope(entries, kinds, scope) if scope is not None else None
         if picks is None:
             scope = None
-            picks = {i for i, e in enumerate(entries) if kinds is None or e.kind in kinds}
+            picks = {i for i, e in enumerate(entries) if kinds is None or e[KIND] in kinds}
         elif kinds is None or "Pod" in kinds:
             picks |= self._pods(picks, scope)  # type: ignore[arg-type]
         self._decode(picks)
@@ -91,7 +92,7 @@ class SnapshotSource:
 
         assert self._ix is not None
         entries = self._ix.entries
-        pods = [i for i, e in enumerate(entries) if e.kind == "Pod"]
+        pods = [i for i, e in enumerate(entries) if e[KIND] == "Pod"]
         if not scope.node:
             return set(pods)
         self._decode(picks)
@@ -99,7 +100,7 @@ class SnapshotSource:
         if every_pod([o for o in objs if type(o).__name__ == "ResourceSlice"],
                      [o for o in objs if type(o).__name__ == "ResourceClaim"], scope.node):
             return set(pods)
-        return {i for i in pods if entries[i].node == scope.node}
+        return {i for i in pods if entries[i][NODE] == scope.node}
 
     def _decode(self, picks: set[int]) -> None:
         assert self._ix is not None
@@ -125,22 +126,24 @@ def _in_scope(entries: list[Entry], kinds: frozenset[str] | None, scope: Scope) 
     other kinds. When ``kinds`` has no Node or the file no Node N, the command's answer may depend on other
     nodes' slices (the nodes it knows): then every entry is read.
     """
+    from dractl.sources.snapindex import DRIVER, NAME, POOL, POOLS, pool_key
+
     def wanted(kind: str) -> bool:
         return kinds is None or kind in kinds
 
     if not wanted("ResourceSlice"):
         return None
     node = scope.node
-    if node and not (wanted("Node") and any(e.kind == "Node" and e.name == node for e in entries)):
+    if node and not (wanted("Node") and any(e[KIND] == "Node" and e[NAME] == node for e in entries)):
         return None
-    pools = {(e.driver, e.pool) for e in entries if e.kind == "ResourceSlice" and _slice_in(e, scope)}
+    pools = {pool_key(e[DRIVER], e[POOL]) for e in entries if e[KIND] == "ResourceSlice" and _slice_in(e, scope)}
     picks = set()
     for i, e in enumerate(entries):
-        k = e.kind
+        k = e[KIND]
         if k == "Pod" or not wanted(k):
             continue
-        if ((k == "ResourceSlice" and (e.driver, e.pool) not in pools) or (k == "Node" and node and e.name != node)
-                or (k == "ResourceClaim" and pools.isdisjoint(e.pools))):
+        if ((k == "ResourceSlice" and pool_key(e[DRIVER], e[POOL]) not in pools)
+                or (k == "Node" and node and e[NAME] != node) or (k == "ResourceClaim" and pools.isdisjoint(e[POOLS]))):
             continue
         picks.add(i)
     return picks
@@ -148,23 +151,27 @@ def _in_scope(entries: list[Entry], kinds: frozenset[str] | None, scope: Scope) 
 
 def _slice_in(e: Entry, scope: Scope) -> bool:
     """Whether the slice of ``e`` can hold a device in ``scope``: not of another node, driver or pool."""
-    return not ((scope.driver and e.driver != scope.driver) or (scope.pool and e.pool != scope.pool)
-                or (scope.node and e.node and e.node != scope.node))
+    from dractl.sources.snapindex import DRIVER, POOL
+
+    return not ((scope.driver and e[DRIVER] != scope.driver) or (scope.pool and e[POOL] != scope.pool)
+                or (scope.node and e[NODE] and e[NODE] != scope.node))
 
 
 def _first_pick(want: frozenset[str] | None, scope: Scope | None) -> Callable[[Entry], bool] | None:
     """The entries whose objects the first read makes as it validates (the others are read later if needed)."""
     if scope is None:
-        return None if want is None else lambda e: e.kind in want
+        return None if want is None else lambda e: e[KIND] in want
 
     def pick(e: Entry) -> bool:
-        k = e.kind
+        k = e[KIND]
         if want is not None and k not in want:
             return False
         if k == "ResourceSlice":
             return _slice_in(e, scope)
-        if k == "Node" or k == "Pod":
-            return not scope.node or (e.name if k == "Node" else e.node) == scope.node
+        if k == "Node":
+            return not scope.node or e[NAME] == scope.node
+        if k == "Pod":
+            return not scope.node or e[NODE] == scope.node
         return k != "ResourceClaim"  # those of the pools in scope, known at the end
 
     return pick
