@@ -128,11 +128,17 @@ class Indexed:
 
 
 def digest(f: BufferedIOBase) -> str:
-    """The sha256 of the file ``f`` (read from its start; left at its start)."""
-    f.seek(0)
-    h = hashlib.file_digest(f, "sha256").hexdigest()
-    f.seek(0)
-    return h
+    """The sha256 of the file ``f`` (left at its start)."""
+    import mmap
+
+    try:
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:  # no copy of the bytes
+            return hashlib.sha256(m).hexdigest()
+    except (OSError, ValueError):  # not a file that maps
+        f.seek(0)
+        h = hashlib.file_digest(f, "sha256").hexdigest()
+        f.seek(0)
+        return h
 
 
 def load(sha: str, size: int, reread: Reread) -> Indexed | None:

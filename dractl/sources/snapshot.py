@@ -43,19 +43,18 @@ class SnapshotSource:
         want = None if needs is None else frozenset(needs)
         scope = scope or None
         if self._scope is not None and scope != self._scope:
-            self._scope = None  # every object of the kinds read so far
-            self._read(self._kinds, None)
+            self._read(self._kinds, None)  # every object of the kinds read so far
         have = self._kinds
         if self._cluster is not None and (have is None or (want is not None and want <= have)):
             return self._cluster
         if self._ix is None:
-            if not self._first(want, scope):
-                return self._cluster  # type: ignore[return-value]  # read whole
-        self._read(None if want is None or have is None else want | have, scope)
-        return self._cluster  # type: ignore[return-value]
+            whole = self._first(want, scope)
+            if whole is not None:
+                return whole
+        return self._read(None if want is None or have is None else want | have, scope)
 
-    def _first(self, want: frozenset[str] | None, scope: Scope | None) -> bool:
-        """Read and validate the file (or take its cached index); False when it was read whole, every kind."""
+    def _first(self, want: frozenset[str] | None, scope: Scope | None) -> Cluster | None:
+        """Read and validate the file (or take its cached index); the Cluster of every object if read whole."""
         from dractl.sources.loader import parse_objects, read_indexed
 
         if self.path == "-" and self._stdin is None:
@@ -67,24 +66,27 @@ class SnapshotSource:
             self._cluster = cluster_from(parse_objects(data, "<stdin>" if self.path == "-" else self.path,
                                                        warn=self._warn))
             self._kinds = None
-            return False
+            return self._cluster
         self._ix, self._made = got
-        return True
+        return None
 
-    def _read(self, kinds: frozenset[str] | None, scope: Scope | None) -> None:
+    def _read(self, kinds: frozenset[str] | None, scope: Scope | None) -> Cluster:
         """The objects of ``kinds`` (None: all), only those ``scope`` needs."""
         assert self._ix is not None
         entries = self._ix.entries
-        picks = _in_scope(entries, kinds, scope) if scope is not None else None
+        picks = None
+        if scope is not None:
+            picks = _in_scope(entries, kinds, scope)
+            if picks is not None and (kinds is None or "Pod" in kinds):
+                picks |= self._pods(picks, scope)
         if picks is None:
             scope = None
             picks = {i for i, e in enumerate(entries) if kinds is None or e[KIND] in kinds}
-        elif kinds is None or "Pod" in kinds:
-            picks |= self._pods(picks, scope)  # type: ignore[arg-type]
         self._decode(picks)
         self._kinds = kinds
         self._scope = scope
         self._cluster = cluster_from(self._made[i] for i in sorted(picks))
+        return self._cluster
 
     def _pods(self, picks: set[int], scope: Scope) -> set[int]:
         """The Pods that can report the health of a device in scope (as livescope reads them)."""
