@@ -30,6 +30,7 @@ FORMAT = 1
 MIN_BYTES = 256 * 1024
 #: The newest indexes kept (by last use).
 KEEP = 8
+_WINDOW = 16 << 20  # bytes hashed at a time
 _STALE_TMP = 3600  # seconds after which an unfinished write of another process is litter
 
 #: An entry: one item of the file, where it lies and what reads choose it by, as a list (an index holds tens of
@@ -131,14 +132,17 @@ def digest(f: BufferedIOBase) -> str:
     """The sha256 of the file ``f`` (left at its start)."""
     import mmap
 
-    try:
-        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:  # no copy of the bytes
-            return hashlib.sha256(m).hexdigest()
+    h = hashlib.sha256()
+    try:  # mapped a window at a time: no copy of the bytes, and no more of them in memory
+        size = os.fstat(f.fileno()).st_size
+        for at in range(0, size, _WINDOW):
+            with mmap.mmap(f.fileno(), min(_WINDOW, size - at), offset=at, access=mmap.ACCESS_READ) as m:
+                h.update(m)
     except (OSError, ValueError):  # not a file that maps
         f.seek(0)
-        h = hashlib.file_digest(f, "sha256").hexdigest()
+        h = hashlib.file_digest(f, "sha256")
         f.seek(0)
-        return h
+    return h.hexdigest()
 
 
 def load(sha: str, size: int, reread: Reread) -> Indexed | None:
