@@ -30,7 +30,7 @@ FORMAT = 1
 MIN_BYTES = 256 * 1024
 #: The newest indexes kept (by last use).
 KEEP = 8
-_WINDOW = 16 << 20  # bytes hashed at a time
+_WINDOW = 4 << 20  # bytes hashed at a time
 _STALE_TMP = 3600  # seconds after which an unfinished write of another process is litter
 
 #: An entry: one item of the file, where it lies and what reads choose it by, as a list (an index holds tens of

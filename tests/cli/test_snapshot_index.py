@@ -167,3 +167,14 @@ def test_stdin_is_not_indexed(dractl_proc, tmp_path):
     got = dractl_proc("--from", "-", "devices", "--node", "node-003", input=open(snap, "rb").read())
     assert got.code == 0 and "nic-1" in got.out, got.err
     assert _indexes(tmp_path) == []
+
+
+def test_a_damaged_index_is_written_again(dractl, tmp_path):
+    snap = _write(tmp_path, "s.json", _objects())
+    want = dractl("--from", snap, "devices", "--node", "node-003")
+    index = tmp_path / "xdg-cache" / "dractl" / "snapshots" / _index_name(snap)
+    whole = index.read_bytes()
+    index.write_bytes(whole[: len(whole) // 2])
+    got = dractl("--from", snap, "devices", "--node", "node-003")
+    assert (got.code, got.out, got.err) == (want.code, want.out, want.err)
+    assert index.read_bytes() == whole
