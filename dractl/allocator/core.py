@@ -203,6 +203,8 @@ class Allocator:
         # availableCounters: per pool ID (driver, pool), as upstream; never recomputed until the
         # allocated state changes.
         self.available_counters: dict[tuple[str, str], dict[str, dict[str, Number]]] = {}
+        # fits_alone's answers: (id(requests), id(capacity)) -> (requests, capacity, answer)
+        self._fits: dict[tuple[int, int], tuple[Any, Any, bool | cap.CapacityError]] = {}
         self.num_allocate_one = 0
         for c in cluster.claims:
             if c.allocation is not None:
@@ -289,6 +291,58 @@ class Allocator:
                             if name in have:
                                 have[name] -= q.value
         return avail
+
+    def counters_available(self, pool: PoolView) -> dict[str, dict[str, Number]]:
+        """:meth:`counters_left` as exact ints or Fractions, cached per pool ID until the allocated state changes.
+
+        Upstream's availableCounters. Callers must not change it.
+        """
+        pid = (pool.driver, pool.name)
+        avail = self.available_counters.get(pid)
+        if avail is not None:
+            return avail
+        avail = {n: {k: _number(v) for k, v in cs.items()} for n, cs in pool.counter_sets.items()}
+        allocated, shared, aggregated = self.allocated, self._shared, self.aggregated
+        for group in (pool.slices, pool.other_slices):
+            for s in group:
+                driver, pname = s.driver, s.pool.name
+                for d in s.devices:
+                    if not d.consumes_counters:
+                        continue
+                    key = (driver, pname, d.name)
+                    if not (key in allocated or key in shared or key in aggregated):  # is_device_allocated
+                        continue
+                    for cc in d.consumes_counters:
+                        have = avail.get(cc.counter_set)
+                        if have is None:
+                            continue
+                        for name, v in _numbers(cc.counters):
+                            if name in have:
+                                have[name] -= v
+        self.available_counters[pid] = avail
+        return avail
+
+    def fits_alone(self, requests: Mapping[str, Any] | None, capacity: Mapping[str, Any]) -> bool:
+        """:func:`capacity.check_fits` of a device nothing is consumed from yet (raises CapacityError).
+
+        The answer depends only on the request's and the device's (immutable) capacity mappings, which the
+        parser shares between identical devices, so it is kept per pair of mappings.
+        """
+        k = (id(requests), id(capacity))
+        hit = self._fits.get(k)
+        if hit is None or hit[0] is not requests or hit[1] is not capacity:
+            answer: bool | cap.CapacityError
+            try:
+                answer = cap.check_fits(None, requests, capacity, None, self.f.fractional_capacity_range)
+            except cap.CapacityError as e:
+                answer = e
+            if len(self._fits) >= 65536:
+                self._fits.clear()
+            hit = self._fits[k] = (requests, capacity, answer)
+        answer = hit[2]
+        if answer is True or answer is False:
+            return answer
+        raise cap.CapacityError(*answer.args)
 
     # ------------------------------------------------------------ nodes and pools
 
@@ -419,6 +473,7 @@ class ReqData:
         "all_devices",
         "selected_sub",
         "class_name",
+        "selectable",
     )
 
     def __init__(self, idx: RequestIndices, parent: str, sub: DeviceSubRequest) -> None:
@@ -436,6 +491,8 @@ class ReqData:
         self.num_devices = 0
         self.all_devices: list[Candidate] = []
         self.selected_sub = 0
+        # is_selectable's answer per device position of the node's view (None: not asked yet)
+        self.selectable: list[bool | None] = []
 
     @property
     def request_name(self) -> str:
@@ -484,7 +541,6 @@ class _Attempt:
         self.claims = list(claims)
         self.reqs: list[list[list[ReqData]]] = []
         self.constraints: list[list] = []
-        self.match: dict[tuple[int, RequestIndices], bool] = {}
         self.allocating: dict[DeviceKey, set[int]] = {}
         self.allocating_capacity: dict[DeviceKey, dict[str, Fraction]] = {}
         self.consumed_counters: dict[tuple[str, str], dict[str, dict[str, Number]]] = {}
@@ -520,6 +576,7 @@ class _Attempt:
                 datas = []
                 for si, sub in enumerate(subs):
                     rd = ReqData(RequestIndices(ci, ri, si), parent, sub)
+                    rd.selectable = [None] * len(self.view.devices)
                     self._validate(claim, rd)
                     datas.append(rd)
                 per_claim.append(datas)
@@ -599,9 +656,7 @@ class _Attempt:
                     # so a matching device without room stays in the list and All fails.
                     if a.f.consumable_capacity:
                         try:
-                            ok = cap.check_fits(
-                                None, rd.capacity, cand.device.capacity, None, a.f.fractional_capacity_range
-                            )
+                            ok = a.fits_alone(rd.capacity, cand.device.capacity)
                         except cap.CapacityError as e:
                             raise AllocationError(
                                 f"claim {kobj(claim)}, request {rd.name}: checking capacity for device "
@@ -677,6 +732,7 @@ class _Attempt:
         allocating = self.allocating
         admin = rd.admin
         devices = self.view.devices
+        selectable = rd.selectable
         for pos in range(start, len(devices)):
             cand = devices[pos]
             key = cand.key
@@ -686,14 +742,17 @@ class _Attempt:
                     continue
             elif key in allocated or allocating.get(key):
                 continue
-            if not self.is_selectable(rd, cand):
+            known = selectable[pos]
+            if not (self.is_selectable(rd, cand) if known is None else known):
                 continue
             if a.f.consumable_capacity:
                 try:
-                    ok = cap.check_fits(
-                        a.aggregated.get(key), rd.capacity, cand.device.capacity, self.allocating_capacity.get(key),
-                        a.f.fractional_capacity_range,
-                    )
+                    already, taking = a.aggregated.get(key), self.allocating_capacity.get(key)
+                    if already or taking:
+                        ok = cap.check_fits(already, rd.capacity, cand.device.capacity, taking,
+                                            a.f.fractional_capacity_range)
+                    else:
+                        ok = a.fits_alone(rd.capacity, cand.device.capacity)
                 except cap.CapacityError as e:
                     raise AllocationError(
                         f"claim {kobj(self.claims[ci])}, request {rd.name}: checking capacity for device {cand.id}: {e}"
@@ -715,19 +774,19 @@ class _Attempt:
 
     def is_selectable(self, rd: ReqData, cand: Candidate) -> bool:
         """isSelectable: binding conditions, class and request selectors, per-device node selection."""
-        device = cand.device
-        if not self.a.f.binding_conditions and device.binding_conditions:
-            return False
-        mk = (cand.pos, rd.idx)
-        hit = self.match.get(mk)
+        hit = rd.selectable[cand.pos]
         if hit is not None:
             return hit
+        device = cand.device
+        if not self.a.f.binding_conditions and device.binding_conditions:
+            rd.selectable[cand.pos] = False
+            return False
         ok = self._selectors_match(rd, cand, rd.class_.selectors, True) if rd.class_ is not None else True
         if ok:
             ok = self._selectors_match(rd, cand, rd.selectors, False)
         if ok and cand.per_device_node_selection:
             ok = node_matches(self.node_name, self.labels, device.node_name, device.all_nodes, device.node_selector)
-        self.match[mk] = ok
+        rd.selectable[cand.pos] = ok
         return ok
 
     def _selectors_match(self, rd: ReqData, cand: Candidate, selectors: Sequence[str], is_class: bool) -> bool:
@@ -821,10 +880,11 @@ class _Attempt:
         inserted = existed = False
         if a.f.consumable_capacity:
             try:
-                ok = cap.check_fits(
-                    a.aggregated.get(key), rd.capacity, device.capacity, self.allocating_capacity.get(key),
-                    a.f.fractional_capacity_range
-                )
+                already, taking = a.aggregated.get(key), self.allocating_capacity.get(key)
+                if already or taking:
+                    ok = cap.check_fits(already, rd.capacity, device.capacity, taking, a.f.fractional_capacity_range)
+                else:
+                    ok = a.fits_alone(rd.capacity, device.capacity)
             except cap.CapacityError as e:
                 rollback(None, False, False)
                 raise AllocationError(
@@ -860,19 +920,9 @@ class _Attempt:
 
     # ------------------------------------------------------------ counters
 
-    def available_for(self, cand: Candidate) -> dict[str, dict[str, Number]]:
-        a = self.a
-        pool = cand.pool
-        pid = (pool.driver, pool.name)
-        avail = a.available_counters.get(pid)
-        if avail is None:
-            avail = a.available_counters[pid] = {
-                n: {k: _number(v) for k, v in cs.items()} for n, cs in a.counters_left(pool).items()}
-        return avail
-
     def take_counters(self, cand: Candidate) -> bool:
         """checkAvailableCounters: add the device's consumption; False (and undone) if anything goes short."""
-        avail = self.available_for(cand)
+        avail = self.a.counters_available(cand.pool)
         consumed = self.consumed_counters.setdefault((cand.pool.driver, cand.pool.name), {})
         touched = []
         for cc in cand.device.consumes_counters:
