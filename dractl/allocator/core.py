@@ -13,6 +13,7 @@ Long-lived inputs live in
 from __future__ import annotations
 
 import uuid
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -55,7 +56,7 @@ def _number(v: Fraction) -> Number:
 _NUMBERS: dict[int, tuple[Mapping[str, Any], tuple[tuple[str, Number], ...]]] = {}
 
 
-def _numbers(counters: Mapping[str, Any]) -> tuple[tuple[str, Number], ...]:
+def counter_numbers(counters: Mapping[str, Any]) -> tuple[tuple[str, Number], ...]:
     """A device's consumption of one counter set as (name, amount) pairs.
 
     The parser shares one mapping between identical consumptions (a MIG placement on every GPU of every node), so
@@ -189,6 +190,7 @@ class Allocator:
             else:
                 self._slices_shared.append(s)
         self._views: dict[tuple[str, tuple[tuple[str, str], ...]], NodeView] = {}
+        self._shared_pools: dict[tuple[int, ...], tuple[list[ResourceSlice], PoolView]] = {}
         self._rule_taints: dict[DeviceKey, tuple[DeviceTaint, ...]] | None = None
         if self.f.device_taint_rules and cluster.taint_rules:
             self._rule_taints = {}
@@ -316,7 +318,7 @@ class Allocator:
                         have = avail.get(cc.counter_set)
                         if have is None:
                             continue
-                        for name, v in _numbers(cc.counters):
+                        for name, v in counter_numbers(cc.counters):
                             if name in have:
                                 have[name] -= v
         self.available_counters[pid] = avail
@@ -364,6 +366,7 @@ class Allocator:
                 self.all_slices,
                 self.f.partitionable_devices,
                 self._taints_for if self._rule_taints is not None else None,
+                self._shared_pools,
             )
             self._views[ck] = view
         return view
@@ -474,6 +477,8 @@ class ReqData:
         "selected_sub",
         "class_name",
         "selectable",
+        "unknown",
+        "positions",
     )
 
     def __init__(self, idx: RequestIndices, parent: str, sub: DeviceSubRequest) -> None:
@@ -493,6 +498,8 @@ class ReqData:
         self.selected_sub = 0
         # is_selectable's answer per device position of the node's view (None: not asked yet)
         self.selectable: list[bool | None] = []
+        self.unknown = 0  # how many are still None, of the devices the scan does not skip as allocated
+        self.positions: list[int] | None = None  # once none is: the selectable positions, in order
 
     @property
     def request_name(self) -> str:
@@ -577,6 +584,8 @@ class _Attempt:
                 for si, sub in enumerate(subs):
                     rd = ReqData(RequestIndices(ci, ri, si), parent, sub)
                     rd.selectable = [None] * len(self.view.devices)
+                    rd.unknown = len(self.view.devices) if rd.admin else sum(
+                        1 for c in self.view.devices if c.key not in a.allocated)
                     self._validate(claim, rd)
                     datas.append(rd)
                 per_claim.append(datas)
@@ -733,7 +742,15 @@ class _Attempt:
         admin = rd.admin
         devices = self.view.devices
         selectable = rd.selectable
-        for pos in range(start, len(devices)):
+        scan: Sequence[int]
+        if rd.unknown:
+            scan = range(start, len(devices))
+        else:
+            # Every device's selectability is known: skip the others (the same devices, in the same order).
+            if rd.positions is None:
+                rd.positions = [p for p, ok in enumerate(selectable) if ok]
+            scan = rd.positions[bisect_left(rd.positions, start):]
+        for pos in scan:
             cand = devices[pos]
             key = cand.key
             if admin:
@@ -778,8 +795,10 @@ class _Attempt:
         if hit is not None:
             return hit
         device = cand.device
+        counted = rd.admin or cand.key not in self.a.allocated
         if not self.a.f.binding_conditions and device.binding_conditions:
             rd.selectable[cand.pos] = False
+            rd.unknown -= counted
             return False
         ok = self._selectors_match(rd, cand, rd.class_.selectors, True) if rd.class_ is not None else True
         if ok:
@@ -787,6 +806,7 @@ class _Attempt:
         if ok and cand.per_device_node_selection:
             ok = node_matches(self.node_name, self.labels, device.node_name, device.all_nodes, device.node_selector)
         rd.selectable[cand.pos] = ok
+        rd.unknown -= counted
         return ok
 
     def _selectors_match(self, rd: ReqData, cand: Candidate, selectors: Sequence[str], is_class: bool) -> bool:
@@ -928,7 +948,7 @@ class _Attempt:
         for cc in cand.device.consumes_counters:
             cs = consumed.setdefault(cc.counter_set, {})
             touched.append(cc.counter_set)
-            for name, v in _numbers(cc.counters):
+            for name, v in counter_numbers(cc.counters):
                 cs[name] = cs.get(name, 0) + v
         # Upstream compares every counter set of the pool; only the sets this device consumes from can have
         # gone short (every other set passed when it was last added to), so only they are compared.
@@ -947,7 +967,7 @@ class _Attempt:
         consumed = self.consumed_counters.get((cand.pool.driver, cand.pool.name), {})
         for cc in cand.device.consumes_counters:
             cs = consumed.setdefault(cc.counter_set, {})
-            for name, v in _numbers(cc.counters):
+            for name, v in counter_numbers(cc.counters):
                 cs[name] = cs.get(name, 0) - v
 
     # ------------------------------------------------------------ result

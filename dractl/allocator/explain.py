@@ -30,6 +30,7 @@ from dractl.allocator.core import (
     Outcome,
     ReqData,
     RequestIndices,
+    counter_numbers,
     kobj,
     request_variants,
     taint_prevents,
@@ -247,7 +248,6 @@ class _Classifier:
         self.a = a
         self.view = view
         self.claims = list(claims)
-        self._counters: dict[str, dict[str, dict[str, Fraction]]] = {}
         # A failed selector's reason text -> (head, detail), so that grouping never
         # has to take the text apart (an expression can contain ")" and ": ").
         self.parts: dict[str, tuple[str, str]] = {}
@@ -316,16 +316,15 @@ class _Classifier:
         return None
 
     def _counter_shortage(self, cand: Candidate) -> str | None:
-        pool = cand.pool
-        avail = self._counters.get(pool.id)
-        if avail is None:
-            avail = self._counters[pool.id] = self.a.counters_left(pool)
+        # The allocator's available counters (exact ints or Fractions), cached per pool ID like upstream's.
+        avail = self.a.counters_available(cand.pool)
         for cc in cand.device.consumes_counters:
             have = avail.get(cc.counter_set, {})
-            for name, q in cc.counters.items():
-                left = have.get(name, Fraction(0))
-                if left < q.value:
-                    return f"counter set {cc.counter_set}: {name} {_q(max(left, Fraction(0)))} left, needs {q}"
+            for name, v in counter_numbers(cc.counters):
+                left = have.get(name, 0)
+                if left < v:
+                    return (f"counter set {cc.counter_set}: {name} {_q(max(Fraction(left), Fraction(0)))} left, "
+                            f"needs {cc.counters[name]}")
         # another counter of the pool may already be overdrawn by allocated devices
         for set_name, counters in avail.items():
             for name, left in counters.items():

@@ -76,8 +76,14 @@ def gather_pools(
     all_slices: Sequence[ResourceSlice],
     partitionable: bool,
     taints_for: Callable[..., Any] | None = None,
+    shared_pools: dict[tuple[int, ...], tuple[list[ResourceSlice], PoolView]] | None = None,
 ) -> NodeView:
-    """Build the :class:`NodeView` for one node (upstream ``GatherPools`` + ``buildPool``)."""
+    """Build the :class:`NodeView` for one node (upstream ``GatherPools`` + ``buildPool``).
+
+    ``shared_pools`` keeps the pools of slices without a node name (``allNodes``, a node selector) between
+    calls: such a pool is built from the same slices for every node that sees it, so it is the same pool.
+    The caller keeps the slices alive and passes the same ``partitionable`` each time.
+    """
     pools: dict[tuple[str, str], list[ResourceSlice]] = {}
     for s in slices_for_node:
         if not partitionable and (s.per_device_node_selection or s.shared_counters):
@@ -108,7 +114,14 @@ def gather_pools(
     for (driver, pname), pslices in pools.items():
         count = pslices[0].pool.resource_slice_count
         if len(pslices) == count:
-            pool = _build_pool(driver, pname, pslices, partitionable, None)
+            if shared_pools is not None and not any(s.node_name for s in pslices):
+                ck = tuple(map(id, pslices))
+                hit = shared_pools.get(ck)
+                if hit is None or any(a is not b for a, b in zip(hit[0], pslices, strict=True)):
+                    hit = shared_pools[ck] = (pslices, _build_pool(driver, pname, pslices, partitionable, None))
+                pool = hit[1]
+            else:
+                pool = _build_pool(driver, pname, pslices, partitionable, None)
         else:
             obsolete, all_for_pool = _check_slices_in_pool(all_slices, driver, pname, pslices[0].pool.generation)
             if obsolete:

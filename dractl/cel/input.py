@@ -20,10 +20,11 @@ _CONVERT_LOCK = threading.Lock()
 _CONVERTED: dict[tuple[int, str], tuple[Any, Any]] = {}
 _CONVERT_MAX = 50_000
 
-_ERRORS: dict[int, tuple[Any, str | None]] = {}
-_ERRORS_MAX = 50_000
+#: kinds whose values always convert
+_PLAIN_KINDS = _KNOWN_KINDS - {"version", "versions"}
 
 _VERSIONS: dict[str, Any] = {}
+_GOOD_VERSIONS: set[str] = set()  # the strings of _VERSIONS that parse
 
 
 def _parse_version(v: str) -> Any:
@@ -41,7 +42,10 @@ def _parse_version(v: str) -> Any:
             hit = ex
         if len(_VERSIONS) > 10_000:
             _VERSIONS.clear()
+            _GOOD_VERSIONS.clear()
         _VERSIONS[v] = hit
+        if not isinstance(hit, Exception):
+            _GOOD_VERSIONS.add(v)
     if isinstance(hit, Exception):
         raise hit
     return hit
@@ -52,28 +56,22 @@ def device_input_error(device: Any) -> str | None:
 
     ``attribute <name>: unsupported attribute value`` (no value field set; only possible with
     unvalidated input) or ``attribute <name>: parse semantic version: ...`` (getAttributeValue).
-    Cached per device object.
+    Not cached per device: a look at each attribute's kind costs less than a cache as large as a big
+    cluster's devices; parsed versions are cached per string.
     """
-    hit = _ERRORS.get(id(device))
-    if hit is not None and hit[0] is device:
-        return hit[1]
-    err: str | None = None
     for name, av in device.attributes.items():
         kind = av.kind
+        if kind in _PLAIN_KINDS:
+            continue
         if kind not in _KNOWN_KINDS:
-            err = f"attribute {name}: unsupported attribute value"
-            break
-        if kind == "version" or kind == "versions":
-            try:
-                for x in (av.value if kind == "versions" else (av.value,)):
+            return f"attribute {name}: unsupported attribute value"
+        try:
+            for x in (av.value if kind == "versions" else (av.value,)):
+                if x not in _GOOD_VERSIONS:
                     _parse_version(x)
-            except Exception as ex:
-                err = f"attribute {name}: parse semantic version: {ex}"
-                break
-    if len(_ERRORS) >= _ERRORS_MAX:
-        _ERRORS.clear()
-    _ERRORS[id(device)] = (device, err)
-    return err
+        except Exception as ex:
+            return f"attribute {name}: parse semantic version: {ex}"
+    return None
 
 
 def device_error(driver: str, device: Any) -> CELRuntimeError | None:
