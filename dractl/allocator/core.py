@@ -477,7 +477,6 @@ class ReqData:
         "selected_sub",
         "class_name",
         "selectable",
-        "unknown",
         "positions",
     )
 
@@ -496,10 +495,11 @@ class ReqData:
         self.num_devices = 0
         self.all_devices: list[Candidate] = []
         self.selected_sub = 0
-        # is_selectable's answer per device position of the node's view (None: not asked yet)
+        # Per device position of the node's view: is_selectable's answer, or False for a device the scan of an
+        # ExactCount request without adminAccess skips as allocated (it stays so during an Allocate call);
+        # None: not asked yet.
         self.selectable: list[bool | None] = []
-        self.unknown = 0  # how many are still None, of the devices the scan does not skip as allocated
-        self.positions: list[int] | None = None  # once none is: the selectable positions, in order
+        self.positions: list[int] | None = None  # once none is None: the positions that are True, in order
 
     @property
     def request_name(self) -> str:
@@ -584,8 +584,6 @@ class _Attempt:
                 for si, sub in enumerate(subs):
                     rd = ReqData(RequestIndices(ci, ri, si), parent, sub)
                     rd.selectable = [None] * len(self.view.devices)
-                    rd.unknown = len(self.view.devices) if rd.admin else sum(
-                        1 for c in self.view.devices if c.key not in a.allocated)
                     self._validate(claim, rd)
                     datas.append(rd)
                 per_claim.append(datas)
@@ -743,13 +741,14 @@ class _Attempt:
         devices = self.view.devices
         selectable = rd.selectable
         scan: Sequence[int]
-        if rd.unknown:
+        positions = rd.positions
+        if positions is None and None not in selectable:
+            # Every device is known: from now on skip those that are not candidates (same order, same checks).
+            positions = rd.positions = [p for p, ok in enumerate(selectable) if ok]
+        if positions is None:
             scan = range(start, len(devices))
         else:
-            # Every device's selectability is known: skip the others (the same devices, in the same order).
-            if rd.positions is None:
-                rd.positions = [p for p, ok in enumerate(selectable) if ok]
-            scan = rd.positions[bisect_left(rd.positions, start):]
+            scan = positions[bisect_left(positions, start):]
         for pos in scan:
             cand = devices[pos]
             key = cand.key
@@ -757,7 +756,10 @@ class _Attempt:
                 users = allocating.get(key)
                 if users and ci in users:
                     continue
-            elif key in allocated or allocating.get(key):
+            elif key in allocated:
+                selectable[pos] = False
+                continue
+            elif allocating.get(key):
                 continue
             known = selectable[pos]
             if not (self.is_selectable(rd, cand) if known is None else known):
@@ -795,10 +797,8 @@ class _Attempt:
         if hit is not None:
             return hit
         device = cand.device
-        counted = rd.admin or cand.key not in self.a.allocated
         if not self.a.f.binding_conditions and device.binding_conditions:
             rd.selectable[cand.pos] = False
-            rd.unknown -= counted
             return False
         ok = self._selectors_match(rd, cand, rd.class_.selectors, True) if rd.class_ is not None else True
         if ok:
@@ -806,7 +806,6 @@ class _Attempt:
         if ok and cand.per_device_node_selection:
             ok = node_matches(self.node_name, self.labels, device.node_name, device.all_nodes, device.node_selector)
         rd.selectable[cand.pos] = ok
-        rd.unknown -= counted
         return ok
 
     def _selectors_match(self, rd: ReqData, cand: Candidate, selectors: Sequence[str], is_class: bool) -> bool:
