@@ -11,7 +11,7 @@ import typer.core
 from dractl.cli import completers as _c
 from dractl.cli.context import AppContext
 from dractl.cli.helpfmt import DractlCommand, DractlGroup
-from dractl.flags import GLOBAL_FLAGS, SOURCE_FLAGS, Flag
+from dractl.flags import GLOBAL_FLAGS, SOURCE_FLAGS, Flag, source_values
 from dractl.sources.base import SourceOptions
 
 HELP = (
@@ -30,7 +30,8 @@ def root(ctx: typer.Context, **flags: Any) -> None:
     check_namespace(flags["namespace"])
 
     ctx.obj = AppContext(
-        source_options=SourceOptions(**{f.dest: flags[f.dest] for f in SOURCE_FLAGS}),
+        # a path flag's ~ is expanded (also in --from=~/x, which no shell expands), as a TAB does
+        source_options=SourceOptions(**({f.dest: flags[f.dest] for f in SOURCE_FLAGS} | source_values(flags))),
         namespace=flags["namespace"],
         all_namespaces=flags["all_namespaces"],
         output=check_format(flags["output"]),

@@ -188,3 +188,19 @@ def test_classes_lists_the_drivers_class(dractl):
 def test_version(dractl):
     r = dractl("version", "-o", "json")
     assert r.json()["kubernetesSemantics"] == "v1.37"
+
+
+def test_path_flags_expand_a_tilde_no_shell_expanded(dractl, tmp_path):
+    # `--from=~/x` reaches dractl as typed (a shell expands ~ only at the start of a word), as does a quoted '~/x';
+    # the path flags expand it themselves, as a TAB on them does
+    from builders import example_gpu_slice, write_docs
+
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    write_docs(home / "snap.yaml", example_gpu_slice("worker", n=2))
+    for args in (["--from=~/snap.yaml"], ["--from", "~/snap.yaml"]):
+        r = dractl(*args, "devices", "-o", "name")
+        assert r.code == 0, r.err
+        assert r.out.splitlines() == ["device/gpu.example.com/worker/gpu-0", "device/gpu.example.com/worker/gpu-1"]
+    r = dractl("--from=~/nosuch.yaml", "devices")
+    assert (r.code, r.err) == (2, f"error: {home}/nosuch.yaml: no such file\n")
