@@ -381,9 +381,15 @@ def _add(
     groups: dict[tuple[str, str], ReasonGroup],
     kind: str,
     reason: str,
-    device: str,
+    cand: Candidate,
+    full_id: bool,
     parts: tuple[str, str] | None = None,
 ) -> None:
+    """Count ``cand`` in its group.
+
+    Its name (the device's, or ``driver/pool/device`` with ``full_id``) is an example while the group has
+    fewer than MAX_EXAMPLES.
+    """
     g = groups.get((kind, reason))
     if g is None:
         g = groups[(kind, reason)] = ReasonGroup(kind, reason)
@@ -394,7 +400,7 @@ def _add(
             g.summary = f"already allocated to {n} claim{'s' if n != 1 else ''}"
     g.count += 1
     if len(g.examples) < MAX_EXAMPLES:
-        g.examples.append(device)
+        g.examples.append(cand.id if full_id else cand.key[2])
 
 
 def _merge_selector_groups(groups: list[ReasonGroup]) -> list[ReasonGroup]:
@@ -461,21 +467,21 @@ def explain_request(
     matching: list[Candidate] = []
     selector_failed: set[str] = set()
     unasked: set[str] = set()  # capacities the request overdraws without naming them
+    full_id = len(cl.view.pools) > 1
     for cand in cl.view.devices:
         kind, reason = cl.classify(rd, cand, claim)
-        name = cand.key[2] if len(cl.view.pools) <= 1 else cand.id
         if kind == "class-selector":
-            _add(other, kind, reason, name, cl.parts.get(reason))
+            _add(other, kind, reason, cand, full_id, cl.parts.get(reason))
             continue
         if kind == "cel-error" and reason.startswith("class selector"):
-            _add(other, kind, reason, name)
+            _add(other, kind, reason, cand, full_id)
             continue
         rx.class_matches += 1
         matching.append(cand)
         if kind == "usable":
             rx.usable += 1
         else:
-            _add(bad, kind, reason, name, cl.parts.get(reason))
+            _add(bad, kind, reason, cand, full_id, cl.parts.get(reason))
             if kind == "capacity":
                 unasked.update(cap.unrequested_shortfalls(a.aggregated.get(cand.key), rd.capacity,
                                                           cand.device.capacity, a.f.fractional_capacity_range))

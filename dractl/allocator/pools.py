@@ -187,12 +187,13 @@ def _build_pool(
             (counter_slices if partitionable and s.shared_counters else not_targeting).append(s)
 
     has_bc = any(d.binding_conditions for s in device_slices for d in s.devices)
-    seen: set[str] = set()
-    for s in device_slices:
-        for d in s.devices:
-            if d.name in seen:
-                return PoolView(driver, name, invalid=True, invalid_reason=f"duplicate device name {d.name}")
-            seen.add(d.name)
+    names_in_order = [d.name for s in device_slices for d in s.devices]
+    if len(set(names_in_order)) != len(names_in_order):
+        seen: set[str] = set()
+        for dname in names_in_order:
+            if dname in seen:
+                return PoolView(driver, name, invalid=True, invalid_reason=f"duplicate device name {dname}")
+            seen.add(dname)
     if not partitionable:
         return PoolView(driver, name, slices=device_slices, has_binding_conditions=has_bc)
 
