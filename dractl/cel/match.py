@@ -26,6 +26,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from dractl.model.objects import Device
 
 
+_UNKNOWN = "\0unknown"  # not an explanation
+
+
 class SelectorFailure(Exception):
     """A compile or runtime error, without the "claim X: selector #i" prefix."""
 
@@ -122,8 +125,10 @@ class SelectorCache:
             return None
         vk = self._value_key(expr, sel, driver, device)
         try:
-            if vk is not None and vk in self._explained:
-                return self._explained[vk]
+            if vk is not None:
+                why = self._explained.get(vk, _UNKNOWN)
+                if why is not _UNKNOWN:
+                    return why
         except TypeError:  # an unhashable value: no sharing
             vk = None
         try:
