@@ -273,37 +273,17 @@ class Allocator:
         """internal.IsDeviceAllocated: exclusive, shared, or with consumed capacity."""
         return key in self.allocated or key in self._shared or key in self.aggregated
 
-    def counters_left(self, pool: PoolView) -> dict[str, dict[str, Fraction]]:
-        """A fresh copy of ``pool``'s counter sets less what its allocated devices consume.
-
-        Not cached here: the allocator caches it per pool ID (upstream's
-        availableCounters), explanations per pool.
-        """
-        avail = {n: dict(cs) for n, cs in pool.counter_sets.items()}
-        for group in (pool.slices, pool.other_slices):
-            for s in group:
-                for d in s.devices:
-                    if not self.is_device_allocated((s.driver, s.pool.name, d.name)):
-                        continue
-                    for cc in d.consumes_counters:
-                        have = avail.get(cc.counter_set)
-                        if have is None:
-                            continue
-                        for name, q in cc.counters.items():
-                            if name in have:
-                                have[name] -= q.value
-        return avail
-
     def counters_available(self, pool: PoolView) -> dict[str, dict[str, Number]]:
-        """:meth:`counters_left` as exact ints or Fractions, cached per pool ID until the allocated state changes.
+        """``pool``'s counter sets less what its allocated devices consume: exact ints or Fractions.
 
-        Upstream's availableCounters. Callers must not change it.
+        Upstream's availableCounters: cached per pool ID until the allocated state changes. Callers must not
+        change it.
         """
         pid = (pool.driver, pool.name)
         avail = self.available_counters.get(pid)
         if avail is not None:
             return avail
-        avail = {n: {k: _number(v) for k, v in cs.items()} for n, cs in pool.counter_sets.items()}
+        avail = {n: dict(counter_numbers(cs)) for n, cs in pool.counter_sets.items()}
         allocated, shared, aggregated = self.allocated, self._shared, self.aggregated
         for group in (pool.slices, pool.other_slices):
             for s in group:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from dractl.model.objects import Device, DeviceKey, DeviceTaint, ResourceSlice, node_matches
+from dractl.quantity import Quantity
 
 
 @dataclass(eq=False, slots=True)
@@ -28,8 +28,8 @@ class PoolView:
     invalid_reason: str = ""
     slices: list[ResourceSlice] = field(default_factory=list)  # DeviceSlicesTargetingNode
     other_slices: list[ResourceSlice] = field(default_factory=list)  # DeviceSlicesNotTargetingNode
-    # counter set name -> counter name -> value (only with partitionable devices)
-    counter_sets: dict[str, dict[str, Fraction]] = field(default_factory=dict)
+    # counter set name -> its counters as published, name -> quantity (only with partitionable devices)
+    counter_sets: dict[str, Mapping[str, Quantity]] = field(default_factory=dict)
     has_binding_conditions: bool = False
 
     @property
@@ -197,12 +197,12 @@ def _build_pool(
     if not partitionable:
         return PoolView(driver, name, slices=device_slices, has_binding_conditions=has_bc)
 
-    counter_sets: dict[str, dict[str, Fraction]] = {}
+    counter_sets: dict[str, Mapping[str, Quantity]] = {}
     for s in counter_slices:
         for cs in s.shared_counters:
             if cs.name in counter_sets:
                 return PoolView(driver, name, invalid=True, invalid_reason=f"duplicate counter set name {cs.name}")
-            counter_sets[cs.name] = {k: q.value for k, q in cs.counters.items()}
+            counter_sets[cs.name] = cs.counters
     for group in (device_slices, not_targeting):
         for s in group:
             for d in s.devices:
