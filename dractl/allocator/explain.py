@@ -279,7 +279,15 @@ class _Classifier:
             holders = sorted(set(a.holders.get(key, [])))
             return "in-use", "already allocated to " + (", ".join(holders) or "another claim")
         if a.f.consumable_capacity:
-            if not cap.fits(a.aggregated.get(key), rd.capacity, d.capacity, None, a.f.fractional_capacity_range):
+            already = a.aggregated.get(key)
+            if already:
+                ok = cap.fits(already, rd.capacity, d.capacity, None, a.f.fractional_capacity_range)
+            else:  # the same answer, kept per capacity map
+                try:
+                    ok = a.fits_alone(rd.capacity, d.capacity)
+                except cap.CapacityError:
+                    ok = None
+            if not ok:
                 why = cap.why_not(a.aggregated.get(key), rd.capacity, d.capacity, a.f.fractional_capacity_range)
                 if why is None:
                     return "capacity", "capacity does not fit"
