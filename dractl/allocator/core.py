@@ -304,6 +304,16 @@ class Allocator:
         self.available_counters[pid] = avail
         return avail
 
+    def fits(self, requests: Mapping[str, Any] | None, capacity: Mapping[str, Any], already: Any = None,
+             taking: Any = None) -> bool:
+        """:func:`capacity.check_fits` (raises CapacityError): ``already`` consumed, ``taking`` being allocated.
+
+        A device nothing is consumed from yet is answered by :meth:`fits_alone`, kept per pair of mappings.
+        """
+        if already or taking:
+            return cap.check_fits(already, requests, capacity, taking, self.f.fractional_capacity_range)
+        return self.fits_alone(requests, capacity)
+
     def fits_alone(self, requests: Mapping[str, Any] | None, capacity: Mapping[str, Any]) -> bool:
         """:func:`capacity.check_fits` of a device nothing is consumed from yet (raises CapacityError).
 
@@ -746,12 +756,8 @@ class _Attempt:
                 continue
             if a.f.consumable_capacity:
                 try:
-                    already, taking = a.aggregated.get(key), self.allocating_capacity.get(key)
-                    if already or taking:
-                        ok = cap.check_fits(already, rd.capacity, cand.device.capacity, taking,
-                                            a.f.fractional_capacity_range)
-                    else:
-                        ok = a.fits_alone(rd.capacity, cand.device.capacity)
+                    ok = a.fits(rd.capacity, cand.device.capacity, a.aggregated.get(key),
+                                self.allocating_capacity.get(key))
                 except cap.CapacityError as e:
                     raise AllocationError(
                         f"claim {kobj(self.claims[ci])}, request {rd.name}: checking capacity for device {cand.id}: {e}"
@@ -879,11 +885,7 @@ class _Attempt:
         inserted = existed = False
         if a.f.consumable_capacity:
             try:
-                already, taking = a.aggregated.get(key), self.allocating_capacity.get(key)
-                if already or taking:
-                    ok = cap.check_fits(already, rd.capacity, device.capacity, taking, a.f.fractional_capacity_range)
-                else:
-                    ok = a.fits_alone(rd.capacity, device.capacity)
+                ok = a.fits(rd.capacity, device.capacity, a.aggregated.get(key), self.allocating_capacity.get(key))
             except cap.CapacityError as e:
                 rollback(None, False, False)
                 raise AllocationError(

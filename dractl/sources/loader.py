@@ -289,7 +289,7 @@ def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> 
         return None
     try:
         return _stream_objects(f, Reread(f), path, warn=warn, validate=False, kinds=kinds,
-                               lazy=frozenset({"ResourceSlice"}), state=True)
+                               lazy=LAZY, state=True)
     except NotStreamable:
         f.close()
         return None
@@ -306,7 +306,7 @@ def parse_page(data: bytes, origin: str, *, warn=None) -> list[Any]:
 
     try:
         return _stream_objects(io.BytesIO(data), Reread(data=data), origin, warn=warn, validate=False, kinds=None,
-                               lazy=frozenset({"ResourceSlice"}), allow_empty=True)
+                               lazy=LAZY, allow_empty=True)
     except NotStreamable:
         return objects_from_docs([json.loads(data)], origin, warn=warn, validate=False, allow_empty=True)
 

@@ -9,7 +9,7 @@ from dractl.errors import UsageError
 from dractl.model.cluster import Cluster, cluster_from
 from dractl.model.namespaces import DEFAULT_NAMESPACE
 from dractl.sources.loader import LAZY, read_bytes
-from dractl.sources.snapindex import KIND, NAME, NODE
+from dractl.sources.snapindex import DRIVER, KIND, NAME, NODE, POOL, POOLS, pool_key
 from dractl.sources.types import Needs, Scope, Warn
 
 if TYPE_CHECKING:
@@ -128,8 +128,6 @@ def _in_scope(entries: list[Entry], kinds: frozenset[str] | None, scope: Scope) 
     other kinds. When ``kinds`` has no Node or the file no Node N, the command's answer may depend on other
     nodes' slices (the nodes it knows): then every entry is read.
     """
-    from dractl.sources.snapindex import DRIVER, NAME, POOL, POOLS, pool_key
-
     def wanted(kind: str) -> bool:
         return kinds is None or kind in kinds
 
@@ -153,8 +151,6 @@ def _in_scope(entries: list[Entry], kinds: frozenset[str] | None, scope: Scope) 
 
 def _slice_in(e: Entry, scope: Scope) -> bool:
     """Whether the slice of ``e`` can hold a device in ``scope``: not of another node, driver or pool."""
-    from dractl.sources.snapindex import DRIVER, POOL
-
     return not ((scope.driver and e[DRIVER] != scope.driver) or (scope.pool and e[POOL] != scope.pool)
                 or (scope.node and e[NODE] and e[NODE] != scope.node))
 
