@@ -105,7 +105,7 @@ class DeviceView:
     def counters_short(self) -> bool:
         """Whether a shared counter has less left than the device consumes."""
         if self.short is None:
-            self.short = any(left is not None and left < need for _, _, need, left in self.counters)
+            self.short = _short(self.counters)
         return self.short
 
     def _plain(self) -> bool:
@@ -192,7 +192,7 @@ def device_views(cluster: Cluster, *, slices: Callable[[ResourceSlice], bool] | 
             statuses.setdefault((st.driver, st.pool, st.device), []).append((c.key, st))
     holders = cluster.holders
     rules = cluster.taint_rules
-    rows_memo: dict[tuple[int, int], tuple[Any, tuple[tuple[str, str, Quantity, Quantity | None], ...]]] = {}
+    rows_memo: dict[tuple[int, int], tuple[Any, tuple[tuple[str, str, Quantity, Quantity | None], ...], bool]] = {}
     out = []
     view = DeviceView
     for pool in cluster.pools:
@@ -208,6 +208,7 @@ def device_views(cluster: Cluster, *, slices: Callable[[ResourceSlice], bool] | 
                 if devices is not None and not devices(pd):
                     continue
                 counters: Sequence[tuple[str, str, Quantity, Quantity | None]] = ()
+                short: bool | None = False
                 if d.consumes_counters:
                     if left is None:
                         left = cluster.counters_left(pool)
@@ -218,11 +219,15 @@ def device_views(cluster: Cluster, *, slices: Callable[[ResourceSlice], bool] | 
                         memo = rows_memo.get(key)
                         if memo is None:
                             # the memo holds ``have``: its id is not given to another map while the memo lives
-                            memo = rows_memo[key] = (have, tuple(
-                                (cc.counter_set, name, q, have.get(name) if have is not None else None)
-                                for name, q in cc.counters.items()))
-                        parts.append(memo[1])
-                    counters = parts[0] if len(parts) == 1 else [r for p in parts for r in p]
+                            rows = tuple((cc.counter_set, name, q, have.get(name) if have is not None else None)
+                                         for name, q in cc.counters.items())
+                            memo = rows_memo[key] = (have, rows, _short(rows))
+                        parts.append(memo)
+                    if len(parts) == 1:
+                        counters, short = parts[0][1], parts[0][2]
+                    else:
+                        counters = [r for p in parts for r in p[1]]
+                        short = any(p[2] for p in parts)
                 taints: Sequence[Any] = d.taints
                 sources: Sequence[str] = ("slice",) * len(taints) if taints else ()
                 if pool_rules:
@@ -240,8 +245,14 @@ def device_views(cluster: Cluster, *, slices: Callable[[ResourceSlice], bool] | 
                     hidx.of(key3),
                     hidx.unmapped_for(key3) if hidx.unmapped else (),
                     statuses.get(key3, ()),
+                    short,
                 ))
     return out
+
+
+def _short(rows: Sequence[tuple[str, str, Quantity, Quantity | None]]) -> bool:
+    """Whether a shared counter in ``rows`` has less left than the device consumes."""
+    return any(left is not None and left < need for _, _, need, left in rows)
 
 
 def rule_matches(r: DeviceTaintRule, pd: PoolDevice) -> bool:

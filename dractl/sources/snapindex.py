@@ -178,7 +178,7 @@ def save(sha: str, size: int, ix: Indexed) -> None:
         os.makedirs(d, mode=0o700, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=d, prefix=".", suffix=".tmp")
         with os.fdopen(fd, "w") as f:
-            json.dump(doc, f, separators=(",", ":"))
+            f.write(json.dumps(doc, separators=(",", ":")))  # json.dump encodes in Python: 4x slower
         os.replace(tmp, os.path.join(d, sha + ".json"))
         tmp = None
         _prune(d)

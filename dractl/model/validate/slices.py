@@ -211,7 +211,8 @@ def _devices(devices: list, per_device: bool) -> None:
             if type(attr) is dict and len(attr) == 1:  # the usual {kind: value}: checked without the loop below
                 ((fname, fval),) = attr.items()
                 if fname == "string":
-                    if type(fval) is str and (len(fval) <= 16 or _blen(fval) <= MAX_ATTR_VALUE_LEN):
+                    if type(fval) is str and (len(fval) <= 16 or (len(fval) <= MAX_ATTR_VALUE_LEN and fval.isascii())
+                                              or _blen(fval) <= MAX_ATTR_VALUE_LEN):
                         values += 1
                         continue
                 elif fname == "int":
@@ -406,7 +407,11 @@ def _counters(counters: Any, path: str, max_items: int) -> None:
         raise _required(path)
     if len(counters) > max_items:
         raise _too_many(path, len(counters), max_items)
+    good = _GOOD_COUNTERS
     for name, counter in counters.items():
+        value = counter.get("value") if type(counter) is dict and len(counter) == 1 else None
+        if type(value) is str and (name, value) in good:
+            continue
         if not isinstance(name, str):
             raise _wrong_type(path, name, "a string")
         err = dns_label_error(name)
@@ -415,6 +420,12 @@ def _counters(counters: Any, path: str, max_items: int) -> None:
         cpath = _key_path(path, name)
         counter = _obj(counter, cpath)
         _quantity(counter.get("value"), f"{cpath}.value")
+        if type(value) is str and len(good) < 65536:
+            good.add((name, value))
+
+
+#: (counter name, value) of counters that passed: the same MIG counters repeat on every GPU of every node
+_GOOD_COUNTERS: set[tuple[str, str]] = set()
 
 
 _POLICY_OK: dict[tuple, None] = {}
