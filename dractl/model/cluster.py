@@ -249,7 +249,18 @@ class Cluster:
                 for cname, q in cc.counters.items():
                     if cname in rest:
                         rest[cname] = rest[cname] - q
+        # Nodes with the same use of the same counters get one map: listings work out a device's counter rows
+        # once per map (views.device_views), not once per node. Keyed by the text a listing prints.
+        shared = self._left_maps
+        for name, rest in left.items():
+            if isinstance(rest, dict):
+                key = tuple([(k, str(q)) for k, q in rest.items()])
+                left[name] = shared.setdefault(key, rest)
         return left
+
+    @cached_property
+    def _left_maps(self) -> dict[tuple[tuple[str, str], ...], dict[str, Quantity]]:
+        return {}
 
     def device_statuses(self) -> dict[DeviceKey, list[AllocatedDeviceStatus]]:
         """The drivers' status.devices[] entries of every claim, by device."""
