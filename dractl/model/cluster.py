@@ -40,7 +40,7 @@ from dractl.model.objects import (
 from dractl.quantity import Quantity
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PoolDevice:
     """A device as dractl lists it: where it is published and by which slice."""
 
@@ -61,7 +61,7 @@ class PoolDevice:
         return self.device.node_name or self.slice.node_name or None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Pool:
     """All slices of one (driver, pool) at the pool's highest generation."""
 
@@ -82,7 +82,7 @@ class Pool:
         return {cs.name: cs for s in self.slices for cs in s.shared_counters}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Holder:
     """One claim's hold on a device (a device may have several when shared)."""
 

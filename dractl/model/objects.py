@@ -3,6 +3,12 @@
 Objects are built by :mod:`dractl.model.parse` from API dictionaries (never from the
 kubernetes client's model classes). Every top-level object keeps its v1 dictionary in
 ``raw`` so printers can emit it again unchanged.
+
+Immutable by contract: nothing changes an object once it is made (``dataclasses.replace`` makes a new one).
+The classes are not ``frozen``: a frozen dataclass's ``__init__`` sets each field through
+``object.__setattr__`` (a Device took 1.5 us to make, 0.3 us now: most of a big cluster's parse) and its
+class costs twice as long to create at import. ``unsafe_hash`` keeps the hash and equality by fields that
+``frozen`` gave.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ SCALAR_KINDS = ("int", "bool", "string", "version")
 LIST_KINDS = ("ints", "bools", "strings", "versions")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class AttributeValue:
     """One device attribute: ``kind`` is the v1 field name (int, bool, string, version or a list form)."""
 
@@ -74,7 +80,7 @@ class APIObject:
         return self.meta.namespace
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ObjectMeta:
     """The metadata fields dractl reads."""
     name: str = ""
@@ -90,7 +96,7 @@ class ObjectMeta:
     finalizers: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class OwnerReference:
     """One of metadata.ownerReferences."""
     api_version: str
@@ -103,7 +109,7 @@ class OwnerReference:
 # ---------------------------------------------------------------- node selection
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class NodeSelectorRequirement:
     """core/v1 NodeSelectorRequirement: a label (or field) key, an operator and values."""
     key: str
@@ -132,7 +138,7 @@ class NodeSelectorRequirement:
         return False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class NodeSelectorTerm:
     """core/v1 NodeSelectorTerm: its requirements are ANDed."""
     match_expressions: tuple[NodeSelectorRequirement, ...] = ()
@@ -152,7 +158,7 @@ class NodeSelectorTerm:
         return True
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class NodeSelector:
     """core/v1 NodeSelector: the terms are ORed."""
 
@@ -187,14 +193,14 @@ def node_matches(
     return False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class OpaqueConfig:
     """A driver's opaque configuration parameters."""
     driver: str
     parameters: Any = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DeviceClass(APIObject):
     """A resource.k8s.io/v1 DeviceClass: selectors, config and its extended resource name."""
     meta: ObjectMeta
@@ -207,7 +213,7 @@ class DeviceClass(APIObject):
 # ---------------------------------------------------------------- ResourceSlice
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RequestPolicy:
     """A capacity's requestPolicy: a default and the valid values or range."""
     default: Quantity | None = None
@@ -222,21 +228,21 @@ class RequestPolicy:
         return self.valid_range_min is not None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DeviceCapacity:
     """A device capacity: its value and, for consumable capacity, its request policy."""
     value: Quantity
     request_policy: RequestPolicy | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class CounterSet:
     """A counter set of a slice's sharedCounters."""
     name: str
     counters: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DeviceCounterConsumption:
     """What a device consumes from one counter set."""
     counter_set: str
@@ -250,7 +256,7 @@ class DeviceCounterConsumption:
 BLOCKING_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DeviceTaint:
     """A device taint (from a slice or a DeviceTaintRule)."""
     key: str
@@ -268,7 +274,7 @@ class DeviceTaint:
         return f"{self.key}{v}:{self.effect}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Device:
     """A device of a ResourceSlice."""
     name: str
@@ -286,7 +292,7 @@ class Device:
     binding_failure_conditions: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ResourcePool:
     """A slice's pool: its name, generation and how many slices it has."""
     name: str
@@ -294,7 +300,7 @@ class ResourcePool:
     resource_slice_count: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ResourceSlice(APIObject):
     """A resource.k8s.io/v1 ResourceSlice."""
     meta: ObjectMeta
@@ -314,7 +320,7 @@ class ResourceSlice(APIObject):
 # ---------------------------------------------------------------- ResourceClaim
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Toleration:
     """A toleration of a device request (or of a pod)."""
     key: str = ""
@@ -351,7 +357,7 @@ class Toleration:
         return d
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DeviceSubRequest:
     """One alternative of ``firstAvailable`` (and the shape shared with ``exactly``)."""
 
@@ -365,7 +371,7 @@ class DeviceSubRequest:
     admin_access: bool = False  # only ever set on ``exactly``
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DeviceRequest:
     """A device request of a claim: ``exactly`` one kind of device, or the first available of alternatives."""
     name: str
@@ -373,7 +379,7 @@ class DeviceRequest:
     first_available: tuple[DeviceSubRequest, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DeviceConstraint:
     """A claim constraint: matchAttribute or distinctAttribute over some (or all) requests."""
     requests: tuple[str, ...] = ()
@@ -381,14 +387,14 @@ class DeviceConstraint:
     distinct_attribute: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DeviceClaimConfiguration:
     """A claim's opaque configuration for some (or all) requests."""
     requests: tuple[str, ...] = ()
     opaque: OpaqueConfig | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ResourceClaimSpec:
     """A ResourceClaim's spec: requests, constraints and config."""
     requests: tuple[DeviceRequest, ...] = ()
@@ -396,7 +402,7 @@ class ResourceClaimSpec:
     config: tuple[DeviceClaimConfiguration, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DeviceRequestAllocationResult:
     """One device allocated to a request (status.allocation.devices.results[])."""
     request: str
@@ -416,7 +422,7 @@ class DeviceRequestAllocationResult:
         return (self.driver, self.pool, self.device)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DeviceAllocationConfiguration:
     """A configuration the allocation carries, from the class or the claim."""
     source: str  # FromClass | FromClaim
@@ -424,7 +430,7 @@ class DeviceAllocationConfiguration:
     opaque: OpaqueConfig | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class AllocationResult:
     """A claim's status.allocation: the devices, their config and the node selector."""
     results: tuple[DeviceRequestAllocationResult, ...] = ()
@@ -433,7 +439,7 @@ class AllocationResult:
     allocation_timestamp: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ConsumerReference:
     """One of a claim's status.reservedFor: the consumer (usually a pod)."""
     resource: str
@@ -442,7 +448,7 @@ class ConsumerReference:
     api_group: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class AllocatedDeviceStatus:
     """One of a claim's status.devices[]: what a driver reports about an allocated device."""
     driver: str
@@ -456,7 +462,7 @@ class AllocatedDeviceStatus:
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ResourceClaim(APIObject):
     """A resource.k8s.io/v1 ResourceClaim: spec and status."""
     meta: ObjectMeta
@@ -479,7 +485,7 @@ class ResourceClaim(APIObject):
         return "reserved" if self.reserved_for else "allocated"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ResourceClaimTemplate(APIObject):
     """A resource.k8s.io/v1 ResourceClaimTemplate: the spec and metadata of the claims made from it."""
     meta: ObjectMeta
@@ -497,7 +503,7 @@ class ResourceClaimTemplate(APIObject):
 EXTENDED_RESOURCES_ENTRY = "<extended-resources>"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PodResourceClaim:
     """One of a pod's spec.resourceClaims: a claim name or a template name."""
     name: str
@@ -505,14 +511,14 @@ class PodResourceClaim:
     resource_claim_template_name: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PodResourceClaimStatus:
     """One of a pod's status.resourceClaimStatuses: the claim made for a template entry."""
     name: str
     resource_claim_name: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ContainerClaim:
     """A container's use of a pod claim (resources.claims[]), optionally one request of it."""
     container: str
@@ -520,7 +526,7 @@ class ContainerClaim:
     request: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ResourceHealthReport:
     """One ``status.containerStatuses[].allocatedResourcesStatus[].resources[]`` entry, as the kubelet writes it.
 
@@ -535,7 +541,7 @@ class ResourceHealthReport:
     message: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Condition:
     """One of an object's status.conditions[].
 
@@ -548,7 +554,7 @@ class Condition:
     message: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Pod(APIObject):
     """A core/v1 Pod: what the scheduler and DRA read of it."""
     meta: ObjectMeta
@@ -574,7 +580,7 @@ class Pod(APIObject):
         return f"{self.meta.namespace}/{self.meta.name}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Node(APIObject):
     """A core/v1 Node."""
     meta: ObjectMeta
@@ -586,14 +592,14 @@ class Node(APIObject):
         return self.meta.labels
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Namespace(APIObject):
     """A core/v1 Namespace."""
     meta: ObjectMeta
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Event(APIObject):
     """A core/v1 Event about a pod (a live source reads only the scheduler's FailedScheduling ones)."""
 
@@ -609,7 +615,7 @@ class Event(APIObject):
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DeviceTaintRule(APIObject):
     """A resource.k8s.io DeviceTaintRule: a taint for the devices it selects."""
     meta: ObjectMeta
@@ -629,7 +635,7 @@ class DeviceTaintRule(APIObject):
 # ---------------------------------------------------------------- namespace policy (admission)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class LimitRangeItem:
     """One ``spec.limits[]`` entry of a LimitRange (core/v1 LimitRangeItem)."""
 
@@ -641,7 +647,7 @@ class LimitRangeItem:
     max_limit_request_ratio: Mapping[str, Quantity] = field(default_factory=lambda: EMPTY)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class LimitRange(APIObject):
     """A core/v1 LimitRange."""
     meta: ObjectMeta
@@ -649,7 +655,7 @@ class LimitRange(APIObject):
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ScopedResourceSelectorRequirement:
     """One requirement of a ResourceQuota's scopeSelector."""
     scope_name: str
@@ -657,7 +663,7 @@ class ScopedResourceSelectorRequirement:
     values: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ResourceQuota(APIObject):
     """A core/v1 ResourceQuota: ``hard`` from the spec.
 
@@ -673,7 +679,7 @@ class ResourceQuota(APIObject):
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class SpreadOwner(APIObject):
     """What kube-scheduler's default pod spreading reads to group pods (helper.DefaultSelector).
 
@@ -684,27 +690,27 @@ class SpreadOwner(APIObject):
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Service(SpreadOwner):
     """A core/v1 Service (its ``spec.selector``)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ReplicationController(SpreadOwner):
     """A core/v1 ReplicationController (its ``spec.selector``)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ReplicaSet(SpreadOwner):
     """An apps/v1 ReplicaSet (its ``spec.selector``)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class StatefulSet(SpreadOwner):
     """An apps/v1 StatefulSet (its ``spec.selector``)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PodDisruptionBudget(APIObject):
     """A policy/v1 PodDisruptionBudget: what DefaultPreemption counts as a violation when it picks victims.
 
@@ -715,7 +721,7 @@ class PodDisruptionBudget(APIObject):
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RuntimeClass(APIObject):
     """A node.k8s.io/v1 RuntimeClass: what kube-apiserver's RuntimeClass admission gives a pod naming it.
 
@@ -729,7 +735,7 @@ class RuntimeClass(APIObject):
     raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY, repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PriorityClass(APIObject):
     """A scheduling.k8s.io/v1 PriorityClass: the priority that kube-apiserver's Priority admission gives pods.
 
