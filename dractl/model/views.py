@@ -108,8 +108,9 @@ class DeviceView:
             self.short = _short(self.counters)
         return self.short
 
-    def _plain(self) -> bool:
-        """Nothing but a free, untainted device of a complete pool with nothing reported (the usual case)."""
+    @property
+    def plain(self) -> bool:
+        """Nothing but a free, untainted device of a complete pool with no health reported (the usual case)."""
         return not (self.holders or self.effective_taints or self.health is not None or self.unmapped_health
                     or self.pd.pool_incomplete or self.counters_short)
 
@@ -123,7 +124,7 @@ class DeviceView:
 
     def status(self) -> str:
         """The device's STATUS cell: free, allocated, shared, tainted, incomplete pool, ..."""
-        if self._plain():
+        if self.plain:
             return "free"
         d = self.device
         held = [h for h in self.holders if not h.admin_access]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from dractl.model.objects import LIST_KINDS
 
 if TYPE_CHECKING:
-    from dractl.render.printers import Table
+    from dractl.render.printers import Documents, Table
     from dractl.render.watch import Listing
 
 # Attributes worth a column of their own in the narrow table, in this order of preference.
@@ -23,12 +23,20 @@ _LISTS = frozenset(LIST_KINDS)
 
 
 class DeviceDocs:
-    """``devices -o json|yaml``: one document per device view."""
+    """``devices -o json|yaml``: one document per device view, or its compact JSON text (:meth:`line`).
+
+    A document is made in parts around the capacity map and the counter rows, which devices share: those two are
+    encoded once per shared object, and a device's line splices their text between its parts.
+    """
 
     def __init__(self) -> None:
+        from dractl.render.printers import _item_encoder
+
+        self._enc = _item_encoder()
         self._qualified: dict[str, dict[str, str]] = {}
-        self._caps: dict[tuple[str, int], tuple[Any, dict[str, str]]] = {}
-        self._counters: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
+        self._caps: dict[tuple[str, int], tuple[Any, dict[str, str], str]] = {}
+        self._counters: dict[int, tuple[Any, list[dict[str, Any]], str]] = {}
+        self._plain_rest: dict[bool, tuple[str, str]] = {}
 
     def _q(self, driver: str) -> dict[str, str]:
         q = self._qualified.get(driver)
@@ -36,12 +44,40 @@ class DeviceDocs:
             q = self._qualified[driver] = {}
         return q
 
-    def docs(self, views: Iterable[Any]) -> Iterable[dict[str, Any]]:
+    def documents(self, views: Iterable[Any]) -> Documents:
         """The documents of the device views, made as they are written."""
-        return map(self.doc, views)
+        from dractl.render.printers import Documents
+
+        return Documents(views, self.doc, self.line)
 
     def doc(self, v: Any) -> dict[str, Any]:
         """The document of one device view."""
+        head, cap = self._head(v)
+        doc = {**head, "capacity": cap[1], **self._body(v)}
+        counters = self._counter_rows(v)
+        if counters is not None:
+            doc["consumesCounters"] = counters[1]
+        doc.update(self._tail(v))
+        return doc
+
+    def line(self, v: Any) -> str:
+        """The document of one device view as compact JSON: the text ``printers._item_encoder`` makes of it."""
+        enc = self._enc
+        head, cap = self._head(v)
+        # The fields after the capacity of a free device with nothing reported depend only on whether it allows
+        # several allocations: their text is made once (by the same code as any other device's).
+        plain = v.plain and not v.device_statuses
+        rest = self._plain_rest.get(v.device.allow_multiple_allocations) if plain else None
+        if rest is None:
+            rest = (enc(self._body(v))[1:-1], enc(self._tail(v))[1:])
+            if plain:
+                self._plain_rest[v.device.allow_multiple_allocations] = rest
+        counters = self._counter_rows(v)
+        mid = f', "consumesCounters": {counters[2]}, ' if counters is not None else ", "
+        return f'{enc(head)[:-1]}, "capacity": {cap[2]}, {rest[0]}{mid}{rest[1]}'
+
+    def _head(self, v: Any) -> tuple[dict[str, Any], tuple[Any, dict[str, str], str]]:
+        """The fields before ``capacity``; the capacity (shared: the map, its document and its JSON text)."""
         pd = v.pd
         d = pd.device
         driver = pd.driver
@@ -56,50 +92,66 @@ class DeviceDocs:
         ckey = (driver, id(caps))
         cap = self._caps.get(ckey)
         if cap is None:
-            cap = self._caps[ckey] = (caps, {(k if "/" in k else f"{driver}/{k}"): str(c.value)
-                                             for k, c in caps.items()})
-        holders = v.holders
-        doc: dict[str, Any] = {
+            cdoc = {(k if "/" in k else f"{driver}/{k}"): str(c.value) for k, c in caps.items()}
+            cap = self._caps[ckey] = (caps, cdoc, self._enc(cdoc))
+        return {
             "node": d.node_name or pd.slice.node_name or None,
             "driver": driver,
             "pool": pd.pool,
             "device": d.name,
             "slice": pd.slice.meta.name,
             "attributes": attrs,
-            "capacity": cap[1],
+        }, cap
+
+    def _body(self, v: Any) -> dict[str, Any]:
+        """The fields after ``capacity``: who holds the device, its status, and what the holders consume."""
+        d = v.device
+        holders = v.holders
+        body: dict[str, Any] = {
             "allowMultipleAllocations": d.allow_multiple_allocations,
             "claims": sorted({h.claim for h in holders}) if holders else [],
             "status": v.status(),
             "available": v.available(),
         }
         if holders and d.allow_multiple_allocations:
-            doc["consumedCapacity"] = {(k if "/" in k else f"{driver}/{k}"): str(q_)
-                                       for k, q_ in v.consumed().items()}
-            doc["shares"] = [
+            driver = v.pd.driver
+            body["consumedCapacity"] = {(k if "/" in k else f"{driver}/{k}"): str(q_)
+                                        for k, q_ in v.consumed().items()}
+            body["shares"] = [
                 {"claim": h.claim, "request": h.request, "shareID": h.share_id,
                  "consumedCapacity": {k: str(q_) for k, q_ in h.consumed.items()}}
                 for h in holders
             ]
+        return body
+
+    def _counter_rows(self, v: Any) -> tuple[Any, list[dict[str, Any]], str] | None:
+        """The counter rows (shared: the rows, their document and its JSON text); None: the device uses none."""
         counters = v.counters
-        if counters:
-            memo = self._counters.get(id(counters))
-            if memo is None:
-                memo = self._counters[id(counters)] = (counters, [
-                    {"counterSet": cs, "counter": name, "consumes": str(need),
+        if not counters:
+            return None
+        memo = self._counters.get(id(counters))
+        if memo is None:
+            rows = [{"counterSet": cs, "counter": name, "consumes": str(need),
                      "left": None if left is None else str(left)}
-                    for cs, name, need, left in counters])
-            doc["consumesCounters"] = memo[1]
+                    for cs, name, need, left in counters]
+            memo = self._counters[id(counters)] = (counters, rows, self._enc(rows))
+        return memo
+
+    def _tail(self, v: Any) -> dict[str, Any]:
+        """The last fields: health, conditions, taints and an incomplete pool."""
         health = v.health
-        doc["health"] = health.health if health is not None else None
-        doc["healthMessage"] = (health.message or "") if health is not None else v.health_text()
-        doc["conditions"] = v.conditions() if v.device_statuses else []
-        doc["taints"] = [
-            {"key": t.key, "value": t.value, "effect": t.effect, "source": src}
-            for t, src in zip(v.effective_taints, v.taint_sources, strict=True)
-        ] if v.effective_taints else []
-        if pd.pool_incomplete:
-            doc["poolIncomplete"] = True
-        return doc
+        tail: dict[str, Any] = {
+            "health": health.health if health is not None else None,
+            "healthMessage": (health.message or "") if health is not None else v.health_text(),
+            "conditions": v.conditions() if v.device_statuses else [],
+            "taints": [
+                {"key": t.key, "value": t.value, "effect": t.effect, "source": src}
+                for t, src in zip(v.effective_taints, v.taint_sources, strict=True)
+            ] if v.effective_taints else [],
+        }
+        if v.pd.pool_incomplete:
+            tail["poolIncomplete"] = True
+        return tail
 
 
 def main_attribute_names(views: Sequence[Any]) -> list[str]:
@@ -192,12 +244,12 @@ def devices_listing(views: Sequence[Any], wide: bool) -> Listing:
     from dractl.render.watch import Listing
 
     def stream() -> tuple[dict[str, Any], Any]:
-        return dractl_list("DeviceList", []), DeviceDocs().docs(views)
+        return dractl_list("DeviceList", []), DeviceDocs().documents(views)
 
     return Listing(
         Result(
             table=lambda: devices_table(views, wide=wide),
-            document=lambda: dractl_list("DeviceList", list(DeviceDocs().docs(views))),
+            document=lambda: dractl_list("DeviceList", list(DeviceDocs().documents(views))),
             stream=stream,
             names=lambda: [f"device/{v.pd.driver}/{v.pd.pool}/{v.device.name}" for v in views],
             empty_message="No devices found.",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -218,20 +218,42 @@ def to_json(doc: Any) -> str:
 _BATCH = 512  # items encoded per write
 
 
+class Documents:
+    """The documents of a listing, made from ``source`` one at a time as they are written.
+
+    Iterating gives each item's document (``doc``); ``-o json`` of a long listing writes each item's
+    ``line`` instead, its document as compact JSON text (what ``_item_encoder`` makes of it), which a listing
+    can make without encoding again the parts its items share.
+    """
+
+    def __init__(self, source: Iterable[Any], doc: Callable[[Any], Any], line: Callable[[Any], str]) -> None:
+        self.source = source
+        self.doc = doc
+        self.line = line
+
+    def __iter__(self) -> Iterator[Any]:
+        return map(self.doc, self.source)
+
+
 def write_json(out: TextIO, head: dict[str, Any], items: Iterable[Any]) -> None:
     """``to_json({**head, "items": [...items]})``, written as the items come."""
     from itertools import islice
 
+    enc = _item_encoder()
+    doc: Callable[[Any], Any] | None = None
+    line = enc
+    if isinstance(items, Documents):
+        doc, line = items.doc, items.line
+        items = items.source
     it = iter(items)
     first = list(islice(it, _PRETTY_ITEMS + 1))
     if len(first) <= _PRETTY_ITEMS:
-        out.write(to_json({**head, "items": first}))
+        out.write(to_json({**head, "items": first if doc is None else [doc(i) for i in first]}))
         return
-    enc = _item_encoder()
     out.write("{\n" + "".join(f"  {enc(k)}: {enc(v)},\n" for k, v in head.items()) + '  "items": [\n    ')
-    out.write(",\n    ".join(map(enc, first)))
+    out.write(",\n    ".join(map(line, first)))
     while batch := list(islice(it, _BATCH)):
-        out.write(",\n    " + ",\n    ".join(map(enc, batch)))
+        out.write(",\n    " + ",\n    ".join(map(line, batch)))
     out.write("\n  ]\n}\n")
 
 

@@ -277,3 +277,47 @@ def test_a_consumption_equal_to_a_good_one_only_in_python_is_still_bad_input(dra
     assert got.code == 2 and got.out == ""
     assert "ResourceSlice node-b-devices: spec.devices[0].consumesCounters[0].counters[memory].value" in got.err, \
         got.err
+
+
+DERIVED = "tests/fixtures/dra-example-driver/derived"
+
+
+@pytest.mark.parametrize(("files", "shows"), [
+    (["tests/fixtures/health/snapshot-health.yaml"], "health"),
+    ([f"{DERIVED}/resourceslice-gpu-allowmultipleallocations.yaml",
+      f"{DERIVED}/resourceclaim-allocated-shared-gpu.yaml"], "shares"),
+    ([f"{DERIVED}/resourceslices-gpu-partitions.yaml"], "consumesCounters"),
+    (["tests/fixtures/other-drivers/dranet__azure_aks_examples__gb300__resourceslice-gpu.yaml"], "attributes"),
+    ([f"{DERIVED}/resourceslice-net-profile.yaml"], "attributes"),
+    ([], "taints"),
+    ([], "poolIncomplete"),
+])
+def test_a_device_line_is_its_document_as_compact_json(files, shows):
+    """`devices -o json` of a long listing writes each device's line: the same text as encoding its document."""
+    from pathlib import Path
+
+    from dractl.model.cluster import cluster_from
+    from dractl.model.views import device_filter, device_views
+    from dractl.render.devicelist import DeviceDocs
+    from dractl.render.printers import _item_encoder
+    from dractl.sources.loader import parse_objects
+
+    root = Path(__file__).resolve().parents[2]
+    objs = []
+    for f in files:
+        objs += parse_objects((root / f).read_bytes(), f)
+    if not files:  # shared counters partly used, a slice of the pool missing, a unicode attribute, taints
+        tainted = slice_("node-c", devices=[device("gpu-9", {"model": "x"}, taints=[
+            {"key": "example.com/broken", "value": "yes", "effect": "NoSchedule"}])], name="node-c-devices",
+                         slice_count=2)  # its other slice is missing: an incomplete pool
+        items = [*_objects(), node("node-c"), tainted]
+        objs = parse_objects(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}).encode(), "x")
+    cluster = cluster_from(objs)
+    views = device_views(cluster, devices=device_filter(cluster, None))
+    assert views
+    docs, enc = DeviceDocs(), _item_encoder()
+    for v in views:
+        doc = docs.doc(v)
+        assert docs.line(v) == enc(doc)
+        assert json.loads(docs.line(v)) == doc
+    assert any(docs.doc(v).get(shows) for v in views)  # the case has what it is there for
