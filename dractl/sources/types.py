@@ -21,9 +21,10 @@ Needs = frozenset[str]
 #: Nodes (their labels) and ``--class`` DeviceClasses: see ``device_needs``.
 DEVICE_NEEDS: Needs = frozenset({"ResourceSlice", "ResourceClaim", "DeviceTaintRule"})
 
-#: Listings of claims and pods: every kind but Events (only explanations quote the scheduler's events).
-LISTING_NEEDS: Needs = frozenset({"DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate",
-                                  "DeviceTaintRule", "Pod", "Node", "Namespace"})
+#: Listings of claims and pods: the claims, the pods that use them and the templates those come from. Only
+#: explanations read the devices, nodes, classes and the scheduler's events: on a big cluster the slices are
+#: most of what there is to read.
+LISTING_NEEDS: Needs = frozenset({"ResourceClaim", "ResourceClaimTemplate", "Pod"})
 
 
 def device_needs(*, node: bool = False, classes: bool = False, health: bool = False) -> Needs:
