@@ -123,29 +123,43 @@ def _meta(d: Any, namespaced: bool = False) -> m.ObjectMeta:
     the model is given it: no reader of the model defaults a namespace again. Who must tell "no namespace" from
     "default" (the -n of ``check`` and ``fake apply``) reads the raw object (``control.admission.defaulted``).
     """
-    md = _d(d)
+    get = d.get if isinstance(d, dict) else _NOTHING.get  # every object has one: read it once per field
+    labels = get("labels")
+    annotations = get("annotations")
+    owners = get("ownerReferences")
+    finalizers = get("finalizers")
     return m.ObjectMeta(
-        name=md.get("name") or "",
-        namespace=md.get("namespace") or (DEFAULT_NAMESPACE if namespaced else ""),
-        uid=md.get("uid") or "",
-        generate_name=md.get("generateName") or "",
-        labels=_frozen(md.get("labels")),
-        annotations=_frozen(md.get("annotations")),
-        creation_timestamp=str(md.get("creationTimestamp") or ""),
-        deletion_timestamp=str(md.get("deletionTimestamp") or ""),
-        resource_version=str(md.get("resourceVersion") or ""),
-        owner_references=tuple(
-            m.OwnerReference(
-                api_version=o.get("apiVersion", ""),
-                kind=o.get("kind", ""),
-                name=o.get("name", ""),
-                uid=o.get("uid", ""),
-                controller=bool(o.get("controller")),
-            )
-            for o in _l(md.get("ownerReferences"))
-            if isinstance(o, dict)
-        ),
-        finalizers=tuple(_l(md.get("finalizers"))),
+        name=get("name") or "",
+        namespace=get("namespace") or (DEFAULT_NAMESPACE if namespaced else ""),
+        uid=get("uid") or "",
+        generate_name=get("generateName") or "",
+        labels=_frozen(labels) if labels else m.EMPTY,
+        annotations=_frozen(annotations) if annotations else m.EMPTY,
+        creation_timestamp=str(get("creationTimestamp") or ""),
+        deletion_timestamp=str(get("deletionTimestamp") or ""),
+        resource_version=str(get("resourceVersion") or ""),
+        owner_references=_owner_references(owners) if owners else (),
+        finalizers=tuple(finalizers) if isinstance(finalizers, list) else (),
+    )
+
+
+#: read-only stand-in for an absent or malformed map (only ever read)
+_NOTHING: Mapping[str, Any] = MappingProxyType({})
+
+
+def _owner_references(v: Any) -> tuple[m.OwnerReference, ...]:
+    if not isinstance(v, list):
+        return ()
+    return tuple(
+        m.OwnerReference(
+            api_version=o.get("apiVersion", ""),
+            kind=o.get("kind", ""),
+            name=o.get("name", ""),
+            uid=o.get("uid", ""),
+            controller=bool(o.get("controller")),
+        )
+        for o in v
+        if isinstance(o, dict)
     )
 
 
@@ -523,62 +537,77 @@ def allocation_result(d: Any) -> m.AllocationResult | None:
     """Parse a claim's status.allocation; None when it is absent."""
     if not isinstance(d, dict):
         return None
-    devices = _d(d.get("devices"))
-    results = []
-    for i, r in enumerate(_l(devices.get("results"))):
-        r = _d(r)
-        cc = _d(r.get("consumedCapacity"))
-        results.append(
-            m.DeviceRequestAllocationResult(
-                request=r.get("request", ""),
-                driver=r.get("driver", ""),
-                pool=r.get("pool", ""),
-                device=r.get("device", ""),
-                admin_access=r.get("adminAccess"),
-                tolerations=_tolerations(r.get("tolerations")),
-                binding_conditions=tuple(_l(r.get("bindingConditions"))),
-                binding_failure_conditions=tuple(_l(r.get("bindingFailureConditions"))),
-                share_id=r.get("shareID") or "",
-                consumed_capacity=MappingProxyType(
-                    {
-                        k: quantity(v, f"status.allocation.devices.results[{i}].consumedCapacity[{k}]")
-                        for k, v in cc.items()
-                    }
-                )
-                if cc
-                else m.EMPTY,
-            )
-        )
+    devices = d.get("devices")
+    if not isinstance(devices, dict):
+        devices = _NOTHING
+    results = devices.get("results")
+    config = devices.get("config")
     return m.AllocationResult(
-        results=tuple(results),
+        results=tuple([_device_result(r, i) for i, r in enumerate(results)]) if isinstance(results, list) else (),
         config=tuple(
             m.DeviceAllocationConfiguration(
                 source=_d(c).get("source", ""),
                 requests=tuple(_l(_d(c).get("requests"))),
                 opaque=_opaque(_d(c).get("opaque")),
             )
-            for c in _l(devices.get("config"))
-        ),
-        node_selector=node_selector(d.get("nodeSelector")),
+            for c in config
+        ) if isinstance(config, list) else (),
+        node_selector=_allocation_node_selector(d.get("nodeSelector")),
         allocation_timestamp=str(d.get("allocationTimestamp") or ""),
     )
 
 
+def _device_result(r: Any, i: int) -> m.DeviceRequestAllocationResult:
+    get = r.get if isinstance(r, dict) else _NOTHING.get
+    tolerations = get("tolerations")
+    bc = get("bindingConditions")
+    bfc = get("bindingFailureConditions")
+    cc = get("consumedCapacity")
+    return m.DeviceRequestAllocationResult(
+        request=get("request", ""),
+        driver=get("driver", ""),
+        pool=get("pool", ""),
+        device=get("device", ""),
+        admin_access=get("adminAccess"),
+        tolerations=_tolerations(tolerations) if tolerations else (),
+        binding_conditions=tuple(bc) if isinstance(bc, list) else (),
+        binding_failure_conditions=tuple(bfc) if isinstance(bfc, list) else (),
+        share_id=get("shareID") or "",
+        consumed_capacity=MappingProxyType(
+            {k: quantity(v, f"status.allocation.devices.results[{i}].consumedCapacity[{k}]") for k, v in cc.items()}
+        )
+        if cc and isinstance(cc, dict)
+        else m.EMPTY,
+    )
+
+
+#: repr of an allocation's nodeSelector -> its model: every claim allocated on a node has the same one
+_ALLOCATION_SELECTORS: dict[str, m.NodeSelector | None] = {}
+
+
+def _allocation_node_selector(d: Any) -> m.NodeSelector | None:
+    if type(d) is not dict:  # a plain dictionary, whose repr says all it holds (a key for the cache)
+        return node_selector(d)
+    key = repr(d)
+    got = _ALLOCATION_SELECTORS.get(key)
+    if got is None:
+        got = node_selector(d)
+        if len(_ALLOCATION_SELECTORS) < 16384:
+            _ALLOCATION_SELECTORS[key] = got
+    return got
+
+
 def _claim(o: dict[str, Any]) -> m.ResourceClaim:
-    status = _d(o.get("status"))
+    status = o.get("status")
+    if not isinstance(status, dict):
+        status = _NOTHING
+    reserved = status.get("reservedFor")
+    devices = status.get("devices")
     return m.ResourceClaim(
         meta=_meta(o.get("metadata"), namespaced=True),
         spec=claim_spec(o.get("spec")),
         allocation=allocation_result(status.get("allocation")),
-        reserved_for=tuple(
-            m.ConsumerReference(
-                resource=_d(r).get("resource", ""),
-                name=_d(r).get("name", ""),
-                uid=_d(r).get("uid", ""),
-                api_group=_d(r).get("apiGroup", ""),
-            )
-            for r in _l(status.get("reservedFor"))
-        ),
+        reserved_for=tuple([_consumer(r) for r in reserved]) if isinstance(reserved, list) else (),
         device_statuses=tuple(
             m.AllocatedDeviceStatus(
                 driver=_d(s).get("driver", ""),
@@ -590,9 +619,19 @@ def _claim(o: dict[str, Any]) -> m.ResourceClaim:
                 network_data=_d(s).get("networkData") or None,
                 raw=_d(s),
             )
-            for s in _l(status.get("devices"))
-        ),
+            for s in devices
+        ) if isinstance(devices, list) else (),
         raw=o,
+    )
+
+
+def _consumer(r: Any) -> m.ConsumerReference:
+    get = r.get if isinstance(r, dict) else _NOTHING.get
+    return m.ConsumerReference(
+        resource=get("resource", ""),
+        name=get("name", ""),
+        uid=get("uid", ""),
+        api_group=get("apiGroup", ""),
     )
 
 
@@ -627,40 +666,60 @@ def _taint_rule(o: dict[str, Any]) -> m.DeviceTaintRule:
 
 
 def _pod(o: dict[str, Any]) -> m.Pod:
-    spec = _d(o.get("spec"))
-    status = _d(o.get("status"))
+    spec = o.get("spec")
+    if not isinstance(spec, dict):
+        spec = _NOTHING
+    status = o.get("status")
+    if not isinstance(status, dict):
+        status = _NOTHING
     containers = []
     for key in ("initContainers", "containers"):
-        for c in _l(spec.get(key)):
-            c = _d(c)
-            for rc in _l(_d(c.get("resources")).get("claims")):
-                rc = _d(rc)
-                containers.append(m.ContainerClaim(c.get("name", ""), rc.get("name", ""), rc.get("request") or ""))
+        cs = spec.get(key)
+        if not isinstance(cs, list):
+            continue
+        for c in cs:
+            if not isinstance(c, dict):
+                continue
+            resources = c.get("resources")
+            claims = resources.get("claims") if isinstance(resources, dict) else None
+            if not isinstance(claims, list):
+                continue
+            for rc in claims:
+                get = rc.get if isinstance(rc, dict) else _NOTHING.get
+                containers.append(m.ContainerClaim(c.get("name", ""), get("name", ""), get("request") or ""))
+    claims = spec.get("resourceClaims")
+    statuses = status.get("resourceClaimStatuses")
+    selector = spec.get("nodeSelector")
     return m.Pod(
         meta=_meta(o.get("metadata"), namespaced=True),
         node_name=spec.get("nodeName") or "",
-        resource_claims=tuple(
-            m.PodResourceClaim(
-                name=_d(c).get("name", ""),
-                resource_claim_name=_d(c).get("resourceClaimName") or "",
-                resource_claim_template_name=_d(c).get("resourceClaimTemplateName") or "",
-            )
-            for c in _l(spec.get("resourceClaims"))
-        ) + _extended_claim(status),
+        resource_claims=(tuple([_pod_claim(c) for c in claims]) if isinstance(claims, list) else ())
+        + _extended_claim(status),
         container_claims=tuple(containers),
         phase=status.get("phase") or "Pending",
-        claim_statuses=tuple(
-            m.PodResourceClaimStatus(_d(s).get("name", ""), _d(s).get("resourceClaimName") or "")
-            for s in _l(status.get("resourceClaimStatuses"))
-        ),
-        node_selector=_frozen(spec.get("nodeSelector")),
+        claim_statuses=tuple([_pod_claim_status(s) for s in statuses]) if isinstance(statuses, list) else (),
+        node_selector=_frozen(selector) if selector else m.EMPTY,
         health=_health_reports(status),
         conditions=conditions(status),
         raw=o,
     )
 
 
-def _extended_claim(status: dict[str, Any]) -> tuple[m.PodResourceClaim, ...]:
+def _pod_claim(c: Any) -> m.PodResourceClaim:
+    get = c.get if isinstance(c, dict) else _NOTHING.get
+    return m.PodResourceClaim(
+        name=get("name", ""),
+        resource_claim_name=get("resourceClaimName") or "",
+        resource_claim_template_name=get("resourceClaimTemplateName") or "",
+    )
+
+
+def _pod_claim_status(s: Any) -> m.PodResourceClaimStatus:
+    get = s.get if isinstance(s, dict) else _NOTHING.get
+    return m.PodResourceClaimStatus(get("name", ""), get("resourceClaimName") or "")
+
+
+def _extended_claim(status: Mapping[str, Any]) -> tuple[m.PodResourceClaim, ...]:
     """The claim the scheduler created for the pod's DRA extended resources, as a pod claim entry.
 
     It is read from status.extendedResourceClaimStatus and becomes one more entry of the pod's claims, named
@@ -670,17 +729,36 @@ def _extended_claim(status: dict[str, Any]) -> tuple[m.PodResourceClaim, ...]:
     return (m.PodResourceClaim(m.EXTENDED_RESOURCES_ENTRY, str(name)),) if name else ()
 
 
-def conditions(status: dict[str, Any]) -> tuple[m.Condition, ...]:
+#: repr of a status.conditions list -> its model: pods in the same state have the same conditions
+_CONDITIONS: dict[str, tuple[m.Condition, ...]] = {}
+
+
+def conditions(status: Mapping[str, Any]) -> tuple[m.Condition, ...]:
     """An object's status.conditions[] (entries without a type are left out)."""
-    return tuple(
+    conds = status.get("conditions")
+    if not isinstance(conds, list) or not conds:
+        return ()
+    # The repr of plain lists and dictionaries says all they hold, so it keys the cache; anything else is parsed.
+    key = repr(conds) if type(conds) is list and all(type(c) is dict for c in conds) else None
+    if key is not None:
+        got = _CONDITIONS.get(key)
+        if got is not None:
+            return got
+    out = tuple(
         m.Condition(type=str(c["type"]), **{k: str(c[k]) for k in ("status", "reason", "message") if c.get(k)})
-        for c in _l(status.get("conditions"))
+        for c in conds
         if isinstance(c, dict) and c.get("type")
     )
+    if key is not None and len(_CONDITIONS) < 4096:
+        _CONDITIONS[key] = out
+    return out
 
 
-def _health_reports(status: dict[str, Any]) -> tuple[m.ResourceHealthReport, ...]:
+def _health_reports(status: Mapping[str, Any]) -> tuple[m.ResourceHealthReport, ...]:
     """The kubelet's per-device health (KEP-4680) from every container status kind."""
+    if "containerStatuses" not in status and "initContainerStatuses" not in status \
+            and "ephemeralContainerStatuses" not in status:
+        return ()
     out = []
     for key in ("initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses"):
         for cs in _l(status.get(key)):

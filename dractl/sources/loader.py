@@ -276,23 +276,54 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
 
 
 def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> list[Any] | None:
-    """The fake cluster's state file read item by item.
+    """The objects of the fake cluster's state file, of ``kinds`` only (None: all), unvalidated (dractl wrote them).
 
-    Only objects of ``kinds`` are read, unvalidated (dractl wrote them); None when it is missing or not a state
-    document this reader can judge (``Store.read`` can).
+    The file is decoded whole, as :class:`dractl.control.store.Store` reads it for every write: one
+    ``json.loads`` of the file is cheaper than reading it item by item, whose decoder forgets the keys it has
+    met after each item. None when it is missing or not a state document (``Store.read`` says what is wrong).
     """
-    from dractl.sources.jsonstream import NotStreamable, Reread
-
     try:
-        f = open(path, "rb")  # noqa: SIM115 - kept open for the lazy objects (closed with the process)
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError:
         return None
     try:
-        return _stream_objects(f, Reread(f), path, warn=warn, validate=False, kinds=kinds,
-                               lazy=LAZY, state=True)
-    except NotStreamable:
-        f.close()
+        doc = json.loads(data)
+    except (ValueError, RecursionError):
         return None
+    items = doc.get("items") if isinstance(doc, dict) else None
+    if not isinstance(items, list):
+        return None
+    del data, doc
+    return _state_objects(items, path, warn=warn, kinds=kinds)
+
+
+def _state_objects(items: list[Any], origin: str, *, warn, kinds: frozenset[str] | None) -> list[Any]:
+    """The model objects of a state's ``items`` of ``kinds`` (each item is ``document N`` in messages)."""
+    from dractl.model.parse import UnknownKind, object_label, parse_object
+
+    out: list[Any] = []
+    skipped: list[tuple[str, str, str]] = []
+    for n, obj in enumerate(items, 1):
+        if not isinstance(obj, dict):
+            raise InputError(f"{origin}: document {n}: not a Kubernetes object (a {_yaml_type(obj)})")
+        kind = obj.get("kind")
+        try:
+            o = parse_object(obj, validate=False, model=kinds is None or kind in kinds)
+        except UnknownKind as e:
+            skipped.append((object_label(obj), obj.get("kind", "?"), str(e)))
+            continue
+        except ValidationError as e:
+            if not e.obj:
+                e = e.located(obj=f"document {n}")
+            raise e.located(origin=origin) from None
+        except RecursionError:
+            raise InputError(f"{origin}: document {n}: nesting too deep") from None
+        if o is not None:
+            out.append(o)
+    if skipped and warn:
+        warn(_skipped_text(origin, skipped))
+    return out
 
 
 def parse_page(data: bytes, origin: str, *, warn=None) -> list[Any]:
