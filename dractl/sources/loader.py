@@ -275,18 +275,38 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
     return ix, made
 
 
+#: a fake cluster state up to this size is decoded whole; a bigger one item by item (see read_state)
+WHOLE_STATE_BYTES = 32 * 1024 * 1024
+
+
 def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> list[Any] | None:
     """The objects of the fake cluster's state file, of ``kinds`` only (None: all), unvalidated (dractl wrote them).
 
-    The file is decoded whole, as :class:`dractl.control.store.Store` reads it for every write: one
-    ``json.loads`` of the file is cheaper than reading it item by item, whose decoder forgets the keys it has
-    met after each item. None when it is missing or not a state document (``Store.read`` says what is wrong).
+    A state up to WHOLE_STATE_BYTES is decoded with one ``json.loads``, as ``Store.read`` decodes it for every
+    write: that is about a quarter cheaper than item by item, whose decoder forgets the keys it has met after
+    each item. A bigger one is read item by item, its ResourceSlices keeping no dictionary (LazyRaw), so that
+    memory holds the model and not every slice's dictionaries. None when it is missing or not a state document
+    this reader can judge (``Store.read`` says what is wrong).
     """
+    from dractl.sources.jsonstream import NotStreamable, Reread
+
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        f = open(path, "rb")  # noqa: SIM115 - a big state's lazy objects keep it open (closed with the process)
+        size = os.fstat(f.fileno()).st_size
     except OSError:
         return None
+    if size > WHOLE_STATE_BYTES:
+        try:
+            return _stream_objects(f, Reread(f), path, warn=warn, validate=False, kinds=kinds,
+                                   lazy=LAZY, state=True)
+        except NotStreamable:
+            f.close()
+            return None
+    with f:
+        try:
+            data = f.read()
+        except OSError:
+            return None
     try:
         doc = json.loads(data)
     except (ValueError, RecursionError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from builders import claim, namespace, write_docs
+from builders import claim, from_template, namespace, pod, template, write_docs
 from conftest import fixture_path
 
 
@@ -86,6 +86,30 @@ def test_corrupt_state_is_reported_not_crashed(dractl):
     open(os.path.join(os.environ["DRACTL_STATE"], "cluster.json"), "w").write("{not json")
     r = dractl("devices")
     assert r.code == 1 and "dractl fake reset" in r.err
+
+
+def test_a_big_state_read_item_by_item_answers_as_a_small_one_read_whole(dractl, tmp_path, monkeypatch):
+    from dractl.sources import loader
+
+    assert dractl("fake", "reset", "--nodes", "2", "--devices-per-node", "2").code == 0
+    pods = [pod(f"p{i}", "work", [from_template("one-gpu")]) for i in range(5)]  # the fifth finds no GPU
+    files = write_docs(tmp_path / "pods.yaml", namespace("work"), template("one-gpu", "work"), *pods)
+    assert dractl("fake", "apply", "-f", files).code == 0
+    commands = [("pods", "-A", "-o", "json"), ("claims", "-A", "-o", "yaml"), ("devices", "-o", "json"),
+                ("slices", "-o", "json"), ("usage",), ("-n", "work", "pods", "p4", "--explain")]
+    whole = [dractl(*c) for c in commands]
+    assert whole[0].json()["items"] and "2 cannot allocate all claims" in whole[-1].out
+    monkeypatch.setattr(loader, "WHOLE_STATE_BYTES", 0)  # every state is big: read item by item
+    assert [dractl(*c) for c in commands] == whole
+
+    path = os.path.join(os.environ["DRACTL_STATE"], "cluster.json")
+    state = _state()
+    state["items"].insert(3, ["not", "an", "object"])
+    open(path, "w").write(json.dumps(state))
+    streamed = dractl("pods", "-A")
+    monkeypatch.setattr(loader, "WHOLE_STATE_BYTES", 1 << 30)
+    assert dractl("pods", "-A") == streamed
+    assert streamed.code == 2 and streamed.err == f"error: {path}: document 4: not a Kubernetes object (a list)\n"
 
 
 def test_state_dir_flag_and_xdg_default(dractl, tmp_path, monkeypatch):
