@@ -796,18 +796,20 @@ class _Attempt:
 
     def _selectors_match(self, rd: ReqData, cand: Candidate, selectors: Sequence[str], is_class: bool) -> bool:
         cache = self.a.selectors
+        device = cand.device
         for i, expr in enumerate(selectors):
-            try:
-                if not cache.matches(expr, cand.key[0], cand.device):
-                    return False
-            except SelectorFailure as e:
-                who = (f"class {rd.class_.name}" if is_class and rd.class_
-                       else f"claim {kobj(self.claims[rd.idx.claim])}")
-                if e.kind == "compile":
-                    raise AllocationError(f"{who}: selector #{i}: CEL compile error: {e.message}") from None
-                raise AllocationError(
-                    f"{who}: selector #{i} on device {cand.id}: CEL runtime error: {e.message}"
-                ) from None
+            ok = cache.results(expr).get(id(device))
+            if ok is None:
+                ok = cache.result(expr, cand.key[0], device)
+            if ok is True:
+                continue
+            if not isinstance(ok, SelectorFailure):
+                return False
+            who = (f"class {rd.class_.name}" if is_class and rd.class_
+                   else f"claim {kobj(self.claims[rd.idx.claim])}")
+            if ok.kind == "compile":
+                raise AllocationError(f"{who}: selector #{i}: CEL compile error: {ok.message}")
+            raise AllocationError(f"{who}: selector #{i} on device {cand.id}: CEL runtime error: {ok.message}")
         return True
 
     def allocate_device(self, rd: ReqData, cand: Candidate, must: bool) -> Callable[[], None] | None:

@@ -310,11 +310,16 @@ class _Classifier:
 
     def _selectors(self, selectors: Sequence[str], cand: Candidate, label: str) -> tuple[str, str] | None:
         cache = self.a.selectors
+        device = cand.device
+        did = id(device)
         for i, expr in enumerate(selectors):
-            try:
-                ok = cache.matches(expr, cand.key[0], cand.device)
-            except SelectorFailure as e:
-                return "cel-error", f"hit a CEL {e.kind} error in {label} #{i} ({expr}): {e.message}"
+            ok = cache.results(expr).get(did)  # what the search found, else evaluated (once) now
+            if ok is None:
+                ok = cache.result(expr, cand.key[0], device)
+            if ok is True:
+                continue
+            if isinstance(ok, SelectorFailure):
+                return "cel-error", f"hit a CEL {ok.kind} error in {label} #{i} ({expr}): {ok.message}"
             if not ok:
                 why = cache.explain(expr, cand.key[0], cand.device)
                 head = f"fail {label} #{i} ({expr})"
@@ -353,7 +358,13 @@ def _hints_for_selector(expr: str, cands: Sequence[Candidate], cache: SelectorCa
     notes: list[str] = []
     for dom, name in ((d, n) for section, d, n in refs if section == "capacity"):
         best: Quantity | None = None
+        seen: set[tuple[str, int]] = set()
         for c in cands:
+            # identical devices share one capacity mapping (the parser's): a mapping seen before has nothing larger
+            seen_key = (c.key[0], id(c.device.capacity))
+            if seen_key in seen:
+                continue
+            seen.add(seen_key)
             for k, v in c.device.capacity.items():
                 kd, sep, kn = k.partition("/")
                 if not sep:

@@ -50,9 +50,17 @@ class SelectorCache:
     def __init__(self, features: FeatureGates) -> None:
         self.features = features
         self._compiled: dict[str, CompiledSelector | SelectorFailure] = {}
-        self._results: dict[tuple[str, int], bool | SelectorFailure] = {}
+        # expression -> id(device) -> result; the device is kept in _keep, so its id stays its own
+        self._results: dict[str, dict[int, bool | SelectorFailure]] = {}
+        # expression -> id(device) -> (identity key, value key) as result() found them, for explain
+        self._value_keys: dict[str, dict[int, tuple[tuple[Any, ...] | None, tuple[Any, ...] | None]]] = {}
         self._keep: dict[int, Device] = {}  # keeps ids stable
+        self._input_errors: dict[int, str | None] = {}  # id(device) -> device_input_error
         self._by_values: dict[tuple[Any, ...], bool | SelectorFailure] = {}
+        # cheaper keys for the same sharing (see _shape): key -> (result, value key)
+        self._by_identity: dict[tuple[Any, ...], tuple[bool | SelectorFailure, tuple[Any, ...] | None]] = {}
+        self._shapes: dict[str, int] = {}  # expression -> what else keys its results (_shape)
+        self._explained_by_identity: dict[tuple[Any, ...], str | None] = {}
         self._explained: dict[tuple[Any, ...], str | None] = {}
 
     def compiled(self, expr: str) -> CompiledSelector | SelectorFailure:
@@ -80,34 +88,98 @@ class SelectorCache:
         key = sel.memo_key(driver, device)
         return None if key is None else (expr, *key)
 
+    def _shape(self, expr: str, sel: CompiledSelector) -> int:
+        """What keys ``expr``'s results besides its values: a cheaper key for the same sharing.
+
+        1: the expression reads no attribute or capacity, so it depends on the driver and
+        allowMultipleAllocations at most; 2: it reads only capacities, so it depends on those and the device's
+        capacity mapping, which the parser shares between devices that publish the same capacities (the
+        mapping stays alive with its device, kept in ``_keep``, so its id is its own); 0: anything else.
+        """
+        refs = sel.references()
+        if not sel.memoizable:
+            shape = 0
+        elif not refs:
+            shape = 1
+        elif all(section == "capacity" for section, _, _ in refs):
+            shape = 2
+        else:
+            shape = 0
+        self._shapes[expr] = shape
+        return shape
+
     def matches(self, expr: str, driver: str, device: Device) -> bool:
         """Evaluate; raises :class:`SelectorFailure`."""
-        k = (expr, id(device))
-        r = self._results.get(k)
+        results = self._results.get(expr)
+        r = None if results is None else results.get(id(device))
         if r is None:
-            sel = self.compiled(expr)
-            if isinstance(sel, SelectorFailure):
-                r = sel
+            r = self.result(expr, driver, device)
+        if r is True or r is False:
+            return r
+        raise r
+
+    def results(self, expr: str) -> dict[int, bool | SelectorFailure]:
+        """id(device) -> result of ``expr`` for the devices asked about so far (read only).
+
+        A device that is missing is not asked yet: :meth:`matches` answers it.
+        """
+        results = self._results.get(expr)
+        if results is None:
+            results = self._results[expr] = {}
+        return results
+
+    def result(self, expr: str, driver: str, device: Device) -> bool | SelectorFailure:
+        """:meth:`matches` without raising: True, False or the failure; evaluated once per device, kept.
+
+        Shared with the devices of the same values.
+        """
+        results = self.results(expr)
+        keys = self._value_keys.get(expr)
+        if keys is None:
+            keys = self._value_keys[expr] = {}
+        did = id(device)
+        r: bool | SelectorFailure | None
+        vk: tuple[Any, ...] | None = None
+        ik: tuple[Any, ...] | None = None
+        sel = self.compiled(expr)
+        if isinstance(sel, SelectorFailure):
+            r = sel
+        else:
+            # As upstream: a compile error first, then a device that cannot be converted.
+            errors = self._input_errors
+            bad = errors.get(did, _UNKNOWN)
+            if bad is _UNKNOWN:
+                bad = errors[did] = device_input_error(device)
+            if bad is not None:
+                r = SelectorFailure("runtime", bad)
             else:
-                # As upstream: a compile error first, then a device that cannot be converted.
-                bad = device_input_error(device)
-                if bad is not None:
-                    r = SelectorFailure("runtime", bad)
+                shape = self._shapes.get(expr)
+                if shape is None:
+                    shape = self._shape(expr, sel)
+                if shape == 1:
+                    ik = (expr, driver, device.allow_multiple_allocations)
+                elif shape == 2:
+                    ik = (expr, driver, device.allow_multiple_allocations, id(device.capacity))
+                hit = None if ik is None else self._by_identity.get(ik)
+                if hit is not None:
+                    r, vk = hit
                 else:
                     vk = self._value_key(expr, sel, driver, device)
                     try:
                         r = None if vk is None else self._by_values.get(vk)
                     except TypeError:  # an unhashable value: no sharing
                         vk = None
+                        r = None
                     if r is None:
                         r = self._evaluate(sel, driver, device)
                         if vk is not None:
                             self._by_values[vk] = r
-            self._results[k] = r
-            self._keep[id(device)] = device
-        if r is True or r is False:
-            return r
-        raise r
+                    if ik is not None:
+                        self._by_identity[ik] = (r, vk)
+        results[did] = r
+        keys[did] = (ik, vk)
+        self._keep[did] = device
+        return r
 
     @staticmethod
     def _evaluate(sel: CompiledSelector, driver: str, device: Device) -> bool | SelectorFailure:
@@ -123,11 +195,22 @@ class SelectorCache:
         sel = self.compiled(expr)
         if isinstance(sel, SelectorFailure):
             return None
-        vk = self._value_key(expr, sel, driver, device)
+        keys = self._value_keys.get(expr)
+        known = None if keys is None else keys.get(id(device))
+        if known is not None:
+            ik, vk = known  # what result() found
+            if ik is not None:
+                why = self._explained_by_identity.get(ik, _UNKNOWN)
+                if why is not _UNKNOWN:
+                    return why
+        else:
+            ik, vk = None, self._value_key(expr, sel, driver, device)
         try:
             if vk is not None:
                 why = self._explained.get(vk, _UNKNOWN)
                 if why is not _UNKNOWN:
+                    if ik is not None:
+                        self._explained_by_identity[ik] = why
                     return why
         except TypeError:  # an unhashable value: no sharing
             vk = None
@@ -137,6 +220,8 @@ class SelectorCache:
             why = None
         if vk is not None:
             self._explained[vk] = why
+        if ik is not None:
+            self._explained_by_identity[ik] = why
         return why
 
 
