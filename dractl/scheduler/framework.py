@@ -139,7 +139,7 @@ class CycleState:
 
 
 def _d(v: Any) -> Mapping[str, Any]:
-    return v if isinstance(v, Mapping) else {}
+    return v if type(v) is dict or isinstance(v, Mapping) else {}
 
 
 def _l(v: Any) -> list[Any]:
@@ -264,9 +264,12 @@ class NodeInfo:
         self.pods: list[PodInfo] = []
         self.pods_with_affinity: list[PodInfo] = []
         self.pods_with_required_anti_affinity: list[PodInfo] = []
-        self.requested = Resource()
-        self.non_zero_requested = Resource()
-        self.used_ports: dict[tuple[str, str, int], int] = {}
+        self._requested = Resource()
+        self._non_zero_requested = Resource()
+        self._used_ports: dict[tuple[str, str, int], int] = {}
+        #: pods added (1) or removed (-1) whose requests and ports are not summed in yet: the sums are made on
+        #: first read, in the same order, so that a pass whose filters never read them does not pay for them
+        self._unsummed: list[tuple[PodInfo, int]] = []
         self.image_states: dict[str, Any] = {}
         raw = (node.raw or {}) if node is not None else {}
         self.spec: Mapping[str, Any] = _d(raw.get("spec"))
@@ -285,14 +288,42 @@ class NodeInfo:
         """The node's labels (none when only its ResourceSlices name it)."""
         return self.node.labels if self.node is not None else {}
 
+    @property
+    def requested(self) -> Resource:
+        """The sum of the node's pods' requests (NodeInfo.Requested)."""
+        if self._unsummed:
+            self._sum()
+        return self._requested
+
+    @property
+    def non_zero_requested(self) -> Resource:
+        """The sum of the node's pods' non-zero cpu and memory requests (NodeInfo.NonZeroRequested)."""
+        if self._unsummed:
+            self._sum()
+        return self._non_zero_requested
+
+    @property
+    def used_ports(self) -> dict[tuple[str, str, int], int]:
+        """The host ports the node's pods use, with how many pods use each (NodeInfo.UsedPorts)."""
+        if self._unsummed:
+            self._sum()
+        return self._used_ports
+
+    def _sum(self) -> None:
+        pending, self._unsummed = self._unsummed, []
+        for p, sign in pending:
+            self._update(p, sign)
+
     def add_pod(self, p: PodInfo) -> None:
         """Add a pod to the node and its sums."""
         self.pods.append(p)
-        if p.has_affinity:
-            self.pods_with_affinity.append(p)
-        if p.has_required_anti_affinity:
-            self.pods_with_required_anti_affinity.append(p)
-        self._update(p, 1)
+        if p.spec.get("affinity"):  # else neither (most pods): not worth two cached properties
+            if p.has_affinity:
+                self.pods_with_affinity.append(p)
+            if p.has_required_anti_affinity:
+                self.pods_with_required_anti_affinity.append(p)
+        self.version += 1
+        self._unsummed.append((p, 1))
 
     def remove_pod(self, p: PodInfo) -> None:
         """Remove a pod from the node and its sums."""
@@ -301,22 +332,23 @@ class NodeInfo:
                 if q.key == p.key:
                     del lst[i]
                     break
-        self._update(p, -1)
+        self.version += 1
+        self._unsummed.append((p, -1))
 
     def _update(self, p: PodInfo, sign: int) -> None:
-        self.version += 1
-        self.requested.add_resource(p.requests, sign)
-        self.non_zero_requested.milli_cpu += sign * p.non0_cpu
-        self.non_zero_requested.memory += sign * p.non0_mem
+        self._requested.add_resource(p.requests, sign)
+        self._non_zero_requested.milli_cpu += sign * p.non0_cpu
+        self._non_zero_requested.memory += sign * p.non0_mem
+        used = self._used_ports
         for port in host_ports(p):
             if sign > 0:
-                self.used_ports[port] = self.used_ports.get(port, 0) + 1
+                used[port] = used.get(port, 0) + 1
             else:
-                left = self.used_ports.get(port, 0) - 1
+                left = used.get(port, 0) - 1
                 if left > 0:
-                    self.used_ports[port] = left
+                    used[port] = left
                 else:
-                    self.used_ports.pop(port, None)
+                    used.pop(port, None)
 
     def clone(self) -> NodeInfo:
         """A copy whose pod lists and sums can change without touching this one."""
@@ -325,9 +357,10 @@ class NodeInfo:
         c.pods = list(self.pods)
         c.pods_with_affinity = list(self.pods_with_affinity)
         c.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)
-        c.requested = self.requested.clone()
-        c.non_zero_requested = self.non_zero_requested.clone()
-        c.used_ports = dict(self.used_ports)
+        c._requested = self._requested.clone()
+        c._non_zero_requested = self._non_zero_requested.clone()
+        c._used_ports = dict(self._used_ports)
+        c._unsummed = list(self._unsummed)
         return c
 
 

@@ -131,12 +131,13 @@ class NodeResourcesFit(FitScore):
         alpha and off in v1.37.
         """
         out: list[InsufficientResource] = []
-        alloc, used = node.allocatable, node.requested
+        alloc = node.allocatable
         allowed = alloc.allowed_pod_number
         if len(node.pods) + 1 > allowed:
             out.append(InsufficientResource(res.PODS, REASON_TOO_MANY_PODS, 1, len(node.pods), allowed))
         if not (request.milli_cpu or request.memory or request.ephemeral_storage or request.scalar):
             return out
+        used = node.requested  # summed on first read: a pod that requests nothing never needs it
         if request.milli_cpu > 0 and request.milli_cpu > alloc.milli_cpu - used.milli_cpu:
             out.append(InsufficientResource(res.CPU, insufficient_reason(res.CPU), request.milli_cpu,
                                             used.milli_cpu, alloc.milli_cpu, request.milli_cpu > alloc.milli_cpu))
