@@ -441,14 +441,20 @@ class Quantity:
     # -- arithmetic -----------------------------------------------------
     def __add__(self, other: Quantity | int) -> Quantity:
         """Add: keeps the receiver's format, unless the receiver is zero."""
-        return Quantity(self.value + _value_of(other), self._result_format(other))
+        a, b = self.value, _value_of(other)
+        if a.denominator == 1 == b.denominator:  # whole numbers: int arithmetic, not Fraction's
+            return Quantity(Fraction(a.numerator + b.numerator), self._result_format(other))
+        return Quantity(a + b, self._result_format(other))
 
     def __radd__(self, other: int) -> Quantity:
         return Quantity(_value_of(other) + self.value, self.format)
 
     def __sub__(self, other: Quantity | int) -> Quantity:
         """Sub: keeps the receiver's format, unless the receiver is zero."""
-        return Quantity(self.value - _value_of(other), self._result_format(other))
+        a, b = self.value, _value_of(other)
+        if a.denominator == 1 == b.denominator:
+            return Quantity(Fraction(a.numerator - b.numerator), self._result_format(other))
+        return Quantity(a - b, self._result_format(other))
 
     def __rsub__(self, other: int) -> Quantity:
         return Quantity(_value_of(other) - self.value, self.format)
