@@ -76,7 +76,9 @@ _SEMVER_MSG = "must be a string compatible with semver.org spec 2.0.0"
 _REQUEST_REF_MSG = ("must be the name of a request in the claim or the name of a request and a subrequest separated "
                     "by '/'")
 
-_EFFECTS = ("NoExecute", "NoSchedule", "None")  # sets.List order
+#: The effects of a device taint (resource.k8s.io DeviceTaintEffect), most common first.
+DEVICE_TAINT_EFFECTS = ("NoSchedule", "NoExecute", "None")
+_EFFECTS = tuple(sorted(DEVICE_TAINT_EFFECTS))  # sets.List order, as validation names them
 _OPERATORS = ("Equal", "Exists")
 _ALLOCATION_MODES = ("All", "ExactCount")
 _CONFIG_SOURCES = ("FromClaim", "FromClass")

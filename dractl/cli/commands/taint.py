@@ -11,8 +11,7 @@ import typer
 from dractl import MANAGED_BY_LABEL, TAINT_GROUP_LABEL
 from dractl.cli import completers as _c
 from dractl.errors import ExitCode
-
-EFFECTS = ("NoSchedule", "NoExecute", "None")
+from dractl.model.formats import DEVICE_TAINT_EFFECTS as EFFECTS
 
 
 def parse_taint(spec: str) -> dict[str, str]:
