@@ -163,13 +163,16 @@ class Explanation:
                 out.extend(line.replace("node \0", where).replace("\0", where) for line in sig)
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        """The structured explanation, plus ``lines``: the same sentences the table output prints."""
+    def to_dict(self, lines: list[str] | None = None) -> dict[str, Any]:
+        """The structured explanation, plus ``lines``: the same sentences the table output prints.
+
+        ``lines``: what :meth:`lines` gave, when the caller has it already.
+        """
         return {
             "error": self.error,
             "notes": list(self.notes),
             "nodes": [n.to_dict() for n in self.nodes],
-            "lines": self.lines(),
+            "lines": self.lines() if lines is None else list(lines),
         }
 
     def merge(self, other: Explanation) -> None:
@@ -251,6 +254,8 @@ class _Classifier:
         # A failed selector's reason text -> (head, detail), so that grouping never
         # has to take the text apart (an expression can contain ")" and ": ").
         self.parts: dict[str, tuple[str, str]] = {}
+        # (id(selectors), label) -> what _selectors walks for them (the selectors are kept: the id stays theirs)
+        self._plans: dict[tuple[int, str], tuple[Sequence[str], list[tuple[int, str, Any, Any]]]] = {}
 
     def classify(self, rd: ReqData, cand: Candidate, claim: ResourceClaim) -> tuple[str, str]:
         """The first check that rules ``cand`` out for ``rd`` alone: (kind, reason)."""
@@ -309,24 +314,36 @@ class _Classifier:
         return "usable", "usable"
 
     def _selectors(self, selectors: Sequence[str], cand: Candidate, label: str) -> tuple[str, str] | None:
+        plan = self._plans.get((id(selectors), label))
+        if plan is None or plan[0] is not selectors:
+            plan = self._plan(selectors, label)
         cache = self.a.selectors
         device = cand.device
         did = id(device)
-        for i, expr in enumerate(selectors):
-            ok = cache.results(expr).get(did)  # what the search found, else evaluated (once) now
+        for i, expr, results, texts in plan[1]:
+            ok = results.get(did)  # what the search found, else evaluated (once) now
             if ok is None:
                 ok = cache.result(expr, cand.key[0], device)
             if ok is True:
                 continue
             if isinstance(ok, SelectorFailure):
                 return "cel-error", f"hit a CEL {ok.kind} error in {label} #{i} ({expr}): {ok.message}"
-            if not ok:
-                why = cache.explain(expr, cand.key[0], cand.device)
+            why = cache.explain(expr, cand.key[0], device)
+            text = texts.get(why)
+            if text is None:
                 head = f"fail {label} #{i} ({expr})"
-                text = f"{head}: {why}" if why else head
+                text = texts[why] = f"{head}: {why}" if why else head
                 self.parts[text] = (head, why or "")
-                return "selector", text
+            return "selector", text
         return None
+
+    def _plan(self, selectors: Sequence[str], label: str) -> tuple[Sequence[str], list[tuple[int, str, Any, Any]]]:
+        """Per selector: its index, expression, the cache's results for it and its failure texts by reason."""
+        cache = self.a.selectors
+        plan: tuple[Sequence[str], list[tuple[int, str, Any, Any]]] = (
+            selectors, [(i, expr, cache.results(expr), {}) for i, expr in enumerate(selectors)])
+        self._plans[(id(selectors), label)] = plan
+        return plan
 
     def _counter_shortage(self, cand: Candidate) -> str | None:
         # The allocator's available counters (exact ints or Fractions), cached per pool ID like upstream's.
@@ -487,8 +504,9 @@ def explain_request(
     selector_failed: set[str] = set()
     unasked: set[str] = set()  # capacities the request overdraws without naming them
     full_id = len(cl.view.pools) > 1
+    classify = cl.classify
     for cand in cl.view.devices:
-        kind, reason = cl.classify(rd, cand, claim)
+        kind, reason = classify(rd, cand, claim)
         if kind == "class-selector":
             _add(other, kind, reason, cand, full_id, cl.parts.get(reason))
             continue
@@ -500,7 +518,11 @@ def explain_request(
         if kind == "usable":
             rx.usable += 1
         else:
-            _add(bad, kind, reason, cand, full_id, cl.parts.get(reason))
+            g = bad.get((kind, reason))
+            if g is not None and len(g.examples) >= MAX_EXAMPLES:
+                g.count += 1  # what _add does for a group that has all its examples
+            else:
+                _add(bad, kind, reason, cand, full_id, cl.parts.get(reason))
             if kind == "capacity":
                 unasked.update(cap.unrequested_shortfalls(a.aggregated.get(cand.key), rd.capacity,
                                                           cand.device.capacity, a.f.fractional_capacity_range))

@@ -192,17 +192,17 @@ class SelectorCache:
 
     def explain(self, expr: str, driver: str, device: Device) -> str | None:
         """Why ``expr`` is false (or fails) for the device, or None; memoised like the results."""
+        keys = self._value_keys.get(expr)
+        known = None if keys is None else keys.get(id(device))
+        if known is not None and known[0] is not None:  # result() found an identity key: compiled, convertible
+            why = self._explained_by_identity.get(known[0], _UNKNOWN)
+            if why is not _UNKNOWN:
+                return why
         sel = self.compiled(expr)
         if isinstance(sel, SelectorFailure):
             return None
-        keys = self._value_keys.get(expr)
-        known = None if keys is None else keys.get(id(device))
         if known is not None:
             ik, vk = known  # what result() found
-            if ik is not None:
-                why = self._explained_by_identity.get(ik, _UNKNOWN)
-                if why is not _UNKNOWN:
-                    return why
         else:
             ik, vk = None, self._value_key(expr, sel, driver, device)
         try:

@@ -232,13 +232,14 @@ class Explainer:
             return msg, [msg, *notes], None
         explanation = p.explanation or Explanation()
         summary = p.message or ""
-        detail = explanation.to_dict()
+        lines = explanation.lines()
+        detail = explanation.to_dict(lines)
         detail["nodeStatuses"] = p.node_details()
         if p.not_checked:
             detail["notChecked"] = {n: list(v) for n, v in p.not_checked.items()}
         if p.volumes:
             detail["volumesNotChecked"] = list(p.volumes)
-        return summary, [summary, *notes, *brief_lines(explanation)], detail
+        return summary, [summary, *notes, *brief_lines(explanation, lines=lines)], detail
 
     # -------------------------------------------------------- allocated
 
@@ -323,13 +324,14 @@ class Explainer:
 MAX_LINES = 12
 
 
-def brief_lines(ex: Explanation, max_lines: int = MAX_LINES) -> list[str]:
+def brief_lines(ex: Explanation, max_lines: int = MAX_LINES, *, lines: list[str] | None = None) -> list[str]:
     """The explanation's lines, summarised per request when the nodes tell too many different stories.
 
     When the nodes' devices are held by different claims, that is one summary per request
-    across all nodes followed by the first node's own story; else ``Explanation.lines()``.
+    across all nodes followed by the first node's own story; else ``Explanation.lines()`` (``lines``: what
+    it gave, when the caller has it already).
     """
-    lines = ex.lines()
+    lines = ex.lines() if lines is None else list(lines)
     if len(lines) <= max_lines or len(ex.nodes) <= 1:
         return lines
     out: list[str] = []
