@@ -531,3 +531,42 @@ def test_without_rights_on_events_explanations_still_work(live, demos, dractl, d
         api.delete("ClusterRoleBinding", "dractl-no-events")
         api.delete("ClusterRole", "dractl-no-events")
         api.delete("Namespace", ns)
+
+
+def test_claim_and_pod_listings_need_rights_on_claims_pods_and_templates_only(live, demos, dractl, dractl_proc,
+                                                                               tmp_path):
+    """`claims` and `pods` list only what they show: no rights on slices, classes, nodes or taint rules needed."""
+    api = live.api
+    ns = "live-listings-only"
+    name = "dractl-listings-only"
+    api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+    api.create({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "reader", "namespace": ns}})
+    role = yaml.safe_load(dractl("--fake", "rbac", "--name", name).out)
+    keep = {"pods", "resourceclaims", "resourceclaimtemplates"}
+    for rule in role["rules"]:
+        rule["resources"] = [r for r in rule["resources"] if r in keep]
+    role["rules"] = [r for r in role["rules"] if r["resources"]]
+    api.create(role)
+    api.create({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+                "metadata": {"name": name},
+                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": name},
+                "subjects": [{"kind": "ServiceAccount", "name": "reader", "namespace": ns}]})
+    try:
+        tok = api.ok("POST", f"/api/v1/namespaces/{ns}/serviceaccounts/reader/token",
+                     {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenRequest", "spec": {}})
+        env = {"KUBECONFIG": str(kubeconfig(live, tmp_path, user={"token": tok["status"]["token"]}))}
+
+        def listed():
+            r = dractl_proc("-n", demos, "claims", env=env)
+            return r if r.code == 0 else None
+
+        r = api.wait("claims with rights on claims, pods and templates only", listed, timeout=10)
+        assert r.err == "" and "huge-gpu" in r.out
+        r = dractl_proc("-n", demos, "pods", "-o", "json", env=env)
+        assert r.code == 0 and r.err == "" and "huge-gpu" in r.out, r.err
+        r = dractl_proc("devices", env=env)  # a device listing does read the slices
+        assert r.code == 1 and "cannot list resourceslices" in r.err, r.err
+    finally:
+        api.delete("ClusterRoleBinding", name)
+        api.delete("ClusterRole", name)
+        api.delete("Namespace", ns)
