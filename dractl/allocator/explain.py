@@ -481,6 +481,24 @@ def _merge_in_use_groups(groups: list[ReasonGroup]) -> list[ReasonGroup]:
     return out
 
 
+def _fill_selectors(cl: _Classifier, rd: ReqData) -> None:
+    """Evaluate ``rd``'s class and request selectors for the node's devices in one call each.
+
+    Only where classify will ask (each selector on the devices every earlier one accepted), so that it finds
+    each answer kept; the answers are the same (SelectorCache).
+    """
+    a = cl.a
+    cache = a.selectors
+    todo = [(c.key[0], c.device) for c in cl.view.devices]
+    if not a.f.binding_conditions:
+        todo = [t for t in todo if not t[1].binding_conditions]
+    for expr in (*(rd.class_.selectors if rd.class_ is not None else ()), *rd.selectors):
+        if not todo:
+            return
+        results = cache.fill(expr, todo)
+        todo = [t for t in todo if results.get(id(t[1])) is True]
+
+
 def explain_request(
     cl: _Classifier, claim: ResourceClaim, rd: ReqData, multi_claims: bool
 ) -> RequestExplanation:
@@ -504,6 +522,7 @@ def explain_request(
     selector_failed: set[str] = set()
     unasked: set[str] = set()  # capacities the request overdraws without naming them
     full_id = len(cl.view.pools) > 1
+    _fill_selectors(cl, rd)
     classify = cl.classify
     for cand in cl.view.devices:
         kind, reason = classify(rd, cand, claim)

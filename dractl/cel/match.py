@@ -181,6 +181,41 @@ class SelectorCache:
         self._keep[did] = device
         return r
 
+    def fill(self, expr: str, items: Iterable[tuple[str, Device]]) -> dict[int, bool | SelectorFailure]:
+        """:meth:`result` for each (driver, device) not asked about yet; the results as :meth:`results`.
+
+        The same answers, one call for a node's devices: a device whose values were seen before costs a few
+        lookups here.
+        """
+        results = self.results(expr)
+        sel = self.compiled(expr)
+        shape = 0
+        if not isinstance(sel, SelectorFailure):
+            known = self._shapes.get(expr)
+            shape = self._shape(expr, sel) if known is None else known
+        keys = self._value_keys.get(expr)
+        if keys is None:
+            keys = self._value_keys[expr] = {}
+        errors, by_identity, keep = self._input_errors, self._by_identity, self._keep
+        for driver, device in items:
+            did = id(device)
+            if did in results:
+                continue
+            bad = errors.get(did, _UNKNOWN)
+            if bad is _UNKNOWN and shape:
+                bad = errors[did] = device_input_error(device)
+            if shape and bad is None:
+                ik = (expr, driver, device.allow_multiple_allocations) if shape == 1 else \
+                    (expr, driver, device.allow_multiple_allocations, id(device.capacity))
+                hit = by_identity.get(ik)
+                if hit is not None:
+                    results[did] = hit[0]
+                    keys[did] = (ik, hit[1])
+                    keep[did] = device
+                    continue
+            self.result(expr, driver, device)
+        return results
+
     @staticmethod
     def _evaluate(sel: CompiledSelector, driver: str, device: Device) -> bool | SelectorFailure:
         from dractl.cel.errors import CELRuntimeError
