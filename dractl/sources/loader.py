@@ -308,13 +308,17 @@ def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> 
         except OSError:
             return None
     try:
-        doc = json.loads(data)
+        # what json.loads(data) does, with the bytes let go before the objects are made
+        text = data.decode(json.detect_encoding(data), "surrogatepass")
+        del data
+        doc = json.loads(text)
     except (ValueError, RecursionError):
         return None
+    del text
     items = doc.get("items") if isinstance(doc, dict) else None
     if not isinstance(items, list):
         return None
-    del data, doc
+    del doc
     return _state_objects(items, path, warn=warn, kinds=kinds)
 
 
@@ -341,6 +345,8 @@ def _state_objects(items: list[Any], origin: str, *, warn, kinds: frozenset[str]
             raise InputError(f"{origin}: document {n}: nesting too deep") from None
         if o is not None:
             out.append(o)
+        else:
+            items[n - 1] = None  # an object of a kind not asked for: its dictionaries go now
     if skipped and warn:
         warn(_skipped_text(origin, skipped))
     return out
