@@ -182,9 +182,25 @@ class Resource:
         return not (self.milli_cpu or self.memory or self.ephemeral_storage or any(self.scalar.values()))
 
 
+#: node_allocatable's answers by the allocatable's items, all strings (the nodes of a pool publish the same); bounded
+_ALLOCATABLE_MEMO: dict[tuple[tuple[str, Any], ...], Resource] = {}
+
+
 def node_allocatable(allocatable: Mapping[str, Any]) -> Resource:
-    """NodeInfo.SetNode: ``Allocatable = NewResource(node.Status.Allocatable)``."""
-    return Resource.of(resource_list(allocatable))
+    """NodeInfo.SetNode: ``Allocatable = NewResource(node.Status.Allocatable)``.
+
+    Nodes that publish the same allocatable share one Resource: read only.
+    """
+    key = tuple(allocatable.items())
+    if not all(type(k) is str and type(v) is str for k, v in key):  # what equal keys might parse apart
+        return Resource.of(resource_list(allocatable))
+    hit = _ALLOCATABLE_MEMO.get(key)
+    if hit is None:
+        hit = Resource.of(resource_list(allocatable))
+        if len(_ALLOCATABLE_MEMO) >= 4096:
+            _ALLOCATABLE_MEMO.clear()
+        _ALLOCATABLE_MEMO[key] = hit
+    return hit
 
 
 # ---------------------------------------------------------------- helpers.go
