@@ -190,6 +190,7 @@ class Allocator:
             else:
                 self._slices_shared.append(s)
         self._views: dict[tuple[str, tuple[tuple[str, str], ...]], NodeView] = {}
+        self._named_views: dict[str, NodeView] = {}  # a node named by a string: its labels are the cluster's
         self._shared_pools: dict[tuple[int, ...], tuple[list[ResourceSlice], PoolView]] = {}
         self._rule_taints: dict[DeviceKey, tuple[DeviceTaint, ...]] | None = None
         if self.f.device_taint_rules and cluster.taint_rules:
@@ -341,6 +342,9 @@ class Allocator:
     def node_view(self, node: Node | str) -> NodeView:
         """The pools and devices visible from ``node`` (cached)."""
         if isinstance(node, str):
+            view = self._named_views.get(node)
+            if view is not None:
+                return view
             name = node
             labels = self._node_labels.get(name, {})
         else:
@@ -359,6 +363,8 @@ class Allocator:
                 self._shared_pools,
             )
             self._views[ck] = view
+        if isinstance(node, str):
+            self._named_views[node] = view
         return view
 
     def _taints_for(self, key: DeviceKey) -> tuple[DeviceTaint, ...]:

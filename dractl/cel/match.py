@@ -133,7 +133,9 @@ class SelectorCache:
 
         Shared with the devices of the same values.
         """
-        results = self.results(expr)
+        results = self._results.get(expr)
+        if results is None:
+            results = self.results(expr)
         keys = self._value_keys.get(expr)
         if keys is None:
             keys = self._value_keys[expr] = {}
@@ -141,7 +143,9 @@ class SelectorCache:
         r: bool | SelectorFailure | None
         vk: tuple[Any, ...] | None = None
         ik: tuple[Any, ...] | None = None
-        sel = self.compiled(expr)
+        sel = self._compiled.get(expr)
+        if sel is None:
+            sel = self.compiled(expr)
         if isinstance(sel, SelectorFailure):
             r = sel
         else:
