@@ -7,6 +7,7 @@ absurd nesting, binary data) ends in an ``InputError`` quickly, never a crash.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -262,12 +263,34 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
             return ix, {}
     ix = snapindex.Indexed(reread, [], None, [])
     made: dict[int, Any] = {}
-    try:
-        _stream_objects(f, reread, origin, warn=warn, validate=validate, kinds=None, lazy=lazy, index=ix,
-                        made=made, keep=model)
-    except NotStreamable:
-        f.close()
-        return None
+    checker = _validator(path, data) if validate and size >= PARALLEL_BYTES else None
+    if checker is not None:  # validated by the checker beside this reader: read here without validating
+        try:
+            _stream_objects(f, reread, origin, warn=None, validate=False, kinds=None, lazy=lazy, index=ix,
+                            made=made, keep=model)
+            read = True
+        except NotStreamable:
+            checker.stop()
+            f.close()
+            return None
+        except Exception:  # noqa: BLE001 - the reader below says what is wrong, as it always has
+            read = False
+        finally:
+            valid = checker.valid()
+        if read and valid:
+            if ix.skipped and warn:
+                warn(_skipped_text(origin, ix.skipped))
+        else:  # bad input (or a checker that could not say): read again, validating, for the same first error
+            f.seek(0)
+            ix, made = snapindex.Indexed(reread, [], None, []), {}
+            checker = None
+    if checker is None:
+        try:
+            _stream_objects(f, reread, origin, warn=warn, validate=validate, kinds=None, lazy=lazy, index=ix,
+                            made=made, keep=model)
+        except NotStreamable:
+            f.close()
+            return None
     if len(ix.entries) == 1 and not ix.entries[0][snapindex.END]:
         ix.entries[0][snapindex.END] = size  # a document that is no list: the object is the whole of it
     if sha is not None and validate:
@@ -277,6 +300,76 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
 
 #: a fake cluster state up to this size is decoded whole; a bigger one item by item (see read_state)
 WHOLE_STATE_BYTES = 32 * 1024 * 1024
+
+
+#: A file at least this big is validated in a child process while this one reads it (on two CPUs or more).
+PARALLEL_BYTES = 1 << 20
+
+
+class _Validator:
+    """A child process that validates every item of a file, while its parent reads the file without validating.
+
+    Its exit status is the verdict: 0, every item is valid. Anything else (a bad item, a file that cannot be read
+    item by item, a child that died) sends the parent back to the one reader that validates as it reads, so
+    every bad input gets the message it always got; only good files are read faster.
+    """
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self._status: int | None = None
+
+    def valid(self) -> bool:
+        """Wait for the child: whether it found every item valid."""
+        if self._status is None:
+            try:
+                _, status = os.waitpid(self.pid, 0)
+            except ChildProcessError:  # reaped by someone else: no verdict
+                status = -1
+            self._status = status
+        return self._status == 0
+
+    def stop(self) -> None:
+        """Stop the child (its verdict is not wanted)."""
+        if self._status is None:
+            import signal
+
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+            self.valid()
+
+
+def _validator(path: str, data: bytes | None) -> _Validator | None:
+    """A child validating ``path`` (``-``: ``data``) item by item; None where that would not be faster or safe.
+
+    Forking needs a process with no other threads (their locks would be copied held) and a second CPU.
+    """
+    import io
+
+    if not hasattr(os, "fork") or threading.active_count() != 1:
+        return None
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    if cpus < 2:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid:
+        return _Validator(pid)
+    code = 1  # the child: never returns, never flushes what the parent wrote
+    try:
+        from dractl.sources.jsonstream import Reread
+
+        f = io.BytesIO(data) if path == "-" and data is not None else open(path, "rb")  # noqa: SIM115
+        _stream_objects(f, Reread(f), path, warn=None, validate=True, kinds=frozenset(), lazy=frozenset())
+        code = 0
+    except BaseException:  # noqa: BLE001, S110 - any failure is "not valid": the parent reads again, validating
+        pass
+    finally:
+        os._exit(code)
 
 
 def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> list[Any] | None:

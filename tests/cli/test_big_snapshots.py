@@ -321,3 +321,65 @@ def test_a_device_line_is_its_document_as_compact_json(files, shows):
         assert docs.line(v) == enc(doc)
         assert json.loads(docs.line(v)) == doc
     assert any(docs.doc(v).get(shows) for v in views)  # the case has what it is there for
+
+
+def _many(n: int) -> list[dict]:
+    return [namespace("ns1"), device_class()] + [node(f"n-{i}") for i in range(n)] + [
+        example_gpu_slice(f"n-{i}") for i in range(n)]
+
+
+def _broken_late(objs: list[dict]) -> list[dict]:
+    objs[-1]["spec"]["devices"][5]["name"] = "Not_A_Label"
+    return objs
+
+
+def _malformed(objs: list[dict]) -> list[dict]:  # a shape validation refuses before the parser could trip on it
+    objs[3]["metadata"] = "n-1"
+    return objs
+
+
+def _unknown_kinds(objs: list[dict]) -> list[dict]:
+    return objs + [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x", "namespace": "ns1"}}]
+
+
+@pytest.mark.parametrize("change", [None, _broken_late, _malformed, _unknown_kinds, _bad_slice])
+def test_a_file_validated_beside_its_reader_answers_as_one_validated_as_read(dractl, tmp_path, monkeypatch, change):
+    """A big file is validated by a child process while this one reads it: same answers, same bad-input lines."""
+    import os
+
+    from dractl.sources import loader
+
+    objs = _objects() if change is _bad_slice else _many(60)
+    if change is not None:
+        objs = change(objs)
+    path = _write(tmp_path, "snap.json", objs)
+    forks = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            forks.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    reads = []
+    real_stream = loader._stream_objects
+
+    def stream(*args, **kwargs):
+        reads.append(kwargs["validate"])
+        return real_stream(*args, **kwargs)
+
+    monkeypatch.setattr(loader, "_stream_objects", stream)
+    runs = []
+    for i, threshold in enumerate((1 << 62, 0)):  # validated as read; then beside the reader
+        monkeypatch.setattr(loader, "PARALLEL_BYTES", threshold)
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / f"cache-{i}"))  # a first read each time
+        reads.clear()
+        runs.append([dractl("--from", path, *args) for args in (["devices", "-o", "json"], ["-A", "claims"])])
+    assert forks, "the second read was not validated beside its reader"
+    assert runs[0] == runs[1]
+    good = change in (None, _unknown_kinds)
+    assert runs[0][0].code == (0 if good else 2), runs[0][0].err
+    # each command reads a good file once, unvalidated; a bad one again, validating
+    assert reads == ([False, False] if good else [False, True, False, True]), reads
