@@ -42,7 +42,7 @@ def run(label: str, fn, rounds: int = 5) -> float:
     times = []
     for _ in range(rounds):
         _input._CONVERTED.clear()  # include the per-device input conversion every round
-        _input._ERRORS.clear()
+        _input._GOOD_VERSIONS.clear()
         _input._VERSIONS.clear()
         t = time.perf_counter()
         fn()
