@@ -275,8 +275,10 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
             return None
         except Exception:  # noqa: BLE001 - the reader below says what is wrong, as it always has
             read = False
-        finally:
-            valid = checker.valid()
+        except BaseException:  # interrupted: the child's verdict is not wanted
+            checker.stop()
+            raise
+        valid = checker.valid()
         if read and valid:
             if ix.skipped and warn:
                 warn(_skipped_text(origin, ix.skipped))
