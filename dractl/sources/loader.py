@@ -417,27 +417,44 @@ def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> 
     return _state_objects(items, path, warn=warn, kinds=kinds)
 
 
-def _state_objects(items: list[Any], origin: str, *, warn, kinds: frozenset[str] | None) -> list[Any]:
-    """The model objects of a state's ``items`` of ``kinds`` (each item is ``document N`` in messages)."""
+#: what :func:`_item_object` gives for an object of a kind dractl does not use
+_SKIPPED: Any = object()
+
+
+def _item_object(obj: dict[str, Any], where: str, origin: str, *, validate: bool, model: bool,
+                 skipped: list[tuple[str, str, str]]) -> Any:
+    """One item of a file as a model object; None: not made, as ``model`` asks.
+
+    _SKIPPED: its kind is one dractl does not use (noted in ``skipped``). Bad input is one InputError or
+    ValidationError naming ``origin`` and the item (``where``).
+    """
     from dractl.model.parse import UnknownKind, object_label, parse_object
 
+    try:
+        return parse_object(obj, validate=validate, model=model)
+    except UnknownKind as e:
+        skipped.append((object_label(obj), obj.get("kind", "?"), str(e)))
+        return _SKIPPED
+    except ValidationError as e:
+        if not e.obj:
+            e = e.located(obj=where)
+        raise e.located(origin=origin) from None
+    except RecursionError:
+        raise InputError(f"{origin}: {where}: nesting too deep") from None
+
+
+def _state_objects(items: list[Any], origin: str, *, warn, kinds: frozenset[str] | None) -> list[Any]:
+    """The model objects of a state's ``items`` of ``kinds`` (each item is ``document N`` in messages)."""
     out: list[Any] = []
     skipped: list[tuple[str, str, str]] = []
     for n, obj in enumerate(items, 1):
+        where = f"document {n}"
         if not isinstance(obj, dict):
-            raise InputError(f"{origin}: document {n}: not a Kubernetes object (a {_yaml_type(obj)})")
-        kind = obj.get("kind")
-        try:
-            o = parse_object(obj, validate=False, model=kinds is None or kind in kinds)
-        except UnknownKind as e:
-            skipped.append((object_label(obj), obj.get("kind", "?"), str(e)))
+            raise InputError(f"{origin}: {where}: not a Kubernetes object (a {_yaml_type(obj)})")
+        o = _item_object(obj, where, origin, validate=False, model=kinds is None or obj.get("kind") in kinds,
+                         skipped=skipped)
+        if o is _SKIPPED:
             continue
-        except ValidationError as e:
-            if not e.obj:
-                e = e.located(obj=f"document {n}")
-            raise e.located(origin=origin) from None
-        except RecursionError:
-            raise InputError(f"{origin}: document {n}: nesting too deep") from None
         if o is not None:
             out.append(o)
         else:
@@ -496,7 +513,6 @@ def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, k
     from dataclasses import replace
 
     from dractl.model.convert import V1
-    from dractl.model.parse import UnknownKind, object_label, parse_object
     from dractl.sources.jsonstream import LazyRaw, NotStreamable, stream_items
     from dractl.sources.snapindex import entry_of
 
@@ -521,17 +537,9 @@ def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, k
                     wanted = keep is None or keep(entry)
             else:
                 wanted = kinds is None or kind in kinds
-            try:
-                o = parse_object(obj, validate=validate, model=wanted)
-            except UnknownKind as e:
-                skipped.append((object_label(obj), obj.get("kind", "?"), str(e)))
+            o = _item_object(obj, where, origin, validate=validate, model=wanted, skipped=skipped)
+            if o is _SKIPPED:
                 continue
-            except ValidationError as e:
-                if not e.obj:
-                    e = e.located(obj=where)
-                raise e.located(origin=origin) from None
-            except RecursionError:
-                raise InputError(f"{origin}: {where}: nesting too deep") from None
             if index is not None and entry is not None:
                 if extra is not None:
                     index.extra = extra
@@ -578,8 +586,6 @@ def objects_from_docs(
 
     ``allow_empty``: no objects at all is a valid state (an empty fake cluster), not bad input.
     """
-    from dractl.model.parse import UnknownKind, object_label, parse_object
-
     out: list[Any] = []
     skipped: list[tuple[str, str, str]] = []
     found_any = False
@@ -587,16 +593,9 @@ def objects_from_docs(
         found_any = True
         if not isinstance(obj, dict):
             raise InputError(f"{origin}: {where}: not a Kubernetes object (a {_yaml_type(obj)})")
-        try:
-            out.append(parse_object(obj, validate=validate))
-        except UnknownKind as e:
-            skipped.append((object_label(obj), obj.get("kind", "?"), str(e)))
-        except ValidationError as e:
-            if not e.obj:
-                e = e.located(obj=where)
-            raise e.located(origin=origin) from None
-        except RecursionError:
-            raise InputError(f"{origin}: {where}: nesting too deep") from None
+        o = _item_object(obj, where, origin, validate=validate, model=True, skipped=skipped)
+        if o is not _SKIPPED:
+            out.append(o)
     if not found_any and not allow_empty:
         raise InputError(f"{origin}: no Kubernetes objects in it")
     if skipped and warn:
