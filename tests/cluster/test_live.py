@@ -6,6 +6,7 @@ dractl shows what the API server holds.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -498,24 +499,36 @@ def test_completion_names_come_from_the_cluster(live, demos, monkeypatch):
     assert sorted(names) == want and len(want) == 5
 
 
-def test_without_rights_on_events_explanations_still_work(live, demos, dractl, dractl_proc, tmp_path):
+@contextlib.contextmanager
+def _reader(live, dractl, tmp_path, name: str, resources):
+    """A service account bound to `dractl rbac`'s ClusterRole cut down to the ``resources`` it keeps: the env of a
+    kubeconfig that signs in as it (everything made is deleted afterwards)."""
     api = live.api
-    ns = "live-no-events"
+    ns = name.replace("dractl-", "live-")
     api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
     api.create({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "reader", "namespace": ns}})
-    role = yaml.safe_load(dractl("--fake", "rbac", "--name", "dractl-no-events").out)
+    role = yaml.safe_load(dractl("--fake", "rbac", "--name", name).out)
     for rule in role["rules"]:
-        rule["resources"] = [r for r in rule["resources"] if r != "events"]
+        rule["resources"] = [r for r in rule["resources"] if resources(r)]
+    role["rules"] = [r for r in role["rules"] if r["resources"]]
     api.create(role)
     api.create({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
-                "metadata": {"name": "dractl-no-events"},
-                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
-                            "name": "dractl-no-events"},
+                "metadata": {"name": name},
+                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": name},
                 "subjects": [{"kind": "ServiceAccount", "name": "reader", "namespace": ns}]})
     try:
         tok = api.ok("POST", f"/api/v1/namespaces/{ns}/serviceaccounts/reader/token",
                      {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenRequest", "spec": {}})
-        env = {"KUBECONFIG": str(kubeconfig(live, tmp_path, user={"token": tok["status"]["token"]}))}
+        yield {"KUBECONFIG": str(kubeconfig(live, tmp_path, user={"token": tok["status"]["token"]}))}
+    finally:
+        api.delete("ClusterRoleBinding", name)
+        api.delete("ClusterRole", name)
+        api.delete("Namespace", ns)
+
+
+def test_without_rights_on_events_explanations_still_work(live, demos, dractl, dractl_proc, tmp_path):
+    api = live.api
+    with _reader(live, dractl, tmp_path, "dractl-no-events", lambda r: r != "events") as env:
 
         def explained():
             r = dractl_proc("-n", demos, "claims", "--explain", env=env)
@@ -527,34 +540,14 @@ def test_without_rights_on_events_explanations_still_work(live, demos, dractl, d
         for listing in (("claims",), ("pods",)):  # listings do not read events: no warning
             r = dractl_proc("-n", demos, *listing, env=env)
             assert r.code == 0 and r.err == "" and "huge-gpu" in r.out, (listing, r.err)
-    finally:
-        api.delete("ClusterRoleBinding", "dractl-no-events")
-        api.delete("ClusterRole", "dractl-no-events")
-        api.delete("Namespace", ns)
 
 
 def test_claim_and_pod_listings_need_rights_on_claims_pods_and_templates_only(live, demos, dractl, dractl_proc,
                                                                                tmp_path):
     """`claims` and `pods` list only what they show: no rights on slices, classes, nodes or taint rules needed."""
     api = live.api
-    ns = "live-listings-only"
-    name = "dractl-listings-only"
-    api.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
-    api.create({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "reader", "namespace": ns}})
-    role = yaml.safe_load(dractl("--fake", "rbac", "--name", name).out)
     keep = {"pods", "resourceclaims", "resourceclaimtemplates"}
-    for rule in role["rules"]:
-        rule["resources"] = [r for r in rule["resources"] if r in keep]
-    role["rules"] = [r for r in role["rules"] if r["resources"]]
-    api.create(role)
-    api.create({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
-                "metadata": {"name": name},
-                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": name},
-                "subjects": [{"kind": "ServiceAccount", "name": "reader", "namespace": ns}]})
-    try:
-        tok = api.ok("POST", f"/api/v1/namespaces/{ns}/serviceaccounts/reader/token",
-                     {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenRequest", "spec": {}})
-        env = {"KUBECONFIG": str(kubeconfig(live, tmp_path, user={"token": tok["status"]["token"]}))}
+    with _reader(live, dractl, tmp_path, "dractl-listings-only", keep.__contains__) as env:
 
         def listed():
             r = dractl_proc("-n", demos, "claims", env=env)
@@ -566,7 +559,3 @@ def test_claim_and_pod_listings_need_rights_on_claims_pods_and_templates_only(li
         assert r.code == 0 and r.err == "" and "huge-gpu" in r.out, r.err
         r = dractl_proc("devices", env=env)  # a device listing does read the slices
         assert r.code == 1 and "cannot list resourceslices" in r.err, r.err
-    finally:
-        api.delete("ClusterRoleBinding", name)
-        api.delete("ClusterRole", name)
-        api.delete("Namespace", ns)
