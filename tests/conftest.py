@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -18,6 +19,12 @@ CLUSTER = Path(__file__).parent / "cluster"
 CLUSTER_CACHE = os.environ.get("DRACTL_CLUSTER_CACHE") or str(
     Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dractl-test-cluster"
 )
+
+# A suite started as a background job of a non-interactive shell inherits SIGINT ignored, and so would every
+# dractl it starts: the tests that press Ctrl-C would then wait forever. Python's handler is reset to the
+# default at exec, so the children get the disposition a terminal gives them.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @dataclass

@@ -183,10 +183,16 @@ class Terminal:
     def ctrl_c(self) -> int:
         return self.end(lambda: os.write(self.master, b"\x03"))
 
-    def end(self, how) -> int:
+    def end(self, how, timeout: float = 15) -> int:
+        import select
+
         how()
+        deadline = time.monotonic() + timeout
         try:
-            while True:
+            while time.monotonic() < deadline:  # what it writes until it exits (a dractl that hangs fails below)
+                ready, _, _ = select.select([self.master], [], [], 0.1)
+                if not ready:
+                    continue
                 chunk = os.read(self.master, 65536)
                 if not chunk:
                     break
@@ -194,7 +200,7 @@ class Terminal:
         except OSError:
             pass
         try:
-            return self.p.wait(timeout=15)
+            return self.p.wait(timeout=max(deadline - time.monotonic(), 1))
         finally:
             if self.p.poll() is None:
                 self.p.kill()
