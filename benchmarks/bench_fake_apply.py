@@ -7,7 +7,7 @@
 2. ``dractl claims --explain <one pending claim>`` over 10,000 devices
    (``--explain-nodes 1000`` x 10 GPUs, half of them held by 5,000 pods, plus one pod
    asking for 100Gi that no GPU has), timed beyond start-up (``dractl version``).
-   Goal: < 1 s.
+   Goal: <= 0.4 s (issue 18; issue 4's was < 1 s).
 
 Each command runs as a real process with a private state folder.
 """
@@ -88,10 +88,10 @@ def main() -> None:
         plain = statistics.median(run(env, "--fake", "-n", "bench", "claims", name)[0] for _ in range(a.runs))
         times = [run(env, "--fake", "-n", "bench", "claims", "--explain", name)[0] for _ in range(a.runs)]
         t = statistics.median(times)
-        goal = "ok" if t - base < 1.0 else "MISSED"
+        goal = "ok" if t - base <= 0.4 else "MISSED"
         devices = a.explain_nodes * a.devices_per_node
         print(f"claims --explain {name} over {devices} devices: {t:.2f} s, {t - base:.2f} s beyond start-up "
-              f"({base:.2f} s)   goal < 1 s: {goal}")
+              f"({base:.2f} s)   goal <= 0.4 s: {goal}")
         print(f"  of which loading the state ('claims {name}' without --explain: {plain:.2f} s): {plain - base:.2f} s;"
               f" the explanation itself: {t - plain:.2f} s")
 
