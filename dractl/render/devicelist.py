@@ -208,7 +208,8 @@ class DeviceRows:
         cols = ["NODE", "DRIVER", "POOL", "DEVICE", *[m.upper() for m in self.mains], "CAPACITY"]
         if self.has_counters:
             cols.append("COUNTERS")
-        return [*cols, "STATUS", "ATTRIBUTES", "TAINTS"]
+        # the table without -o wide has no ATTRIBUTES and TAINTS (made only for -o wide)
+        return [*cols, "STATUS", "ATTRIBUTES", "TAINTS"] if self.wide else [*cols, "STATUS"]
 
     def row(self, v: Any) -> list[str]:
         """The cells of one device view."""
@@ -233,8 +234,6 @@ class DeviceRows:
         if self.wide:
             row.append(" ".join(f"{k}={a}" for k, a in attrs.items()) or "<none>")
             row.append(",".join(str(t) for t in v.effective_taints) or "<none>")
-        else:  # not shown: the table without -o wide leaves ATTRIBUTES and TAINTS out
-            row += ["", ""]
         return row
 
 
@@ -267,5 +266,5 @@ def devices_table(views: Sequence[Any], wide: bool = True) -> Table:
     # To fit a terminal: the less telling attributes go first; NODE, DEVICE and STATUS (who holds the
     # device: what the view is for) stay, STATUS whole as long as dropping columns makes room for it.
     drop = [*reversed(mains_up[1:]), "COUNTERS", "POOL", "CAPACITY", *mains_up[:1], "DRIVER"]
-    return Table(rows.columns(), [rows.row(v) for v in views], wide={"ATTRIBUTES", "TAINTS"}, drop=drop,
-                 whole={"STATUS"})
+    return Table(rows.columns(), [rows.row(v) for v in views], wide={"ATTRIBUTES", "TAINTS"} if wide else set(),
+                 drop=drop, whole={"STATUS"})

@@ -328,16 +328,24 @@ def plain_table(table: Table, no_headers: bool = False) -> str:
 
 
 def write_plain_table(out: TextIO, table: Table, no_headers: bool = False) -> None:
-    """``plain_table``, written a batch of lines at a time."""
+    """``plain_table``, written a batch of lines at a time.
+
+    Each line is one ``str.format`` of a template that pads every cell but the last to its column's width
+    (as ``ljust`` would), so a long listing costs one call per row.
+    """
     rows: Sequence[Sequence[str]] = table.rows if no_headers else [table.columns, *table.rows]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(table.columns))]
-    last = len(widths) - 1
+    n = len(table.columns)
+    if not rows:
+        return
+    if n == 0:
+        out.write("\n" * len(rows))
+        return
+    if set(map(len, rows)) != {n}:  # a row of other length: its first n cells
+        rows = [r[:n] for r in rows]
+    widths = [max(map(len, column)) for column in zip(*rows, strict=True)]
+    line = "   ".join([*(f"{{:<{w}}}" for w in widths[:-1]), "{}"]).format
     for start in range(0, len(rows), _BATCH):
-        lines = []
-        for r in rows[start:start + _BATCH]:
-            lines.append("   ".join([c.ljust(w) for c, w in zip(r[:last], widths, strict=False)] + [r[last]])
-                         .rstrip() + "\n" if last >= 0 else "\n")
-        out.write("".join(lines))
+        out.write("".join([line(*r).rstrip() + "\n" for r in rows[start:start + _BATCH]]))
 
 
 def _isatty(stream: TextIO) -> bool:
