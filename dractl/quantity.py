@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -525,3 +526,24 @@ def _value_of(x: Quantity | int) -> Fraction:
     if isinstance(x, int) and not isinstance(x, bool):
         return Fraction(x)
     raise TypeError(f"expected Quantity or int, got {type(x).__name__}")
+
+
+def sum_of(quantities: Sequence[Quantity]) -> Quantity:
+    """``q0 + q1 + ...`` (Quantity.__add__ in turn), adding the values once.
+
+    quantity.go Add keeps the receiver's format unless the receiver is zero, when it takes the addend's: the sum
+    has the first quantity's format, or that of the first addend met while the sum so far is zero. One quantity
+    is returned as it is (its string as written).
+    """
+    if len(quantities) == 1:
+        return quantities[0]
+    total: int | Fraction = 0
+    fmt: Format | None = None
+    for q in quantities:
+        if fmt is None or total == 0:
+            fmt = q.format
+        v = q.value
+        total += v.numerator if v.denominator == 1 else v
+    if fmt is None:
+        raise ValueError("sum_of() of no quantities")
+    return Quantity(Fraction(total), fmt)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from dractl.model.views import DeviceView, node_text
-from dractl.quantity import Quantity
+from dractl.quantity import Quantity, sum_of
 
 GROUPINGS = ("node", "pool", "driver", "class", "model")
 _MODEL_ATTRIBUTES = ("model", "productName", "type")
@@ -30,14 +30,16 @@ class UsageRow:
         """Counters left summed by counter name over the sets ("compute 750/800, memory 600Gi/640Gi (8 sets)")."""
         if not self.counters:
             return "-"
-        sums: dict[str, list[Quantity]] = {}
+        lefts: dict[str, list[Quantity]] = {}
+        totals: dict[str, list[Quantity]] = {}
         for _, _, name, left, tot in self.counters:
-            if name in sums:
-                sums[name] = [sums[name][0] + left, sums[name][1] + tot]
+            if name in lefts:
+                lefts[name].append(left)
+                totals[name].append(tot)
             else:
-                sums[name] = [left, tot]
+                lefts[name], totals[name] = [left], [tot]
         sets = len({(p, cs) for p, cs, _, _, _ in self.counters})
-        body = ", ".join(f"{n} {lt}/{t}" for n, (lt, t) in sorted(sums.items()))
+        body = ", ".join(f"{n} {sum_of(lefts[n])}/{sum_of(totals[n])}" for n in sorted(lefts))
         return body + (f" ({sets} sets)" if sets > 1 else "")
 
     @property

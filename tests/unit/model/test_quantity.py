@@ -21,6 +21,7 @@ from dractl.quantity import (
     Quantity,
     QuantityError,
     _parse_quantity_string,
+    sum_of,
 )
 
 BSI = Format.BINARY_SI
@@ -58,6 +59,21 @@ def test_add_sub_zero_preserves_suffix(text):
     assert str(zero + value) == text
     assert str(value - zero) == text
     assert str(zero - value) == str(-value)
+
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [["81559Mi", "81559Mi", "40192Mi"], ["0", "1Gi", "500m"], ["0Mi", "0", "2k"], ["1", "-1", "1Gi", "3"],
+     ["1.5", "500m"], ["7"], ["+1"], ["100m", "0.5Gi", "1e3", "0k"]],
+)
+def test_a_sum_of_quantities_is_each_added_in_turn(texts):
+    qs = [Quantity.parse(t) for t in texts]
+    want = qs[0]
+    for q in qs[1:]:
+        want = want + q
+    got = sum_of(qs)
+    assert (str(got), got.format, got) == (str(want), want.format, want)
 
 
 # quantity_test.go: TestQuantityCmp
