@@ -535,15 +535,15 @@ def sum_of(quantities: Sequence[Quantity]) -> Quantity:
     has the first quantity's format, or that of the first addend met while the sum so far is zero. One quantity
     is returned as it is (its string as written).
     """
+    if not quantities:
+        raise ValueError("sum_of() of no quantities")
     if len(quantities) == 1:
         return quantities[0]
     total: int | Fraction = 0
-    fmt: Format | None = None
+    fmt = quantities[0].format
     for q in quantities:
-        if fmt is None or total == 0:
+        if total == 0:
             fmt = q.format
         v = q.value
         total += v.numerator if v.denominator == 1 else v
-    if fmt is None:
-        raise ValueError("sum_of() of no quantities")
     return Quantity(Fraction(total), fmt)

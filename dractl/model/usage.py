@@ -30,16 +30,13 @@ class UsageRow:
         """Counters left summed by counter name over the sets ("compute 750/800, memory 600Gi/640Gi (8 sets)")."""
         if not self.counters:
             return "-"
-        lefts: dict[str, list[Quantity]] = {}
-        totals: dict[str, list[Quantity]] = {}
+        sums: dict[str, tuple[list[Quantity], list[Quantity]]] = {}
         for _, _, name, left, tot in self.counters:
-            if name in lefts:
-                lefts[name].append(left)
-                totals[name].append(tot)
-            else:
-                lefts[name], totals[name] = [left], [tot]
+            lefts, totals = sums.setdefault(name, ([], []))
+            lefts.append(left)
+            totals.append(tot)
         sets = len({(p, cs) for p, cs, _, _, _ in self.counters})
-        body = ", ".join(f"{n} {sum_of(lefts[n])}/{sum_of(totals[n])}" for n in sorted(lefts))
+        body = ", ".join(f"{n} {sum_of(lt)}/{sum_of(t)}" for n, (lt, t) in sorted(sums.items()))
         return body + (f" ({sets} sets)" if sets > 1 else "")
 
     @property

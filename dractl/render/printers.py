@@ -316,19 +316,8 @@ def print_table(table: Table, *, no_headers: bool = False, out: TextIO, fit: boo
                              unicode=(getattr(out, "encoding", None) or "utf-8").lower().replace("-", "") == "utf8"))
 
 
-def plain_table(table: Table, no_headers: bool = False) -> str:
-    """A table in kubectl's layout: upper-case headers, columns separated by three spaces."""
-    rows: Sequence[Sequence[str]] = table.rows if no_headers else [table.columns, *table.rows]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(table.columns))]
-    lines = []
-    for r in rows:
-        cells = [c.ljust(w) for c, w in zip(r, widths, strict=True)]
-        lines.append("   ".join(cells).rstrip())
-    return "\n".join(lines) + "\n"
-
-
 def write_plain_table(out: TextIO, table: Table, no_headers: bool = False) -> None:
-    """``plain_table``, written a batch of lines at a time.
+    """A table in kubectl's layout (upper-case headers, columns separated by three spaces), a batch of lines a write.
 
     Each line is one ``str.format`` of a template that pads every cell but the last to its column's width
     (as ``ljust`` would), so a long listing costs one call per row.

@@ -61,7 +61,6 @@ def test_add_sub_zero_preserves_suffix(text):
     assert str(zero - value) == str(-value)
 
 
-
 @pytest.mark.parametrize(
     "texts",
     [["81559Mi", "81559Mi", "40192Mi"], ["0", "1Gi", "500m"], ["0Mi", "0", "2k"], ["1", "-1", "1Gi", "3"],
