@@ -34,10 +34,10 @@ def _parse_version(v: str) -> Any:
     """
     hit = _VERSIONS.get(v)
     if hit is None:
-        from dractl.cel.library.values import semver_cls  # not dractl.semver: the library's is_semver needs it loaded
+        from dractl.semver import Semver  # not the CEL library's module: it imports celpy
 
         try:
-            hit = semver_cls().parse(v)
+            hit = Semver.parse(v)
         except Exception as ex:
             hit = ex
         if len(_VERSIONS) > 10_000:

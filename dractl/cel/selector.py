@@ -17,8 +17,10 @@ from dractl.cel.checker import (
 )
 from dractl.cel.errors import CELCompileError, CELRuntimeError, CELUnsupported
 from dractl.cel.input import device_error, device_input
+from dractl.cel.native import Fallback
 from dractl.cel.syntax import Node, ParseError, UInt, parse, some
 from dractl.features import DEFAULT_GATES, FeatureGates
+from dractl.quantity import Quantity
 
 COST_LIMIT = 1_000_000  # resourceapi.CELSelectorExpressionMaxCost
 MAX_EXPRESSION_LENGTH = 10 * 1024  # resourceapi.CELSelectorExpressionMaxLength (bytes)
@@ -208,8 +210,7 @@ class CompiledSelector:
 
     def __init__(self, expression: str, root: Node, checked: Any, cfg: EnvConfig, cost: int | None,
                  costed: bool) -> None:
-        from dractl.cel.backend import Program
-        from dractl.cel.lower import Lowerer
+        from dractl.cel.native import compile_native
 
         self.expression = expression
         self.max_cost = cost
@@ -217,8 +218,13 @@ class CompiledSelector:
         self._checked = checked
         self._cfg = cfg
         self._costed = costed
-        self.program = Program(Lowerer(checked.types, costed).lower(root), costed)
+        self._program: Any = None
+        # the plain-Python path of the simplest selectors (native.py); costed ones count their cost in celpy
+        self._native = None if costed else compile_native(root)
+        if self._native is None:
+            self._program = self._lower(root)  # lowering errors are compile errors: find them now
         self._sub: dict[int, Any] = {}
+        self._sub_native: dict[int, Any] = {}
         r = _Refs()
         r.walk(root, {})
         self._refs = r
@@ -228,6 +234,19 @@ class CompiledSelector:
 
     def __repr__(self) -> str:
         return f"CompiledSelector({self.expression!r})"
+
+    def _lower(self, e: Node) -> Any:
+        from dractl.cel.backend import Program
+        from dractl.cel.lower import Lowerer
+
+        return Program(Lowerer(self._checked.types, self._costed).lower(e), self._costed)
+
+    @property
+    def program(self) -> Any:
+        """The celpy back-end program (``program.runner`` is the ``celpy.Runner``), made on first use."""
+        if self._program is None:
+            self._program = self._lower(self._root)
+        return self._program
 
     # -- evaluation
     def _eval(self, dev: Any) -> bool:
@@ -248,6 +267,18 @@ class CompiledSelector:
 
     def matches(self, driver: str, device: Any) -> bool:
         """Evaluate the selector on a device; raises CELRuntimeError when the evaluation fails."""
+        native = self._native
+        if native is not None:
+            bad = device_error(driver, device)
+            if bad is not None:
+                raise bad
+            try:
+                v = native(driver, device)
+            except Fallback:
+                pass
+            else:
+                if type(v) is bool:
+                    return v
         dev = device_input(driver, device)
         if isinstance(dev, CELRuntimeError):
             raise dev
@@ -284,23 +315,31 @@ class CompiledSelector:
                 key.append((v.kind, v.value) if is_attr else v.value.value)
         return tuple(key)
 
-    # -- explanation (sub-expressions are lowered and evaluated by celpy too)
-    def sub_value(self, e: Node, dev: Any) -> Any:
-        """Evaluate a top-level sub-expression of this selector with celpy (plain Python result)."""
+    # -- explanation (sub-expressions are evaluated like the whole: plainly, or lowered to celpy)
+    def sub_value(self, e: Node, dev: _Input) -> Any:
+        """Evaluate a top-level sub-expression of this selector (plain Python result)."""
+        if not self._costed:
+            native = self._sub_native.get(e.id, _UNSET)
+            if native is _UNSET:
+                from dractl.cel.native import compile_native
+
+                native = self._sub_native[e.id] = compile_native(e)
+            if native is not None:
+                try:
+                    return native(dev.driver, dev.device)
+                except Fallback:
+                    pass
         prog = self._sub.get(e.id)
         if prog is None:
-            from dractl.cel.backend import Program
-            from dractl.cel.lower import Lowerer
-
-            prog = Program(Lowerer(self._checked.types, self._costed).lower(e), self._costed)
-            self._sub[e.id] = prog
-        return to_python(prog.evaluate({"device": dev}))
+            prog = self._sub[e.id] = self._lower(e)
+        return to_python(prog.evaluate({"device": dev.cel()}))
 
     def explain(self, driver: str, device: Any) -> str | None:
         """Why the selector is false (or fails) for a device: the first false or failing conjunct; None if true."""
-        dev = device_input(driver, device)
-        if isinstance(dev, CELRuntimeError):
-            return str(dev)
+        bad = device_error(driver, device)
+        if bad is not None:
+            return str(bad)
+        dev = _Input(driver, device)
         conjuncts: list[Node] = []
         _flatten_and(self._root, conjuncts)
         for c in conjuncts:
@@ -313,6 +352,26 @@ class CompiledSelector:
         return None
 
 
+_UNSET: Any = object()
+
+
+class _Input:
+    """One device as an explanation reads it: the model, and its celpy value made on first use."""
+
+    __slots__ = ("driver", "device", "_cel")
+
+    def __init__(self, driver: str, device: Any) -> None:
+        self.driver = driver
+        self.device = device
+        self._cel: Any = None
+
+    def cel(self) -> Any:
+        """The ``device`` variable as celpy values (:func:`dractl.cel.input.device_input`)."""
+        if self._cel is None:
+            self._cel = device_input(self.driver, self.device)
+        return self._cel
+
+
 def _flatten_and(e: Node, out: list[Node]) -> None:
     if e.kind == "call" and e.name == "_&&_":
         for a in e.args:
@@ -322,14 +381,18 @@ def _flatten_and(e: Node, out: list[Node]) -> None:
 
 
 def _fmt_value(v: Any) -> str:
-    from dractl.cel.library.values import CelQuantity, Opt, format_double, is_semver
-
     if isinstance(v, str):
         return repr(v) if "'" not in v else '"' + v + '"'
     if v is True:
         return "true"
     if v is False:
         return "false"
+    if type(v) is int:
+        return str(v)
+    if isinstance(v, Quantity):  # a capacity or quantity() read plainly (native.py)
+        return str(v)
+    from dractl.cel.library.values import CelQuantity, Opt, format_double, is_semver
+
     if isinstance(v, float):
         return format_double(v)
     if isinstance(v, CelQuantity):
@@ -534,13 +597,13 @@ def _validate_regex_literals(expr: str, root: Node) -> None:
     ``matches`` call (the pattern of ``s.matches(p)``; the subject of the global
     ``matches(s, p)``) must compile when it is a string literal.
     """
-    from dractl.cel.library.gostrings import _compile_regex
-    from dractl.cel.library.values import EvalError
-
     for e in _walk(root):
         if e.kind == "call" and e.name == "matches" and e.args:
             a = e.args[0]
             if a.kind == "lit" and isinstance(a.value, str):
+                from dractl.cel.library.gostrings import _compile_regex
+                from dractl.cel.library.values import EvalError
+
                 try:
                     _compile_regex(a.value)
                 except EvalError:
@@ -555,11 +618,6 @@ def _program_instantiation(expr: str, root: Node, checked: Any, costed: bool) ->
     literals of constants, and compiles constant patterns of matches/find/findAll:
     an error there fails program instantiation (a compile error upstream).
     """
-    from dractl.cel.backend import Program
-    from dractl.cel.library.gostrings import _compile_regex
-    from dractl.cel.library.values import EvalError
-    from dractl.cel.lower import Lowerer
-
     const: dict[int, bool] = {}
 
     def fail(msg: str) -> None:
@@ -568,6 +626,9 @@ def _program_instantiation(expr: str, root: Node, checked: Any, costed: bool) ->
     def value(e: Node) -> Any:
         if e.kind == "lit":
             return e.value
+        from dractl.cel.backend import Program
+        from dractl.cel.lower import Lowerer
+
         try:
             return to_python(Program(Lowerer(checked.types, costed).lower(e), costed).evaluate({}))
         except CELRuntimeError as ex:
@@ -594,6 +655,9 @@ def _program_instantiation(expr: str, root: Node, checked: Any, costed: bool) ->
             if len(args) >= 2 and const.get(args[1].id):
                 pat = value(args[1])
                 if isinstance(pat, str):
+                    from dractl.cel.library.gostrings import _compile_regex
+                    from dractl.cel.library.values import EvalError
+
                     try:
                         _compile_regex(pat)
                     except EvalError as ex:

@@ -311,12 +311,13 @@ def test_evaluate_many_matches_naive():
 # -------------------------------------------------------------------- the back-end is celpy
 
 def test_evaluation_goes_through_celpy(monkeypatch):
+    # Beyond the plain comparisons of native.py (tests/unit/cel/test_cel_native.py), celpy evaluates.
     import celpy
     import celpy.evaluation
 
-    sel = compile_selector("device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0")
+    sel = compile_selector("device.attributes['gpu.example.com'].model.startsWith('LATEST')")
     assert isinstance(sel.program.runner, celpy.InterpretedRunner)
-    assert sel.program.source == 'compareTo(device.capacity["gpu.example.com"].memory, quantity("40Gi")) >= 0'
+    assert sel.program.source == 'startsWith(device.attributes["gpu.example.com"].model, "LATEST")'
     calls = []
     real = celpy.evaluation.Evaluator.evaluate
 
@@ -328,9 +329,15 @@ def test_evaluation_goes_through_celpy(monkeypatch):
     assert sel.matches(GPU_DRIVER, gpu()) is True
     assert len(calls) == 1 and set(calls[0]) == {"device"}
     # explain() evaluates its sub-expressions with celpy as well
-    sel = compile_selector("device.capacity['gpu.example.com'].memory.compareTo(quantity('100Gi')) >= 0")
+    sel = compile_selector("device.attributes['gpu.example.com'].model.startsWith('OTHER')")
     calls.clear()
-    assert sel.explain(GPU_DRIVER, gpu()) == "memory is 80Gi, needs >= 100Gi"
+    assert sel.explain(GPU_DRIVER, gpu()) == "model is 'LATEST-GPU-MODEL', needs to start with 'OTHER'"
+    assert calls
+    # a plain comparison whose attribute is missing is celpy's too (it owns every error)
+    sel = compile_selector("device.attributes['gpu.example.com'].nosuch == 1")
+    calls.clear()
+    with pytest.raises(CELRuntimeError, match="no such key: nosuch"):
+        sel.matches(GPU_DRIVER, gpu())
     assert calls
     calls.clear()
     assert evaluate_expression("[1, 2].map(x, x * 2)") == [2, 4]
