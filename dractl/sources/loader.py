@@ -443,15 +443,30 @@ def _item_object(obj: dict[str, Any], where: str, origin: str, *, validate: bool
         raise InputError(f"{origin}: {where}: nesting too deep") from None
 
 
+def _wanted(kinds: frozenset[str] | None, kind: Any) -> bool:
+    """Whether an item of ``kind`` is made into a model object: one without a proper kind is, to be refused."""
+    return kinds is None or not isinstance(kind, str) or kind in kinds
+
+
 def _state_objects(items: list[Any], origin: str, *, warn, kinds: frozenset[str] | None) -> list[Any]:
     """The model objects of a state's ``items`` of ``kinds`` (each item is ``document N`` in messages)."""
+    from dractl.model.parse import KINDS, parse_trusted
+
     out: list[Any] = []
     skipped: list[tuple[str, str, str]] = []
     for n, obj in enumerate(items, 1):
+        if type(obj) is dict:
+            kind = obj.get("kind")
+            if type(kind) is str and kind in KINDS and (kinds is None or kind in kinds):
+                try:
+                    out.append(parse_trusted(obj))
+                    continue
+                except Exception:  # noqa: BLE001, S110 - read again below, to say what is wrong and where
+                    pass
         where = f"document {n}"
         if not isinstance(obj, dict):
             raise InputError(f"{origin}: {where}: not a Kubernetes object (a {_yaml_type(obj)})")
-        o = _item_object(obj, where, origin, validate=False, model=kinds is None or obj.get("kind") in kinds,
+        o = _item_object(obj, where, origin, validate=False, model=_wanted(kinds, obj.get("kind")),
                          skipped=skipped)
         if o is _SKIPPED:
             continue
@@ -536,7 +551,7 @@ def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, k
                     entry = entry_of(obj, start, end, extra is not None)
                     wanted = keep is None or keep(entry)
             else:
-                wanted = kinds is None or kind in kinds
+                wanted = _wanted(kinds, kind)
             o = _item_object(obj, where, origin, validate=validate, model=wanted, skipped=skipped)
             if o is _SKIPPED:
                 continue

@@ -112,6 +112,25 @@ def test_a_big_state_read_item_by_item_answers_as_a_small_one_read_whole(dractl,
     assert streamed.code == 2 and streamed.err == f"error: {path}: document 4: not a Kubernetes object (a list)\n"
 
 
+def test_a_hand_edited_state_with_a_bad_kind_is_one_line(dractl, monkeypatch):
+    # A kind that is not a string, in a state read whole and item by item, for a command that reads every kind
+    # and one that reads some: exit 2 and the object named, not an internal error.
+    from dractl.sources import loader
+
+    assert dractl("fake", "reset", "--nodes", "2", "--devices-per-node", "2").code == 0
+    path = os.path.join(os.environ["DRACTL_STATE"], "cluster.json")
+    state = _state()
+    n = next(i for i, o in enumerate(state["items"]) if o["kind"] == "ResourceSlice")
+    state["items"][n]["kind"] = ["ResourceSlice"]
+    open(path, "w").write(json.dumps(state))
+    want = f"error: {path}: document {n + 1}: not a Kubernetes object: apiVersion and kind are required\n"
+    for whole in (1 << 30, 0):
+        monkeypatch.setattr(loader, "WHOLE_STATE_BYTES", whole)
+        for command in (("devices",), ("claims", "-A")):
+            r = dractl(*command)
+            assert (r.code, r.err) == (2, want), (whole, command)
+
+
 def test_state_dir_flag_and_xdg_default(dractl, tmp_path, monkeypatch):
     monkeypatch.delenv("DRACTL_STATE")
     assert dractl("fake", "reset", "--nodes", "2").code == 0
