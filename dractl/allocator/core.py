@@ -209,6 +209,8 @@ class Allocator:
         # fits_alone's answers: (id(requests), id(capacity)) -> (requests, capacity, answer)
         self._fits: dict[tuple[int, int], tuple[Any, Any, bool | cap.CapacityError]] = {}
         self.num_allocate_one = 0
+        # explain.explained: try to decide a node by counting before searching (while searches keep failing)
+        self.explain_first = True
         for c in cluster.claims:
             if c.allocation is not None:
                 self.commit(c.key, c.allocation)

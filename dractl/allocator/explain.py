@@ -24,6 +24,7 @@ from dractl.allocator import capacity as cap
 from dractl.allocator.constraints import lookup_attribute
 from dractl.allocator.core import (
     ALLOCATION_RESULTS_MAX_SIZE,
+    REASON_CANNOT_ALLOCATE,
     REASON_INVALID_POOLS,
     REASON_NOT_AVAILABLE,
     Allocator,
@@ -708,13 +709,66 @@ def _constraint_note(a: Allocator, cl: _Classifier, ci: int, claim: ResourceClai
 
 
 def explained(a: Allocator, node: Node | str, claims: Sequence[ResourceClaim]) -> Outcome:
-    """:meth:`Allocator.allocate`, and when the claims do not fit (or fail), why: ``outcome.explanation``."""
+    """:meth:`Allocator.allocate`, and when the claims do not fit (or fail), why: ``outcome.explanation``.
+
+    Where the explanation alone proves that the search must fail (:func:`_counted`), the search is not run:
+    the outcome is the one it would give.
+    """
+    nx: NodeExplanation | None = None
+    if a.explain_first:
+        counted = _counted(a, node, claims)
+        if isinstance(counted, Outcome):
+            return counted
+        nx = counted
     out = a.allocate(node, claims)
+    a.explain_first = out.allocations is None
     if out.error is not None:
         out.explanation = explain_error(a, a.node_view(node), claims, out.error)
     elif out.allocations is None:
-        out.explanation = Explanation(nodes=[explain_node(a, a.node_view(node), claims, out.reason or "")])
+        reason = out.reason or ""
+        if nx is None or nx.reason != reason:
+            nx = explain_node(a, a.node_view(node), claims, reason)
+        out.explanation = Explanation(nodes=[nx])
     return out
+
+
+def _counted(a: Allocator, node: Node | str, claims: Sequence[ResourceClaim]) -> Outcome | NodeExplanation | None:
+    """The search's outcome on ``node`` where counting decides it; else the explanation made to find out, if any.
+
+    One pending claim with one request for ExactCount devices, no constraints, no adminAccess, no capacity
+    requests, on a node whose pools are all complete and valid: each device the search could take passes the
+    class and request selectors and is not allocated, which is what the explanation calls usable, unless it
+    names another reason (counters, capacity, taints, node selection, binding conditions, a CEL error): then
+    the search decides. With fewer usable devices than asked for and no other reason, the search (which
+    raises its errors only for a device it reaches, and reaches none of those) ends in "cannot allocate all
+    claims".
+    """
+    if len(claims) != 1 or claims[0].allocation is not None:
+        return None
+    claim = claims[0]
+    spec = claim.spec
+    if len(spec.requests) != 1 or spec.constraints:
+        return None
+    sub = spec.requests[0].exactly
+    if (sub is None or sub.allocation_mode != "ExactCount" or not 1 <= sub.count <= ALLOCATION_RESULTS_MAX_SIZE
+            or sub.admin_access or sub.capacity_requests or not all(sub.selectors)):
+        return None
+    try:
+        view = a.node_view(node)
+    except Exception:  # noqa: BLE001 - the search says what is wrong
+        return None
+    if any(p.incomplete or p.invalid for p in view.pools):
+        return None
+    nx = explain_node(a, view, claims, REASON_CANNOT_ALLOCATE)
+    rx = nx.requests[0]
+    if (rx.problem or rx.usable >= sub.count or any(g.kind not in _COUNTED for g in rx.groups)
+            or any(g.kind != "class-selector" for g in rx.other_class)):
+        return nx
+    return Outcome(None, view.node_name, reason=REASON_CANNOT_ALLOCATE, explanation=Explanation(nodes=[nx]))
+
+
+#: the reasons a device is not usable under which the search cannot take it either
+_COUNTED = frozenset({"in-use", "selector"})
 
 
 def explain_error(a: Allocator, view: NodeView | None, claims: Sequence[ResourceClaim], error: str) -> Explanation:

@@ -1,0 +1,113 @@
+"""explained() decides some failing nodes by counting, without the search: it must give what the search gives.
+
+Every case of upstream's allocator table (tests/upstream_allocator_cases.py) is explained twice, on its node and
+with its features: once as it comes (counting first where it applies) and once with the search run first every
+time. Outcome, error, reason and explanation must be equal.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_allocator_upstream import _allocated_claims, _parse_slice, _upstream_namespace
+from upstream_allocator_cases import (
+    CASES,
+    UpstreamCase,
+    claim0,
+    claim_with_requests,
+    class_a,
+    device,
+    device_class,
+    driver_a,
+    fixed_share_id,
+    node,
+    node1,
+    obj,
+    pool1,
+    region1,
+    req0,
+    request,
+    slice1,
+    slice_with_devices,
+)
+
+from dractl.allocator import Allocator
+from dractl.allocator.explain import explained
+from dractl.features import DEFAULT_GATES
+from dractl.model.cluster import Cluster
+from dractl.model.parse import parse_object
+from dractl.model.serialize import allocation_to_dict
+
+
+def _story(out) -> tuple:
+    ex = out.explanation
+    return (
+        None if out.allocations is None else [allocation_to_dict(a) for a in out.allocations],
+        out.error, out.reason, None if ex is None else ex.to_dict(ex.lines()),
+    )
+
+
+def _both(cluster: Cluster, gates, the_node, claims) -> tuple[tuple, tuple, int]:
+    counted = Allocator(cluster, gates, share_id=lambda: fixed_share_id)
+    first = explained(counted, the_node, claims)
+    searched = Allocator(cluster, gates, share_id=lambda: fixed_share_id)
+    searched.explain_first = False
+    second = explained(searched, the_node, claims)
+    return _story(first), _story(second), counted.num_allocate_one
+
+
+@pytest.mark.parametrize("tc", CASES, ids=lambda tc: tc.name)
+def test_counting_gives_the_searchs_outcome(tc: UpstreamCase) -> None:
+    cluster = Cluster(
+        classes=[parse_object(c, validate=False) for c in tc.classes],
+        slices=[_parse_slice(s) for s in tc.slices],
+        claims=_allocated_claims(tc),
+    )
+    claims = [_upstream_namespace(c, parse_object(dict(c), validate=False)) for c in tc.claims_to_allocate]
+    counted, searched, _ = _both(cluster, tc.features.gates(), parse_object(tc.the_node, validate=False), claims)
+    assert counted == searched
+
+
+def _one_request(devices: list, count: int, selector: str, allocated: tuple[str, ...] = ()) -> tuple:
+    held = []
+    if allocated:
+        held.append(parse_object(obj("ResourceClaim", {
+            "metadata": {"name": "held", "namespace": "other"},
+            "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": class_a}}]}},
+            "status": {"allocation": {"devices": {"results": [
+                {"request": "r", "driver": driver_a, "pool": pool1, "device": d} for d in allocated]}}},
+        }), validate=False))
+    cluster = Cluster(classes=[parse_object(device_class(class_a, driver_a), validate=False)],
+                      slices=[_parse_slice(slice_with_devices(slice1, node1, pool1, driver_a, *devices))],
+                      claims=held)
+    sel = {"cel": {"expression": selector}}
+    claim = parse_object(dict(claim_with_requests(claim0, None, request(req0, class_a, count, sel))), validate=False)
+    return _both(cluster, DEFAULT_GATES, parse_object(node(node1, region1), validate=False), [claim])
+
+
+def _gpu(name: str, memory: str) -> dict:
+    return device(name, {"memory": memory}, {})
+
+
+def test_too_few_matching_devices_are_counted_without_a_search() -> None:
+    devices = [_gpu(f"d{i}", "80Gi") for i in range(4)] + [_gpu("big", "160Gi")]
+    big = "device.capacity['driver-a'].memory.compareTo(quantity('100Gi')) >= 0"
+    counted, searched, steps = _one_request(devices, 2, big)
+    assert counted == searched and counted[2] == "cannot allocate all claims"
+    assert steps == 0  # no search ran
+
+
+def test_a_cel_error_on_a_free_device_is_left_to_the_search() -> None:
+    # "nosuch" is missing on every device: the search stops at the first free device with the error
+    devices = [_gpu("d0", "80Gi"), _gpu("d1", "80Gi")]
+    counted, searched, steps = _one_request(devices, 2, "device.attributes['driver-a'].nosuch == 1",
+                                            allocated=("d0",))
+    assert counted == searched and counted[1] is not None and "no such key" in counted[1]
+    assert steps > 0
+
+
+def test_devices_in_use_are_counted_and_enough_free_ones_are_searched() -> None:
+    devices = [_gpu(f"d{i}", "80Gi") for i in range(3)]
+    counted, searched, steps = _one_request(devices, 2, "device.driver == 'driver-a'", allocated=("d0", "d1"))
+    assert counted == searched and counted[2] == "cannot allocate all claims" and steps == 0
+    counted, searched, steps = _one_request(devices, 2, "device.driver == 'driver-a'", allocated=("d0",))
+    assert counted == searched and counted[0] is not None and steps > 0
