@@ -736,12 +736,12 @@ def _counted(a: Allocator, node: Node | str, claims: Sequence[ResourceClaim]) ->
     """The search's outcome on ``node`` where counting decides it; else the explanation made to find out, if any.
 
     One pending claim with one request for ExactCount devices, no constraints, no adminAccess, no capacity
-    requests, on a node whose pools are all complete and valid: each device the search could take passes the
-    class and request selectors and is not allocated, which is what the explanation calls usable, unless it
-    names another reason (counters, capacity, taints, node selection, binding conditions, a CEL error): then
-    the search decides. With fewer usable devices than asked for and no other reason, the search (which
-    raises its errors only for a device it reaches, and reaches none of those) ends in "cannot allocate all
-    claims".
+    requests, on a node whose pools are all complete and valid: a device the search can take is one the
+    explanation calls usable. Each reason in ``_COUNTED`` rules a device out for the search too (in use, a
+    false selector, counters short even for it alone, an untolerated taint, per-device node selection,
+    binding conditions while they are off). With fewer usable devices than asked for, and no device out for
+    another reason (a CEL error, capacity: there the search may stop with an error), the search ends in
+    "cannot allocate all claims".
     """
     if len(claims) != 1 or claims[0].allocation is not None:
         return None
@@ -767,8 +767,8 @@ def _counted(a: Allocator, node: Node | str, claims: Sequence[ResourceClaim]) ->
     return Outcome(None, view.node_name, reason=REASON_CANNOT_ALLOCATE, explanation=Explanation(nodes=[nx]))
 
 
-#: the reasons a device is not usable under which the search cannot take it either
-_COUNTED = frozenset({"in-use", "selector"})
+#: the reasons a device is not usable under which the search cannot take it either, nor stops with an error
+_COUNTED = frozenset({"in-use", "selector", "counters", "taint", "node-selection", "binding-conditions"})
 
 
 def explain_error(a: Allocator, view: NodeView | None, claims: Sequence[ResourceClaim], error: str) -> Explanation:
