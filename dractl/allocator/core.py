@@ -184,6 +184,8 @@ class Allocator:
         self.all_slices: list[ResourceSlice] = list(cluster.slices)
         self._slices_on_node: dict[str, list[ResourceSlice]] = {}
         self._slices_shared: list[ResourceSlice] = []
+        self._shared_reads: tuple[tuple[str, ...], bool] | None = None  # label keys (and name) their selectors read
+        self._shared_by_sig: dict[tuple[Any, ...], list[ResourceSlice]] = {}  # what those read -> _shared_for
         for s in self.all_slices:
             if s.node_name:
                 self._slices_on_node.setdefault(s.node_name, []).append(s)
@@ -354,7 +356,7 @@ class Allocator:
         ck = (name, tuple(sorted(labels.items())))
         view = self._views.get(ck)
         if view is None:
-            slices = self._slices_on_node.get(name, []) + self._slices_shared
+            slices = self._slices_on_node.get(name, []) + self._shared_for(name, labels)
             view = gather_pools(
                 name,
                 labels,
@@ -368,6 +370,32 @@ class Allocator:
         if isinstance(node, str):
             self._named_views[node] = view
         return view
+
+    def _shared_for(self, name: str, labels: Mapping[str, str]) -> list[ResourceSlice]:
+        """The slices without a node name that may be visible from the node (gather_pools judges each again).
+
+        All but those whose node selector leaves the node out. A selector's answer depends only on the labels
+        it reads (and the node's name, for matchFields), so the answer for all of them is worked out once per
+        combination of those values: on a cluster of racks, once per rack rather than once per node.
+        """
+        shared = self._slices_shared
+        if not shared:
+            return shared
+        if self._shared_reads is None:
+            read = sorted({r.key for s in shared if s.node_selector is not None
+                           for t in s.node_selector.terms for r in t.match_expressions})
+            self._shared_reads = (tuple(read), any(t.match_fields for s in shared if s.node_selector is not None
+                                                   for t in s.node_selector.terms))
+        keys, uses_name = self._shared_reads
+        sig = (name if uses_name else None, *[labels.get(k) for k in keys])
+        got = self._shared_by_sig.get(sig)
+        if got is None:
+            got = [s for s in shared if s.node_selector is None or s.all_nodes
+                   or s.node_selector.matches(name, labels)]
+            if len(self._shared_by_sig) >= 4096:
+                self._shared_by_sig.clear()
+            self._shared_by_sig[sig] = got
+        return got
 
     def _taints_for(self, key: DeviceKey) -> tuple[DeviceTaint, ...]:
         """The taints that DeviceTaintRules add to one device.
