@@ -59,6 +59,14 @@ def device_input_error(device: Any) -> str | None:
     Not cached per device: a look at each attribute's kind costs less than a cache as large as a big
     cluster's devices; parsed versions are cached per string.
     """
+    plain, good = _PLAIN_KINDS, _GOOD_VERSIONS
+    for av in device.attributes.values():  # the common case: plain kinds and versions that parsed before
+        kind = av.kind
+        if kind in plain or (kind == "version" and type(av.value) is str and av.value in good):
+            continue
+        break
+    else:
+        return None
     for name, av in device.attributes.items():
         kind = av.kind
         if kind in _PLAIN_KINDS:
