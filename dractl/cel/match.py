@@ -200,23 +200,39 @@ class SelectorCache:
         keys = self._value_keys.get(expr)
         if keys is None:
             keys = self._value_keys[expr] = {}
-        errors, by_identity, keep = self._input_errors, self._by_identity, self._keep
+        errors, by_identity, by_values, keep = self._input_errors, self._by_identity, self._by_values, self._keep
+        # shape 0: a device whose values were seen before is answered here too (what result() does for it)
+        values = None if shape or isinstance(sel, SelectorFailure) or not sel.memoizable else sel.memo_key
         for driver, device in items:
             did = id(device)
             if did in results:
                 continue
             bad = errors.get(did, _UNKNOWN)
-            if bad is _UNKNOWN and shape:
+            if bad is _UNKNOWN and (shape or values is not None):
                 bad = errors[did] = device_input_error(device)
-            if shape and bad is None:
-                ik = (expr, driver, device.allow_multiple_allocations) if shape == 1 else \
-                    (expr, driver, device.allow_multiple_allocations, id(device.capacity))
-                hit = by_identity.get(ik)
-                if hit is not None:
-                    results[did] = hit[0]
-                    keys[did] = (ik, hit[1])
-                    keep[did] = device
-                    continue
+            if bad is None:
+                if shape:
+                    ik = (expr, driver, device.allow_multiple_allocations) if shape == 1 else \
+                        (expr, driver, device.allow_multiple_allocations, id(device.capacity))
+                    hit = by_identity.get(ik)
+                    if hit is not None:
+                        results[did] = hit[0]
+                        keys[did] = (ik, hit[1])
+                        keep[did] = device
+                        continue
+                elif values is not None:
+                    key = values(driver, device)
+                    if key is not None:
+                        vk = (expr, *key)
+                        try:
+                            r = by_values.get(vk)
+                        except TypeError:  # an unhashable value: result() evaluates it
+                            r = None
+                        if r is not None:
+                            results[did] = r
+                            keys[did] = (None, vk)
+                            keep[did] = device
+                            continue
             self.result(expr, driver, device)
         return results
 
