@@ -249,10 +249,15 @@ class SelectorCache:
         """Why ``expr`` is false (or fails) for the device, or None; memoised like the results."""
         keys = self._value_keys.get(expr)
         known = None if keys is None else keys.get(id(device))
-        if known is not None and known[0] is not None:  # result() found an identity key: compiled, convertible
-            why = self._explained_by_identity.get(known[0], _UNKNOWN)
-            if why is not _UNKNOWN:
-                return why
+        if known is not None:
+            if known[0] is not None:  # result() found an identity key: compiled, convertible
+                why = self._explained_by_identity.get(known[0], _UNKNOWN)
+                if why is not _UNKNOWN:
+                    return why
+            elif known[1] is not None:  # a value key (hashable: result() looked it up), explained before
+                why = self._explained.get(known[1], _UNKNOWN)
+                if why is not _UNKNOWN:
+                    return why
         sel = self.compiled(expr)
         if isinstance(sel, SelectorFailure):
             return None
