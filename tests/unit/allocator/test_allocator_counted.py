@@ -8,7 +8,7 @@ time. Outcome, error, reason and explanation must be equal.
 from __future__ import annotations
 
 import pytest
-from test_allocator_upstream import _allocated_claims, _parse_slice, _upstream_namespace
+from test_allocator_upstream import _parse_slice, case_objects
 from upstream_allocator_cases import (
     CASES,
     UpstreamCase,
@@ -57,12 +57,7 @@ def _both(cluster: Cluster, gates, the_node, claims) -> tuple[tuple, tuple, int]
 
 @pytest.mark.parametrize("tc", CASES, ids=lambda tc: tc.name)
 def test_counting_gives_the_searchs_outcome(tc: UpstreamCase) -> None:
-    cluster = Cluster(
-        classes=[parse_object(c, validate=False) for c in tc.classes],
-        slices=[_parse_slice(s) for s in tc.slices],
-        claims=_allocated_claims(tc),
-    )
-    claims = [_upstream_namespace(c, parse_object(dict(c), validate=False)) for c in tc.claims_to_allocate]
+    cluster, claims = case_objects(tc)
     counted, searched, _ = _both(cluster, tc.features.gates(), parse_object(tc.the_node, validate=False), claims)
     assert counted == searched
 

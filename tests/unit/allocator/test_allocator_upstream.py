@@ -115,15 +115,21 @@ def _upstream_namespace(raw: dict, claim: Any) -> Any:
     return dataclasses.replace(claim, meta=dataclasses.replace(claim.meta, namespace=""))
 
 
-def run_case(tc: UpstreamCase) -> None:
-    features = tc.features
+def case_objects(tc: UpstreamCase) -> tuple[Cluster, list[Any]]:
+    """The case's cluster (classes, slices, allocated state) and the claims it allocates."""
     cluster = Cluster(
         classes=[parse_object(c, validate=False) for c in tc.classes],
         slices=[_parse_slice(s) for s in tc.slices],
         claims=_allocated_claims(tc),
     )
-    allocator = Allocator(cluster, features.gates(), share_id=lambda: fixed_share_id)
     claims = [_upstream_namespace(c, parse_object(dict(c), validate=False)) for c in tc.claims_to_allocate]
+    return cluster, claims
+
+
+def run_case(tc: UpstreamCase) -> None:
+    features = tc.features
+    cluster, claims = case_objects(tc)
+    allocator = Allocator(cluster, features.gates(), share_id=lambda: fixed_share_id)
     out = allocator.allocate(parse_object(tc.the_node, validate=False), claims)
 
     expect_error = tc.expect_error
