@@ -126,3 +126,68 @@ def test_blog_explanation_without_celpy():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out == "False memory is 80Gi, needs >= 100Gi False\n"
+
+
+# ---------------------------------------------------------------- random selectors of the same shapes
+
+_DOMAINS = ["device.attributes['gpu.example.com']", "device.attributes['other.io']",
+            "device.attributes['other.example.com']"]
+_CAPS = ["device.capacity['gpu.example.com']", "device.capacity['other.example.com']"]
+_NAMES = ["model", "index", "flag", "driverVersion", "tier", "nosuch", "uuid"]
+_LITERALS = ["'LATEST-GPU-MODEL'", "'OTHER'", "'gold'", "0", "3", "7", "-1", "true", "false", "'1.0.0'", "1u",
+             "2.5", "''"]
+_OPS = ["==", "!=", "<", "<=", ">", ">="]
+
+
+def _random_selector(rnd, depth: int = 0) -> str:
+    def attr() -> str:
+        d, n = rnd.choice(_DOMAINS), rnd.choice(_NAMES)
+        return f"{d}.{n}" if rnd.random() < 0.7 else f"{d}['{n}']"
+
+    def quantity() -> str:
+        if rnd.random() < 0.5:
+            return f"{rnd.choice(_CAPS)}.{rnd.choice(['memory', 'compute', 'nosuch'])}"
+        return f"quantity('{rnd.choice(['40Gi', '80Gi', '100', '1500m', '0', '1Gi'])}')"
+
+    r = rnd.random()
+    if depth < 3 and r < 0.15:
+        return f"!({_random_selector(rnd, depth + 1)})"
+    if depth < 3 and r < 0.5:
+        return f"({_random_selector(rnd, depth + 1)}) {rnd.choice(['&&', '||'])} ({_random_selector(rnd, depth + 1)})"
+    r = rnd.random()
+    if r < 0.35:
+        subject = rnd.choice([attr(), "device.driver", "device.allowMultipleAllocations"])
+        return f"{subject} {rnd.choice(_OPS)} {rnd.choice(_LITERALS)}"
+    if r < 0.5:
+        return f"{rnd.choice(_LITERALS)} {rnd.choice(['==', '!='])} {attr()}"
+    if r < 0.7:
+        return f"{quantity()}.compareTo({quantity()}) {rnd.choice(_OPS)} {rnd.choice(['0', '1', '-1'])}"
+    if r < 0.8:
+        return f"{quantity()}.{rnd.choice(['isGreaterThan', 'isLessThan'])}({quantity()})"
+    if r < 0.9:
+        return f"has({attr() if rnd.random() < 0.7 else quantity()})"
+    return rnd.choice([attr(), "device.allowMultipleAllocations", "true", "false"])
+
+
+def test_random_selectors_agree_with_celpy():
+    # Seeded: 600 random selectors built from the plain shapes, their mistakes (type mismatches, missing keys,
+    # other domains, uint and double literals) and their combinations; those that compile are compared.
+    import random
+
+    from dractl.cel import CELCompileError
+
+    rnd = random.Random(18)
+    compared = plain = 0
+    for _ in range(600):
+        expr = _random_selector(rnd)
+        try:
+            sel = compile_selector(expr, stored=True)
+        except CELCompileError:
+            continue
+        compared += 1
+        plain += sel._native is not None
+        celpy_sel = _celpy_only(sel)
+        for driver, device in DEVICES:
+            assert _outcome(sel, driver, device) == _outcome(celpy_sel, driver, device), (expr, device.name)
+            assert sel.explain(driver, device) == celpy_sel.explain(driver, device), (expr, device.name)
+    assert compared > 300 and plain > compared * 3 // 4
