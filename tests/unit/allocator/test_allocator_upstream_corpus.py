@@ -81,7 +81,8 @@ def normalize(results: list[dict] | None) -> list[dict] | None:
     return out
 
 
-def run_dractl(sc: dict) -> dict:
+def scenario_objects(sc: dict) -> tuple[Cluster, FeatureGates, Any, list[Any]]:
+    """A scenario's cluster (classes, slices, allocated claims), gates, node and the claims to allocate."""
     gates: dict[str, bool] = {}
     for name, on in (sc.get("features") or {}).items():
         for g in GATES[name]:
@@ -91,9 +92,13 @@ def run_dractl(sc: dict) -> dict:
         slices=[parse_object(s) for s in sc["slices"]],
         claims=[parse_object(c) for c in sc.get("allocated") or []],
     )
-    allocator = Allocator(cluster, FeatureGates(gates), share_id=lambda: "00000000-0000-0000-0000-000000000000")
-    claims = [parse_object(c) for c in sc["claims"]]
-    out = allocator.allocate(parse_object(sc["node"]), claims)
+    return cluster, FeatureGates(gates), parse_object(sc["node"]), [parse_object(c) for c in sc["claims"]]
+
+
+def run_dractl(sc: dict) -> dict:
+    cluster, gates, node, claims = scenario_objects(sc)
+    allocator = Allocator(cluster, gates, share_id=lambda: "00000000-0000-0000-0000-000000000000")
+    out = allocator.allocate(node, claims)
     err = out.error
     if err is None and out.reason == REASON_INVALID_POOLS:
         err = out.reason
