@@ -184,13 +184,16 @@ class Allocator:
         self.all_slices: list[ResourceSlice] = list(cluster.slices)
         self._slices_on_node: dict[str, list[ResourceSlice]] = {}
         self._slices_shared: list[ResourceSlice] = []
-        self._shared_reads: tuple[tuple[str, ...], bool] | None = None  # label keys (and name) their selectors read
-        self._shared_by_sig: dict[tuple[Any, ...], list[ResourceSlice]] = {}  # what those read -> _shared_for
         for s in self.all_slices:
             if s.node_name:
                 self._slices_on_node.setdefault(s.node_name, []).append(s)
             else:
                 self._slices_shared.append(s)
+        # what the shared slices' node selectors read: label keys, and the node's name (matchFields)
+        selectors = [s.node_selector for s in self._slices_shared if s.node_selector is not None]
+        self._shared_keys = tuple(sorted({r.key for ns in selectors for t in ns.terms for r in t.match_expressions}))
+        self._shared_use_name = any(t.match_fields for ns in selectors for t in ns.terms)
+        self._shared_by_sig: dict[tuple[Any, ...], list[ResourceSlice]] = {}  # what those read -> _shared_for
         self._views: dict[tuple[str, tuple[tuple[str, str], ...]], NodeView] = {}
         self._named_views: dict[str, NodeView] = {}  # a node named by a string: its labels are the cluster's
         self._shared_pools: dict[tuple[int, ...], tuple[list[ResourceSlice], PoolView]] = {}
@@ -381,13 +384,7 @@ class Allocator:
         shared = self._slices_shared
         if not shared:
             return shared
-        if self._shared_reads is None:
-            read = sorted({r.key for s in shared if s.node_selector is not None
-                           for t in s.node_selector.terms for r in t.match_expressions})
-            self._shared_reads = (tuple(read), any(t.match_fields for s in shared if s.node_selector is not None
-                                                   for t in s.node_selector.terms))
-        keys, uses_name = self._shared_reads
-        sig = (name if uses_name else None, *[labels.get(k) for k in keys])
+        sig = (name if self._shared_use_name else None, *[labels.get(k) for k in self._shared_keys])
         got = self._shared_by_sig.get(sig)
         if got is None:
             got = [s for s in shared if s.node_selector is None or s.all_nodes

@@ -111,6 +111,25 @@ def _attr_value(av: Any) -> Any:
     raise AssertionError(f"unknown attribute kind {kind}")  # pragma: no cover (device_input_error first)
 
 
+#: what :func:`device_field` gives for a name a device publishes both unqualified and qualified (unvalidated
+#: input only: the apiserver refuses it)
+AMBIGUOUS: Any = object()
+
+
+def device_field(fields: Any, driver: str, domain: str, name: str, full: str) -> Any:
+    """The attribute or capacity that ``device.<section>[domain].name`` reads from a device's ``fields``.
+
+    ``full`` is ``domain/name``. An unqualified name belongs to the driver's domain (as :func:`_split` files
+    it). None when the device has none; AMBIGUOUS when it has both forms.
+    """
+    if domain != driver:
+        return fields.get(full)
+    short, qualified = fields.get(name), fields.get(full)
+    if short is None:
+        return qualified
+    return short if qualified is None else AMBIGUOUS
+
+
 def _split(name: str, driver: str) -> tuple[str, str]:
     i = name.find("/")
     if i < 0:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from dractl.cel.input import AMBIGUOUS, device_field
 from dractl.cel.syntax import Node
 
 #: ``fn(driver, device)``: a value (str, int, bool or a dractl Quantity), or Fallback raised
@@ -58,22 +59,14 @@ class _Unsupported(Exception):
 def _lookup(section: str, domain: str, name: str) -> Native:
     """``device.<section>[domain].<name>`` as dynamic-resource-allocation cel/compile.go builds it.
 
-    An unqualified name belongs to the device's driver's domain; a qualified one to its own. Absent, or
-    present in both forms (only in unvalidated input): Fallback.
+    Read by :func:`dractl.cel.input.device_field`; absent, or present in both forms: Fallback.
     """
     full = f"{domain}/{name}"
     attributes = section == "attributes"
 
     def read(driver: str, device: Any) -> Any:
-        m = device.attributes if attributes else device.capacity
-        v = m.get(full)
-        if domain == driver:
-            short = m.get(name)
-            if short is not None:
-                if v is not None:
-                    raise Fallback
-                v = short
-        if v is None:
+        v = device_field(device.attributes if attributes else device.capacity, driver, domain, name, full)
+        if v is None or v is AMBIGUOUS:
             raise Fallback
         if not attributes:
             return v.value
@@ -100,7 +93,11 @@ def _domain_ref(e: Node) -> tuple[str, str] | None:
 
 
 def _field_ref(e: Node) -> tuple[str, str, str] | None:
-    """(section, domain, name) for ``device.<section>[domain].name`` or ``...[domain]['name']``."""
+    """(section, domain, name) for ``device.<section>[domain].name`` or ``...[domain]['name']``.
+
+    Stricter than selector._Refs.match, which also follows cel.bind aliases and optional selection (``.?``,
+    ``[?]``): those are celpy's here.
+    """
     if e.kind == "select" and e.operand is not None:
         d = _domain_ref(e.operand)
         return None if d is None else (*d, str(e.name))

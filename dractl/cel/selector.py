@@ -16,8 +16,8 @@ from dractl.cel.checker import (
     fmt_type,
 )
 from dractl.cel.errors import CELCompileError, CELRuntimeError, CELUnsupported
-from dractl.cel.input import device_error, device_input
-from dractl.cel.native import Fallback
+from dractl.cel.input import AMBIGUOUS, device_error, device_field, device_input
+from dractl.cel.native import Fallback, compile_native
 from dractl.cel.syntax import Node, ParseError, UInt, parse, some
 from dractl.features import DEFAULT_GATES, FeatureGates
 from dractl.quantity import Quantity
@@ -210,8 +210,6 @@ class CompiledSelector:
 
     def __init__(self, expression: str, root: Node, checked: Any, cfg: EnvConfig, cost: int | None,
                  costed: bool) -> None:
-        from dractl.cel.native import compile_native
-
         self.expression = expression
         self.max_cost = cost
         self._root = root
@@ -306,9 +304,9 @@ class CompiledSelector:
             key.append(driver if f == "driver" else bool(device.allow_multiple_allocations))
         for is_attr, domain, name, full in self._memo_refs:
             m = device.attributes if is_attr else device.capacity
-            v = m.get(name if domain == driver else full)
-            if v is None and domain == driver:
-                v = m.get(full)
+            v = device_field(m, driver, domain, name, full)
+            if v is AMBIGUOUS:
+                v = m[name]  # the unqualified one keys it
             if v is None:
                 key.append(None)
             else:
@@ -321,8 +319,6 @@ class CompiledSelector:
         if not self._costed:
             native = self._sub_native.get(e.id, _UNSET)
             if native is _UNSET:
-                from dractl.cel.native import compile_native
-
                 native = self._sub_native[e.id] = compile_native(e)
             if native is not None:
                 try:
@@ -387,9 +383,7 @@ def _fmt_value(v: Any) -> str:
         return "true"
     if v is False:
         return "false"
-    if type(v) is int:
-        return str(v)
-    if isinstance(v, Quantity):  # a capacity or quantity() read plainly (native.py)
+    if type(v) is int or isinstance(v, Quantity):  # without the CEL library (celpy): a plain read's values
         return str(v)
     from dractl.cel.library.values import CelQuantity, Opt, format_double, is_semver
 

@@ -93,23 +93,22 @@ _DIRECT: dict[tuple[Any, Any], Callable[[dict[str, Any]], Any] | None] = {}
 def parse_trusted(obj: Any) -> Any:
     """:func:`parse_object` without validation, for objects dractl wrote itself (the fake cluster's state).
 
-    The same model object; an object of a kind and apiVersion seen before goes straight to its parser. Bad
-    input raises exactly what parse_object raises (it is parsed again by it).
+    An object of a kind and apiVersion that need no conversion goes straight to its kind's parser. None when
+    that does not answer (another kind or apiVersion, or bad input): :func:`parse_object` then says what to.
     """
-    if type(obj) is dict:
-        key = (obj.get("kind"), obj.get("apiVersion"))
-        try:
-            fn = _DIRECT[key]
-        except KeyError:
-            fn = _DIRECT[key] = _direct_parser(*key)
-        except TypeError:  # an unhashable kind or apiVersion
-            fn = None
-        if fn is not None:
-            try:
-                return fn(obj)
-            except Exception:  # noqa: BLE001, S110 - parse_object says what is wrong, as always
-                pass
-    return parse_object(obj, validate=False)
+    key = (obj.get("kind"), obj.get("apiVersion"))
+    try:
+        fn = _DIRECT[key]
+    except KeyError:
+        fn = _DIRECT[key] = _direct_parser(*key)
+    except TypeError:  # an unhashable kind or apiVersion
+        return None
+    if fn is None:
+        return None
+    try:
+        return fn(obj)
+    except Exception:  # noqa: BLE001 - parse_object says what is wrong, as always
+        return None
 
 
 def _direct_parser(kind: Any, api_version: Any) -> Callable[[dict[str, Any]], Any] | None:

@@ -450,20 +450,17 @@ def _wanted(kinds: frozenset[str] | None, kind: Any) -> bool:
 
 def _state_objects(items: list[Any], origin: str, *, warn, kinds: frozenset[str] | None) -> list[Any]:
     """The model objects of a state's ``items`` of ``kinds`` (each item is ``document N`` in messages)."""
-    from dractl.model.parse import KINDS, parse_trusted
+    from dractl.model.parse import parse_trusted
 
     out: list[Any] = []
     skipped: list[tuple[str, str, str]] = []
     for n, obj in enumerate(items, 1):
-        if type(obj) is dict:
-            kind = obj.get("kind")
-            if type(kind) is str and kind in KINDS and (kinds is None or kind in kinds):
-                try:
-                    out.append(parse_trusted(obj))
-                    continue
-                except Exception:  # noqa: BLE001, S110 - read again below, to say what is wrong and where
-                    pass
-        where = f"document {n}"
+        if type(obj) is dict and _wanted(kinds, obj.get("kind")):
+            o = parse_trusted(obj)
+            if o is not None:
+                out.append(o)
+                continue
+        where = f"document {n}"  # read the usual way: to skip, or to say what is wrong and where
         if not isinstance(obj, dict):
             raise InputError(f"{origin}: {where}: not a Kubernetes object (a {_yaml_type(obj)})")
         o = _item_object(obj, where, origin, validate=False, model=_wanted(kinds, obj.get("kind")),

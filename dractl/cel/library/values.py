@@ -7,7 +7,6 @@ names, equality, ordering, arithmetic and string conversion, and the argument ch
 from __future__ import annotations
 
 import math
-import sys
 from typing import Any
 
 from celpy.celtypes import (
@@ -152,13 +151,8 @@ def semver_cls() -> Any:
 
 
 def is_semver(v: Any) -> bool:
-    """Whether ``v`` is a CEL semver value (none exists before dractl.semver is imported)."""
-    cls = _SEMVER_CLS
-    if cls is None:
-        if "dractl.semver" not in sys.modules:
-            return False
-        cls = semver_cls()
-    return isinstance(v, cls)
+    """Whether ``v`` is a CEL semver value."""
+    return isinstance(v, semver_cls())
 
 
 class Opt:
