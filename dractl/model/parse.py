@@ -162,18 +162,18 @@ def _meta(d: Any, namespaced: bool = False) -> m.ObjectMeta:
     annotations = get("annotations")
     owners = get("ownerReferences")
     finalizers = get("finalizers")
-    return m.ObjectMeta(
-        name=get("name") or "",
-        namespace=get("namespace") or (DEFAULT_NAMESPACE if namespaced else ""),
-        uid=get("uid") or "",
-        generate_name=get("generateName") or "",
-        labels=_frozen(labels) if labels else m.EMPTY,
-        annotations=_frozen(annotations) if annotations else m.EMPTY,
-        creation_timestamp=str(get("creationTimestamp") or ""),
-        deletion_timestamp=str(get("deletionTimestamp") or ""),
-        resource_version=str(get("resourceVersion") or ""),
-        owner_references=_owner_references(owners) if owners else (),
-        finalizers=tuple(finalizers) if isinstance(finalizers, list) else (),
+    return m.ObjectMeta(  # positional, in the order of the fields (cheaper: every object has one)
+        get("name") or "",  # name
+        get("namespace") or (DEFAULT_NAMESPACE if namespaced else ""),  # namespace
+        get("uid") or "",  # uid
+        get("generateName") or "",  # generate_name
+        _frozen(labels) if labels else m.EMPTY,  # labels
+        _frozen(annotations) if annotations else m.EMPTY,  # annotations
+        str(get("creationTimestamp") or ""),  # creation_timestamp
+        str(get("deletionTimestamp") or ""),  # deletion_timestamp
+        str(get("resourceVersion") or ""),  # resource_version
+        _owner_references(owners) if owners else (),  # owner_references
+        tuple(finalizers) if isinstance(finalizers, list) else (),  # finalizers
     )
 
 
@@ -184,17 +184,12 @@ _NOTHING: Mapping[str, Any] = MappingProxyType({})
 def _owner_references(v: Any) -> tuple[m.OwnerReference, ...]:
     if not isinstance(v, list):
         return ()
-    return tuple(
-        m.OwnerReference(
-            api_version=o.get("apiVersion", ""),
-            kind=o.get("kind", ""),
-            name=o.get("name", ""),
-            uid=o.get("uid", ""),
-            controller=bool(o.get("controller")),
-        )
+    return tuple([
+        m.OwnerReference(o.get("apiVersion", ""), o.get("kind", ""), o.get("name", ""), o.get("uid", ""),
+                         bool(o.get("controller")))
         for o in v
         if isinstance(o, dict)
-    )
+    ])
 
 
 def node_selector(d: Any) -> m.NodeSelector | None:
@@ -591,7 +586,13 @@ def allocation_result(d: Any) -> m.AllocationResult | None:
     )
 
 
+#: the fields of most allocated devices' results: such a result is made from them alone
+_PLAIN_RESULT = frozenset({"request", "driver", "pool", "device"})
+
+
 def _device_result(r: Any, i: int) -> m.DeviceRequestAllocationResult:
+    if type(r) is dict and r.keys() == _PLAIN_RESULT:  # what the long way gives for them, the rest empty
+        return m.DeviceRequestAllocationResult(r["request"], r["driver"], r["pool"], r["device"])
     get = r.get if isinstance(r, dict) else _NOTHING.get
     tolerations = get("tolerations")
     bc = get("bindingConditions")
@@ -622,13 +623,39 @@ _ALLOCATION_SELECTORS: dict[str, m.NodeSelector | None] = {}
 def _allocation_node_selector(d: Any) -> m.NodeSelector | None:
     if type(d) is not dict:  # a plain dictionary, whose repr says all it holds (a key for the cache)
         return node_selector(d)
-    key = repr(d)
+    key = _one_node_key(d) or repr(d)
     got = _ALLOCATION_SELECTORS.get(key)
     if got is None:
         got = node_selector(d)
         if len(_ALLOCATION_SELECTORS) < 16384:
             _ALLOCATION_SELECTORS[key] = got
     return got
+
+
+def _one_node_key(d: dict[str, Any]) -> str | None:
+    """The node's name, when ``d`` is what the scheduler writes for a node-local allocation, else None.
+
+    That selector is ``{"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In",
+    "values": [NODE]}]}]}`` exactly; a cache key cheaper than its repr (every repr starts with "{", no key does).
+    """
+    if len(d) != 1:
+        return None
+    terms = d.get("nodeSelectorTerms")
+    if type(terms) is not list or len(terms) != 1:
+        return None
+    term = terms[0]
+    if type(term) is not dict or len(term) != 1:
+        return None
+    fields = term.get("matchFields")
+    if type(fields) is not list or len(fields) != 1:
+        return None
+    r = fields[0]
+    if type(r) is not dict or len(r) != 3 or r.get("key") != "metadata.name" or r.get("operator") != "In":
+        return None
+    values = r.get("values")
+    if type(values) is not list or len(values) != 1 or type(values[0]) is not str or values[0][:1] in ("", "{"):
+        return None
+    return values[0]
 
 
 def _claim(o: dict[str, Any]) -> m.ResourceClaim:

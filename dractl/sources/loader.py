@@ -380,16 +380,19 @@ def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> 
     A state up to WHOLE_STATE_BYTES is decoded with one ``json.loads``, as ``Store.read`` decodes it for every
     write: that is about a quarter cheaper than item by item, whose decoder forgets the keys it has met after
     each item. A bigger one is read item by item, its ResourceSlices keeping no dictionary (LazyRaw), so that
-    memory holds the model and not every slice's dictionaries. None when it is missing or not a state document
-    this reader can judge (``Store.read`` says what is wrong).
+    memory holds the model and not every slice's dictionaries. A whole state's decoded items are cached
+    (:mod:`dractl.sources.statecache`). None when it is missing or not a state document this reader can judge
+    (``Store.read`` says what is wrong).
     """
+    from dractl.sources import statecache
     from dractl.sources.jsonstream import NotStreamable, Reread
 
     try:
         f = open(path, "rb")  # noqa: SIM115 - a big state's lazy objects keep it open (closed with the process)
-        size = os.fstat(f.fileno()).st_size
+        st = os.fstat(f.fileno())
     except OSError:
         return None
+    size = st.st_size
     if size > WHOLE_STATE_BYTES:
         try:
             return _stream_objects(f, Reread(f), path, warn=warn, validate=False, kinds=kinds,
@@ -397,6 +400,10 @@ def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> 
         except NotStreamable:
             f.close()
             return None
+    cached = statecache.load(path, st)
+    if cached is not None:
+        f.close()
+        return _state_objects(cached, path, warn=warn, kinds=kinds)
     with f:
         try:
             data = f.read()
@@ -414,6 +421,7 @@ def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> 
     if not isinstance(items, list):
         return None
     del doc
+    statecache.save(path, st, items)
     return _state_objects(items, path, warn=warn, kinds=kinds)
 
 
