@@ -114,6 +114,20 @@ class Outcome:
         return "allocated" if self.allocations is not None else "unschedulable"
 
 
+class ExplainMemo:
+    """What explaining one node leaves for the next, the same for all (allocator/explain.py _Classifier).
+
+    ``plans``: (id(selectors), label) -> per selector its index, expression, the selector cache's results and
+    its failure texts by reason; ``parts``: a failed selector's reason text -> (head, detail).
+    """
+
+    __slots__ = ("plans", "parts")
+
+    def __init__(self) -> None:
+        self.plans: dict[tuple[int, str], tuple[Sequence[str], list[tuple[int, str, Any, Any]]]] = {}
+        self.parts: dict[str, tuple[str, str]] = {}
+
+
 class AllocationError(Exception):
     """An error that aborts Allocate (upstream returns it as ``err``)."""
 
@@ -179,6 +193,7 @@ class Allocator:
         self.share_id = share_id
         self.f: AllocatorFeatures = features.allocator_features()
         self.selectors = SelectorCache(features)
+        self.explain_memo = ExplainMemo()
         self.classes: dict[str, DeviceClass] = {c.name: c for c in cluster.classes}
         self._node_labels: dict[str, Mapping[str, str]] = {n.name: n.labels for n in cluster.nodes}
         self.all_slices: list[ResourceSlice] = list(cluster.slices)

@@ -252,11 +252,12 @@ class _Classifier:
         self.a = a
         self.view = view
         self.claims = list(claims)
+        memo = a.explain_memo  # kept by the allocator: the same for every node it explains
         # A failed selector's reason text -> (head, detail), so that grouping never
         # has to take the text apart (an expression can contain ")" and ": ").
-        self.parts: dict[str, tuple[str, str]] = {}
+        self.parts: dict[str, tuple[str, str]] = memo.parts
         # (id(selectors), label) -> what _selectors walks for them (the selectors are kept: the id stays theirs)
-        self._plans: dict[tuple[int, str], tuple[Sequence[str], list[tuple[int, str, Any, Any]]]] = {}
+        self._plans: dict[tuple[int, str], tuple[Sequence[str], list[tuple[int, str, Any, Any]]]] = memo.plans
 
     def classify(self, rd: ReqData, cand: Candidate, claim: ResourceClaim) -> tuple[str, str]:
         """The first check that rules ``cand`` out for ``rd`` alone: (kind, reason)."""
