@@ -305,8 +305,8 @@ class CompiledSelector:
         for is_attr, domain, name, full in self._memo_refs:
             m = device.attributes if is_attr else device.capacity
             v = device_field(m, driver, domain, name, full)
-            if v is AMBIGUOUS:
-                v = m[name]  # the unqualified one keys it
+            if v is AMBIGUOUS:  # both forms (unvalidated input): CEL reads the later one; no key says which
+                return None
             if v is None:
                 key.append(None)
             else:

@@ -191,3 +191,23 @@ def test_random_selectors_agree_with_celpy():
             assert _outcome(sel, driver, device) == _outcome(celpy_sel, driver, device), (expr, device.name)
             assert sel.explain(driver, device) == celpy_sel.explain(driver, device), (expr, device.name)
     assert compared > 300 and plain > compared * 3 // 4
+
+
+def test_devices_with_both_forms_of_a_name_share_no_answer():
+    # Unvalidated input can publish a name both unqualified and qualified; CEL then reads whichever comes later.
+    # Two such devices with the same unqualified value but another qualified one must not share a memoised answer.
+    from dractl.cel.match import SelectorCache
+    from dractl.features import FeatureGates
+
+    expr = f"{A}.model == 'A'"
+    first = _device("both-a", {"model": ("string", "A"), "gpu.example.com/model": ("string", "A")}, {})
+    second = _device("both-b", {"model": ("string", "A"), "gpu.example.com/model": ("string", "B")}, {})
+    celpy_sel = _celpy_only(compile_selector(expr, stored=True))
+    want = [_outcome(celpy_sel, GPU, d) for d in (first, second)]
+    assert want == [True, False]
+    for order in ((first, second), (second, first)):
+        cache = SelectorCache(FeatureGates.parse(""))
+        assert [cache.result(expr, GPU, d) for d in order] == [_outcome(celpy_sel, GPU, d) for d in order]
+        cache = SelectorCache(FeatureGates.parse(""))
+        results = cache.fill(expr, [(GPU, d) for d in order])
+        assert [results[id(d)] for d in order] == [_outcome(celpy_sel, GPU, d) for d in order]
