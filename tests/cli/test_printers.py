@@ -6,6 +6,8 @@ import io
 import json
 import re
 
+import pytest
+
 from dractl.render.printers import Result, Table, print_result, terminal_table, to_json
 
 
@@ -107,3 +109,58 @@ def test_droppable_columns_give_way_to_a_whole_column_which_is_cut_only_when_not
     assert at(80) == "dra-demo-worker  gpu.example.com  gpu-1   LATEST-GPU-MODEL  allocated: dra-demo…"  # cut first
     assert at(80, whole={"STATUS"}) == "dra-demo-worker  gpu.example.com  gpu-1   allocated: dra-demo/pod-a-gpu-x7k2q"
     assert at(40, whole={"STATUS"}) == "dra-demo-worker  gpu-1   allocated: dra…"  # all dropped: then cut
+
+
+def _devices_json(dractl):
+    r = dractl("devices", "-o", "json")
+    assert r.code == 0
+    return r.out
+
+
+@pytest.mark.parametrize("nodes", [60, 30])  # 300 devices: half of them is fewer than the 201 made first
+def test_a_long_json_list_made_by_two_processes_is_the_same_text(dractl, monkeypatch, nodes):
+    # devices -o json of a long list: its second half is made by a forked child (printers._Elsewhere); the text
+    # must be what one process makes, and the child must really have made it.
+    import threading
+
+    from dractl.render import printers
+
+    assert dractl("fake", "reset", "--nodes", str(nodes), "--devices-per-node", "10").code == 0
+    one = _devices_json(dractl)
+    assert len(json.loads(one)["items"]) == nodes * 10
+    made = []
+    start = printers._Elsewhere.start
+
+    def spy(line, items):
+        e = start(line, items)
+        made.append(e)
+        return e
+
+    monkeypatch.setattr(printers._Elsewhere, "start", staticmethod(spy))
+    monkeypatch.setattr(printers, "PARALLEL_ITEMS", 250)
+    assert threading.active_count() == 1  # else no fork: this test would not see the child
+    assert _devices_json(dractl) == one
+    assert len(made) == 1 and made[0] is not None and made[0]._status == 0
+
+
+def test_a_child_that_fails_leaves_its_items_to_the_parent(dractl, monkeypatch):
+    import os
+
+    from dractl.render import printers
+
+    assert dractl("fake", "reset", "--nodes", "60", "--devices-per-node", "10").code == 0
+    one = _devices_json(dractl)
+    parent = os.getpid()
+    start = printers._Elsewhere.start
+
+    def failing(line, items):
+        def line_or_fail(v):
+            if os.getpid() != parent:
+                raise RuntimeError("the child fails")
+            return line(v)
+
+        return start(line_or_fail, items)
+
+    monkeypatch.setattr(printers._Elsewhere, "start", staticmethod(failing))
+    monkeypatch.setattr(printers, "PARALLEL_ITEMS", 300)
+    assert _devices_json(dractl) == one
