@@ -258,7 +258,9 @@ def write_json(out: TextIO, head: dict[str, Any], items: Iterable[Any]) -> None:
     elsewhere = None
     if doc is not None and isinstance(items, Sequence) and len(items) >= PARALLEL_ITEMS:
         cut = max(len(items) // 2, len(first))
-        elsewhere = _Elsewhere.start(line, items[cut:])
+        encoding = getattr(out, "encoding", None) or "utf-8"
+        errors = getattr(out, "errors", None) or "strict"
+        elsewhere = _Elsewhere.start(line, items[cut:], encoding, errors)
         if elsewhere is not None:
             it, rest = iter(items[len(first):cut]), items[cut:]
     try:
@@ -267,12 +269,8 @@ def write_json(out: TextIO, head: dict[str, Any], items: Iterable[Any]) -> None:
         while batch := list(islice(it, _BATCH)):
             out.write(",\n    " + ",\n    ".join(map(line, batch)))
         if elsewhere is not None:
-            chunks = elsewhere.text()
-            if chunks is None:  # the child could not: made here
-                chunks = (",\n    " + ",\n    ".join(map(line, rest[i:i + _BATCH]))
-                          for i in range(0, len(rest), _BATCH))
-            for chunk in chunks:
-                out.write(chunk)
+            elsewhere.copy_to(out, lambda: (",\n    " + ",\n    ".join(map(line, rest[i:i + _BATCH]))
+                                            for i in range(0, len(rest), _BATCH)))
         out.write("\n  ]\n}\n")
     finally:
         if elsewhere is not None:
@@ -291,13 +289,16 @@ class _Elsewhere:
     leaves with ``os._exit``; if it fails, the parent makes those items itself.
     """
 
-    def __init__(self, pid: int, file: Any) -> None:
+    def __init__(self, pid: int, file: Any, encoding: str, errors: str) -> None:
         self.pid = pid
         self.file = file
+        self.encoding = encoding
+        self.errors = errors
         self._status: int | None = None
 
     @classmethod
-    def start(cls, line: Callable[[Any], str], items: Sequence[Any]) -> _Elsewhere | None:
+    def start(cls, line: Callable[[Any], str], items: Sequence[Any], encoding: str = "utf-8",
+              errors: str = "strict") -> _Elsewhere | None:
         """Fork a child making the text of ``items``, each after the list's separator; None where that is not safe."""
         import sys
         import tempfile
@@ -321,35 +322,43 @@ class _Elsewhere:
             file.close()
             return None
         if pid:
-            return cls(pid, file)
+            return cls(pid, file, encoding, errors)
         code = 1  # the child: never returns, never flushes what the parent has buffered
         try:
             with os.fdopen(os.dup(file.fileno()), "wb") as f:
                 for i in range(0, len(items), _BATCH):
                     text = ",\n    " + ",\n    ".join(map(line, items[i:i + _BATCH]))
-                    f.write(text.encode("utf-8", "surrogatepass"))  # any str, back as it was (text())
+                    f.write(text.encode(encoding, errors))  # the bytes the parent's stream would write
             code = 0
         except BaseException:  # noqa: BLE001, S110 - any failure: the parent makes these items
             pass
         finally:
             os._exit(code)
 
-    def text(self) -> Iterator[str] | None:
-        """The child's text, in chunks, once it is done; None if it failed."""
+    def copy_to(self, out: TextIO, here: Callable[[], Iterable[str]]) -> None:
+        """Write the child's text to ``out`` once it is done: its bytes, where ``out`` has a byte buffer.
+
+        If the child failed (it could not make or encode the items), the chunks of ``here()``: this process makes
+        them, and says what is wrong as it always has.
+        """
         if self._wait() != 0:
-            return None
+            for chunk in here():
+                out.write(chunk)
+            return
         import codecs
 
         f = self.file
         f.seek(0)
-        decoder = codecs.getincrementaldecoder("utf-8")("surrogatepass")
-
-        def chunks() -> Iterator[str]:
+        buffer = getattr(out, "buffer", None)
+        if buffer is not None:
+            out.flush()
             while data := f.read(1 << 22):
-                yield decoder.decode(data)
-            yield decoder.decode(b"", final=True)
-
-        return chunks()
+                buffer.write(data)
+            return
+        decoder = codecs.getincrementaldecoder(self.encoding)(self.errors)
+        while data := f.read(1 << 22):
+            out.write(decoder.decode(data))
+        out.write(decoder.decode(b"", final=True))
 
     def _wait(self) -> int:
         if self._status is None:

@@ -131,8 +131,8 @@ def test_a_long_json_list_made_by_two_processes_is_the_same_text(dractl, monkeyp
     made = []
     start = printers._Elsewhere.start
 
-    def spy(line, items):
-        e = start(line, items)
+    def spy(line, items, *codec):
+        e = start(line, items, *codec)
         made.append(e)
         return e
 
@@ -153,14 +153,61 @@ def test_a_child_that_fails_leaves_its_items_to_the_parent(dractl, monkeypatch):
     parent = os.getpid()
     start = printers._Elsewhere.start
 
-    def failing(line, items):
+    def failing(line, items, *codec):
         def line_or_fail(v):
             if os.getpid() != parent:
                 raise RuntimeError("the child fails")
             return line(v)
 
-        return start(line_or_fail, items)
+        return start(line_or_fail, items, *codec)
 
     monkeypatch.setattr(printers._Elsewhere, "start", staticmethod(failing))
     monkeypatch.setattr(printers, "PARALLEL_ITEMS", 300)
     assert _devices_json(dractl) == one
+
+
+@pytest.mark.parametrize("errors", ["strict", "surrogateescape"])
+def test_two_processes_write_what_one_stream_would(errors, monkeypatch):
+    # The child encodes as the stream does: to a stream with a byte buffer its bytes are copied; to one without
+    # (a StringIO) they are decoded again. A text the stream cannot encode fails the child, and this process
+    # says so as it would alone.
+    import threading
+
+    from dractl.render import printers
+
+    monkeypatch.setattr(printers, "PARALLEL_ITEMS", 250)
+    assert threading.active_count() == 1
+    items = [{"n": i, "s": "é\u2603"} for i in range(400)] + [{"bad": "\udcff"}]
+    docs = printers.Documents(items, lambda d: d, printers._item_encoder())
+
+    def one_process(out):
+        monkeypatch.setattr(printers, "PARALLEL_ITEMS", 10**9)
+        try:
+            printers.write_json(out, {"kind": "List"}, docs)
+        finally:
+            monkeypatch.setattr(printers, "PARALLEL_ITEMS", 250)
+
+    def both(make):
+        outs = []
+        for f in (one_process, lambda out: printers.write_json(out, {"kind": "List"}, docs)):
+            out = make()
+            try:
+                f(out)
+                out.flush()
+                outs.append(("ok", out))
+            except UnicodeEncodeError as e:
+                outs.append(("error", str(e)))
+        return outs
+
+    def text_stream():
+        return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors=errors)
+
+    (a, one), (b, two) = both(text_stream)
+    assert a == b
+    if a == "ok":
+        assert one.buffer.getvalue() == two.buffer.getvalue()
+        assert json.loads(one.buffer.getvalue().decode("utf-8", errors))["items"][1] == {"n": 1, "s": "é\u2603"}
+    else:
+        assert errors == "strict" and one == two
+    (a, one), (b, two) = both(io.StringIO)
+    assert (a, b) == ("ok", "ok") and one.getvalue() == two.getvalue()
