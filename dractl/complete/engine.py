@@ -269,9 +269,18 @@ def _quiet(_message: str) -> None:
 
 
 def _fake_docs(state_dir: str | None) -> list[Any]:
-    from dractl.control.store import fake_store
+    """The fake state's items: from its decoded cache when a command left one for this file (a TAB writes none)."""
+    import os
 
-    return list(fake_store(state_dir).read()["items"])
+    from dractl.control.store import fake_store
+    from dractl.sources import statecache
+
+    store = fake_store(state_dir)
+    try:
+        cached = statecache.load(store.path, os.stat(store.path))
+    except OSError:
+        cached = None
+    return cached if cached is not None else list(store.read()["items"])
 
 
 def _snapshot_docs(path: str) -> list[Any]:

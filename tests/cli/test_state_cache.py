@@ -117,3 +117,26 @@ def test_small_states_and_old_caches_leave_no_litter(dractl, tmp_path, cached, m
     assert dractl("fake", "reset", "--nodes", "1").code == 0
     before = _caches()
     assert dractl("devices").code == 0 and _caches() == before
+
+
+def test_a_tab_takes_names_from_the_cache_a_command_left_and_writes_none(dractl, tmp_path, cached):
+    from dractl.complete import engine
+
+    def tab():
+        return [n for n, _ in engine.lookup_names("pods", {"fake": True}, "work", False)]
+
+    _cluster(dractl, tmp_path)
+    assert tab() == ["p0", "p1", "p2", "p3", "p4"] and _caches() == []  # a TAB reads the file, writes nothing
+    assert dractl("pods", "-n", "work").code == 0 and len(_caches()) == 1
+    # what the cache holds for this very file is what a TAB answers from (a cache made to tell the two apart)
+    path = _state_path()
+    items = json.load(open(path))["items"]
+    for o in items:
+        if o["kind"] == "Pod" and o["metadata"]["name"] == "p0":
+            o["metadata"]["name"] = "from-the-cache"
+    cached.save(path, os.stat(path), items)
+    assert tab() == ["from-the-cache", "p1", "p2", "p3", "p4"]
+    # a changed state is read again
+    gone = write_docs(tmp_path / "p1.yaml", pod("p1", "work", [from_template("one-gpu")]))
+    assert dractl("fake", "delete", "-f", gone).code == 0
+    assert tab() == ["p0", "p2", "p3", "p4"]
