@@ -300,17 +300,11 @@ class _Elsewhere:
     def start(cls, line: Callable[[Any], str], items: Sequence[Any], encoding: str = "utf-8",
               errors: str = "strict") -> _Elsewhere | None:
         """Fork a child making the text of ``items``, each after the list's separator; None where that is not safe."""
-        import sys
         import tempfile
 
-        threading = sys.modules.get("threading")
-        if not hasattr(os, "fork") or (threading is not None and threading.active_count() != 1):
-            return None  # another thread's locks would be copied held
-        try:
-            cpus = len(os.sched_getaffinity(0))
-        except (AttributeError, OSError):
-            cpus = os.cpu_count() or 1
-        if cpus < 2:
+        from dractl.forking import can_fork_beside
+
+        if not can_fork_beside():
             return None
         try:
             file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop()

@@ -347,13 +347,9 @@ def _validator(path: str, data: bytes | None) -> _Validator | None:
     """
     import io
 
-    if not hasattr(os, "fork") or threading.active_count() != 1:
-        return None
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    if cpus < 2:
+    from dractl.forking import can_fork_beside
+
+    if not can_fork_beside():
         return None
     try:
         pid = os.fork()

@@ -16,12 +16,12 @@ import contextlib
 import hashlib
 import json
 import os
-import time
 from collections.abc import Iterable
 from dataclasses import replace
 from io import BufferedIOBase
 from typing import Any
 
+from dractl.paths import prune_cache
 from dractl.sources.jsonstream import LazyRaw, Reread
 
 #: Bump when the index's layout or what it records changes.
@@ -31,7 +31,6 @@ MIN_BYTES = 256 * 1024
 #: The newest indexes kept (by last use).
 KEEP = 8
 _WINDOW = 4 << 20  # bytes hashed at a time
-_STALE_TMP = 3600  # seconds after which an unfinished write of another process is litter
 
 #: An entry: one item of the file, where it lies and what reads choose it by, as a list (an index holds tens of
 #: thousands; lists are what JSON gives back, at no further cost): ``[kind, apiVersion, start byte, end byte,
@@ -181,30 +180,13 @@ def save(sha: str, size: int, ix: Indexed) -> None:
             f.write(json.dumps(doc, separators=(",", ":")))  # json.dump encodes in Python: 4x slower
         os.replace(tmp, os.path.join(d, sha + ".json"))
         tmp = None
-        _prune(d)
+        prune_cache(d, ".json", KEEP)
     except OSError:
         pass
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-
-
-def _prune(d: str) -> None:
-    """Keep the KEEP indexes used last; remove what a write that died left behind."""
-    kept: list[tuple[float, str]] = []
-    now = time.time()
-    for de in os.scandir(d):
-        with contextlib.suppress(OSError):
-            mtime = de.stat().st_mtime
-            if de.name.endswith(".json"):
-                kept.append((mtime, de.path))
-            elif de.name.endswith(".tmp") and now - mtime > _STALE_TMP:
-                os.unlink(de.path)
-    kept.sort(reverse=True)
-    for _, path in kept[KEEP:]:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
 
 
 def _dir() -> str:

@@ -16,8 +16,9 @@ import contextlib
 import marshal
 import os
 import sys
-import time
 from typing import Any
+
+from dractl.paths import prune_cache
 
 #: Bump when what a cache file holds changes.
 FORMAT = 1
@@ -25,7 +26,6 @@ FORMAT = 1
 MIN_BYTES = 1 << 20
 #: The newest caches kept (by last use).
 KEEP = 4
-_STALE_TMP = 3600  # seconds after which an unfinished write of another process is litter
 _LEN = 4  # bytes of the header's length
 
 
@@ -75,7 +75,7 @@ def save(path: str, st: os.stat_result, items: list[Any]) -> None:
             f.write(payload)
         os.replace(tmp, _file(path))
         tmp = None
-        _prune(d)
+        prune_cache(d, ".marshal", KEEP)
     except (OSError, ValueError):  # ValueError: an object marshal cannot write (none that JSON gives)
         pass
     finally:
@@ -99,20 +99,3 @@ def _dir() -> str:
     from dractl.paths import cache_dir
 
     return os.path.join(cache_dir(), "state")
-
-
-def _prune(d: str) -> None:
-    """Keep the KEEP caches used last; remove what a write that died left behind."""
-    kept: list[tuple[float, str]] = []
-    now = time.time()
-    for de in os.scandir(d):
-        with contextlib.suppress(OSError):
-            mtime = de.stat().st_mtime
-            if de.name.endswith(".marshal"):
-                kept.append((mtime, de.path))
-            elif de.name.endswith(".tmp") and now - mtime > _STALE_TMP:
-                os.unlink(de.path)
-    kept.sort(reverse=True)
-    for _, p in kept[KEEP:]:
-        with contextlib.suppress(OSError):
-            os.unlink(p)
