@@ -1,8 +1,9 @@
-"""Where dractl keeps files: the XDG base directories, and the pruning of its caches (no heavy imports)."""
+"""Where dractl keeps files: the XDG base directories, and the writing of its caches (no heavy imports)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 
 
 def _xdg(var: str, *default: str) -> str:
@@ -23,8 +24,34 @@ def state_dir() -> str:
 STALE_TMP = 3600
 
 
-def prune_cache(d: str, suffix: str, keep: int) -> None:
-    """Keep the ``keep`` files of folder ``d`` ending in ``suffix`` used last; remove writes that died (``.tmp``)."""
+def save_cache(d: str, name: str, parts: Iterable[bytes], keep: int) -> None:
+    """Write ``parts`` as the file ``name`` of the cache folder ``d``, atomically; silently nothing where that fails.
+
+    Then only the ``keep`` files of ``d`` with ``name``'s suffix used last are kept, and what writes that died
+    left behind (``.tmp``) is removed.
+    """
+    import contextlib
+    import tempfile
+
+    tmp = None
+    try:
+        os.makedirs(d, mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            for part in parts:
+                f.write(part)
+        os.replace(tmp, os.path.join(d, name))
+        tmp = None
+        _prune(d, os.path.splitext(name)[1], keep)
+    except OSError:
+        pass
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _prune(d: str, suffix: str, keep: int) -> None:
     import contextlib
     import time
 

@@ -234,10 +234,7 @@ class CompiledSelector:
         return f"CompiledSelector({self.expression!r})"
 
     def _lower(self, e: Node) -> Any:
-        from dractl.cel.backend import Program
-        from dractl.cel.lower import Lowerer
-
-        return Program(Lowerer(self._checked.types, self._costed).lower(e), self._costed)
+        return _program(self._checked, self._costed, e)
 
     @property
     def program(self) -> Any:
@@ -349,6 +346,14 @@ class CompiledSelector:
 
 
 _UNSET: Any = object()
+
+
+def _program(checked: Any, costed: bool, e: Node) -> Any:
+    """The celpy back-end program of the checked (sub-)expression ``e``."""
+    from dractl.cel.backend import Program
+    from dractl.cel.lower import Lowerer
+
+    return Program(Lowerer(checked.types, costed).lower(e), costed)
 
 
 class _Input:
@@ -620,11 +625,8 @@ def _program_instantiation(expr: str, root: Node, checked: Any, costed: bool) ->
     def value(e: Node) -> Any:
         if e.kind == "lit":
             return e.value
-        from dractl.cel.backend import Program
-        from dractl.cel.lower import Lowerer
-
         try:
-            return to_python(Program(Lowerer(checked.types, costed).lower(e), costed).evaluate({}))
+            return to_python(_program(checked, costed, e).evaluate({}))
         except CELRuntimeError as ex:
             fail(ex.message)
 

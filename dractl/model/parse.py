@@ -114,8 +114,9 @@ def parse_trusted(obj: Any) -> Any:
 def _direct_parser(kind: Any, api_version: Any) -> Callable[[dict[str, Any]], Any] | None:
     if not isinstance(kind, str) or not kind or not isinstance(api_version, str) or kind not in _PARSERS:
         return None
-    group, _, version = api_version.rpartition("/")
-    if KINDS[kind][0] != group or to_v1({"kind": kind, "apiVersion": api_version}).get("apiVersion") != api_version:
+    if KINDS[kind][0] != api_version.rpartition("/")[0]:
+        return None
+    if to_v1({"kind": kind, "apiVersion": api_version}).get("apiVersion") != api_version:
         return None
     return _PARSERS[kind]
 

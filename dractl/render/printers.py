@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from dractl import DRACTL_API
 from dractl.errors import UsageError
+from dractl.forking import Child, fork_beside
 
 FORMATS = ("table", "wide", "json", "yaml", "name")
 
@@ -281,7 +282,7 @@ def write_json(out: TextIO, head: dict[str, Any], items: Iterable[Any]) -> None:
 PARALLEL_ITEMS = 50_000
 
 
-class _Elsewhere:
+class _Elsewhere(Child):
     """The JSON text of some documents, made by a forked child into a temporary file while this process goes on.
 
     The child shares the model (fork copies a page only when one side writes it) and makes each item's text with
@@ -290,11 +291,10 @@ class _Elsewhere:
     """
 
     def __init__(self, pid: int, file: Any, encoding: str, errors: str) -> None:
-        self.pid = pid
+        super().__init__(pid)
         self.file = file
         self.encoding = encoding
         self.errors = errors
-        self._status: int | None = None
 
     @classmethod
     def start(cls, line: Callable[[Any], str], items: Sequence[Any], encoding: str = "utf-8",
@@ -302,17 +302,12 @@ class _Elsewhere:
         """Fork a child making the text of ``items``, each after the list's separator; None where that is not safe."""
         import tempfile
 
-        from dractl.forking import can_fork_beside
-
-        if not can_fork_beside():
-            return None
         try:
             file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop()
         except OSError:
             return None
-        try:
-            pid = os.fork()
-        except OSError:
+        pid = fork_beside()
+        if pid is None:
             file.close()
             return None
         if pid:
@@ -335,7 +330,7 @@ class _Elsewhere:
         If the child failed (it could not make or encode the items), the chunks of ``here()``: this process makes
         them, and says what is wrong as it always has.
         """
-        if self._wait() != 0:
+        if self.status() != 0:
             for chunk in here():
                 out.write(chunk)
             return
@@ -354,24 +349,9 @@ class _Elsewhere:
             out.write(decoder.decode(data))
         out.write(decoder.decode(b"", final=True))
 
-    def _wait(self) -> int:
-        if self._status is None:
-            try:
-                _, status = os.waitpid(self.pid, 0)
-            except ChildProcessError:
-                status = -1
-            self._status = status
-        return self._status
-
     def stop(self) -> None:
         """Stop the child if it still runs, and drop its file."""
-        if self._status is None:
-            import contextlib
-            import signal
-
-            with contextlib.suppress(OSError):
-                os.kill(self.pid, signal.SIGKILL)
-            self._wait()
+        super().stop()
         self.file.close()
 
 

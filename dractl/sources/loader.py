@@ -7,7 +7,6 @@ absurd nesting, binary data) ends in an ``InputError`` quickly, never a crash.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
@@ -16,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from dractl.errors import InputError, ValidationError
+from dractl.forking import Child, fork_beside
 
 if TYPE_CHECKING:  # the model is imported where objects are parsed: reading documents (a TAB) needs none of it
     from dractl.model.cluster import Cluster
@@ -308,7 +308,7 @@ WHOLE_STATE_BYTES = 32 * 1024 * 1024
 PARALLEL_BYTES = 1 << 20
 
 
-class _Validator:
+class _Validator(Child):
     """A child process that validates every item of a file, while its parent reads the file without validating.
 
     Its exit status is the verdict: 0, every item is valid. Anything else (a bad item, a file that cannot be read
@@ -316,28 +316,9 @@ class _Validator:
     every bad input gets the message it always got; only good files are read faster.
     """
 
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self._status: int | None = None
-
     def valid(self) -> bool:
         """Wait for the child: whether it found every item valid."""
-        if self._status is None:
-            try:
-                _, status = os.waitpid(self.pid, 0)
-            except ChildProcessError:  # reaped by someone else: no verdict
-                status = -1
-            self._status = status
-        return self._status == 0
-
-    def stop(self) -> None:
-        """Stop the child (its verdict is not wanted)."""
-        if self._status is None:
-            import signal
-
-            with contextlib.suppress(OSError):
-                os.kill(self.pid, signal.SIGKILL)
-            self.valid()
+        return self.status() == 0
 
 
 def _validator(path: str, data: bytes | None) -> _Validator | None:
@@ -347,13 +328,8 @@ def _validator(path: str, data: bytes | None) -> _Validator | None:
     """
     import io
 
-    from dractl.forking import can_fork_beside
-
-    if not can_fork_beside():
-        return None
-    try:
-        pid = os.fork()
-    except OSError:
+    pid = fork_beside()
+    if pid is None:
         return None
     if pid:
         return _Validator(pid)

@@ -21,7 +21,7 @@ from dataclasses import replace
 from io import BufferedIOBase
 from typing import Any
 
-from dractl.paths import prune_cache
+from dractl.paths import save_cache
 from dractl.sources.jsonstream import LazyRaw, Reread
 
 #: Bump when the index's layout or what it records changes.
@@ -167,26 +167,10 @@ def load(sha: str, size: int, reread: Reread) -> Indexed | None:
 
 def save(sha: str, size: int, ix: Indexed) -> None:
     """Write the index of the file whose bytes have ``sha``, atomically; silently nothing where that fails."""
-    import tempfile
-
-    d = _dir()
     doc = {"format": FORMAT, "key": _key(), "sha256": sha, "size": size, "extra": ix.extra,
            "skipped": [list(s) for s in ix.skipped], "entries": ix.entries}
-    tmp = None
-    try:
-        os.makedirs(d, mode=0o700, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=d, prefix=".", suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            f.write(json.dumps(doc, separators=(",", ":")))  # json.dump encodes in Python: 4x slower
-        os.replace(tmp, os.path.join(d, sha + ".json"))
-        tmp = None
-        prune_cache(d, ".json", KEEP)
-    except OSError:
-        pass
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    # json.dump encodes in Python: 4x slower; the C encoder's text is ASCII (ensure_ascii)
+    save_cache(_dir(), sha + ".json", [json.dumps(doc, separators=(",", ":")).encode("ascii")], KEEP)
 
 
 def _dir() -> str:

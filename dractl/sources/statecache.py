@@ -18,7 +18,7 @@ import os
 import sys
 from typing import Any
 
-from dractl.paths import prune_cache
+from dractl.paths import save_cache
 
 #: Bump when what a cache file holds changes.
 FORMAT = 1
@@ -38,7 +38,7 @@ def load(path: str, st: os.stat_result) -> list[Any] | None:
     """The items cached for the state file at ``path`` (``st``: its stat now), or None."""
     if st.st_size < MIN_BYTES:
         return None
-    cache = _file(path)
+    cache = os.path.join(_dir(), _name(path))
     try:
         with open(cache, "rb") as f:
             data = f.read()
@@ -60,39 +60,23 @@ def save(path: str, st: os.stat_result, items: list[Any]) -> None:
     """Cache ``items``, decoded from the state file at ``path`` whose stat was ``st``; nothing where that fails."""
     if st.st_size < MIN_BYTES:
         return
-    import tempfile
-
-    d = _dir()
-    tmp = None
     try:
         payload = marshal.dumps(items)
-        header = marshal.dumps(_header(path, st))
-        os.makedirs(d, mode=0o700, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=d, prefix=".", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(len(header).to_bytes(_LEN, "big"))
-            f.write(header)
-            f.write(payload)
-        os.replace(tmp, _file(path))
-        tmp = None
-        prune_cache(d, ".marshal", KEEP)
-    except (OSError, ValueError):  # ValueError: an object marshal cannot write (none that JSON gives)
-        pass
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    except ValueError:  # an object marshal cannot write (none that JSON gives)
+        return
+    header = marshal.dumps(_header(path, st))
+    save_cache(_dir(), _name(path), [len(header).to_bytes(_LEN, "big"), header, payload], KEEP)
 
 
 def _header(path: str, st: os.stat_result) -> tuple[Any, ...]:
     return (FORMAT, sys.hexversion, marshal.version, os.path.abspath(path), stamp(st))
 
 
-def _file(path: str) -> str:
+def _name(path: str) -> str:
     import zlib  # hashlib's import costs 2 ms; a clash of two paths only costs a cache (the header holds the path)
 
     b = os.path.abspath(path).encode("utf-8", "surrogateescape")
-    return os.path.join(_dir(), f"{zlib.crc32(b):08x}{zlib.adler32(b):08x}.marshal")
+    return f"{zlib.crc32(b):08x}{zlib.adler32(b):08x}.marshal"
 
 
 def _dir() -> str:
