@@ -174,7 +174,9 @@ def _watch_once(source: LiveAPI, kind: str, selector: str | None, rv: str,
         resp = source.stream(source._collection(kind), query, WATCH_SECONDS + READ_GRACE)
     except SourceError as e:
         kind_ = getattr(e, "transport_kind", "")
-        if kind_ in ("closed", "timeout") and not stop.is_set():
+        # The listing worked, so a refused (re)connection means the server went away mid-watch: word it
+        # as the lost watch it is, whichever thread notices first.
+        if kind_ in _LOST and not stop.is_set():
             raise SourceError(f"lost the watch of {plural} on {source.server}: {_LOST[kind_]}") from None
         raise
     try:
@@ -210,7 +212,8 @@ def _watch_once(source: LiveAPI, kind: str, selector: str | None, rv: str,
         resp.close()
 
 
-_LOST = {"closed": "the connection was cut", "timeout": "no answer within the read timeout"}
+_LOST = {"closed": "the connection was cut", "timeout": "no answer within the read timeout",
+         "refused": "the connection was refused"}
 
 
 def _status(obj: Any) -> str:
