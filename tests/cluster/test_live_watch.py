@@ -63,8 +63,8 @@ def test_a_watch_the_server_ends_is_reopened_from_where_it_was(control_plane, tm
 
 class FakeServer:
     """A plain-HTTP stand-in for kube-apiserver: resource.k8s.io/v1 discovery, empty lists, and watches that
-    send one line that is not JSON; or, with ``then_refuse``, a first watch that stops listening and ends
-    cleanly, so that the watch's re-opening is refused."""
+    send one line that is not JSON; or, with ``then_refuse``, watches held until every listed kind's watch is
+    open, then the server stops listening and ends them cleanly, so that their re-opening is refused."""
 
     def __init__(self, watch_line: bytes, then_refuse: bool = False) -> None:
         line = watch_line
@@ -83,27 +83,21 @@ class FakeServer:
                 q = urllib.parse.parse_qs(url.query)
                 if url.path == "/apis/resource.k8s.io":
                     self._json({"kind": "APIGroup", "name": "resource.k8s.io", "versions": [{"version": "v1"}]})
-                elif q.get("watch") and then_refuse:
-                    with opened:  # once every listed kind's watch is here, stop listening
-                        watches.append(url.path)
-                        opened.notify_all()
-                        if not opened.wait_for(lambda: len(watches) >= len(lists), timeout=60):
-                            raise AssertionError(f"watches {watches} for lists {lists}")
-                        if self.server.socket.fileno() >= 0:
-                            self.server.socket.close()  # from now on, connecting is refused
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Transfer-Encoding", "chunked")
-                    self.end_headers()
-                    self.wfile.write(b"0\r\n\r\n")  # the watch's clean end: dractl opens it again
-                    self.wfile.flush()
-                    self.close_connection = True
                 elif q.get("watch"):
+                    if then_refuse:
+                        with opened:  # once every listed kind's watch is here, stop listening
+                            watches.append(url.path)
+                            opened.notify_all()
+                            if not opened.wait_for(lambda: len(watches) >= len(lists), timeout=60):
+                                raise AssertionError(f"watches {watches} for lists {lists}")
+                            if self.server.socket.fileno() >= 0:
+                                self.server.socket.close()  # from now on, connecting is refused
                     self.send_response(200)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Transfer-Encoding", "chunked")
                     self.end_headers()
-                    self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
+                    # then_refuse: the watch's clean end (dractl opens it again); else one line, then the cut
+                    self.wfile.write(b"0\r\n\r\n" if then_refuse else b"%x\r\n%s\r\n" % (len(line), line))
                     self.wfile.flush()
                     self.close_connection = True
                 else:
@@ -159,7 +153,7 @@ def test_an_event_that_is_not_json_ends_the_watch_with_one_line(control_plane, f
 def test_a_watch_refused_after_the_listing_is_one_lost_watch_line(control_plane, fake_server, tmp_path):
     """The server went away between the listing and a watch's (re)opening: the same lost-watch line as a cut
     stream, naming the refusal. A real apiserver's death cannot be timed to fall there: the fake server stops
-    listening during the first watch and ends that watch cleanly."""
+    listening once every kind's watch is open and ends them cleanly."""
     server = fake_server(b"", then_refuse=True)
     kc = kubeconfig(control_plane, tmp_path / "kc", user={}, cluster={"server": server.url,
                                                                        "certificate-authority-data": None})
