@@ -91,6 +91,9 @@ class FakeServer:
                             if not opened.wait_for(lambda: len(watches) >= len(lists), timeout=60):
                                 raise AssertionError(f"watches {watches} for lists {lists}")
                             if self.server.socket.fileno() >= 0:
+                                # Stop the serving loop first: closing a socket that its poll() still holds
+                                # keeps it listening, and a connection queued there is reset (read as "cut").
+                                self.server.shutdown()
                                 self.server.socket.close()  # from now on, connecting is refused
                     self.send_response(200)
                     self.send_header("Content-Type", "application/json")
