@@ -17,6 +17,10 @@ def main(argv: list[str] | None = None) -> int:
             if argv is None:
                 sys.exit(rc)
             return rc
+    if argv is None:  # a process of its own: dataclasses' methods come compiled from a cache (dractl.codecache)
+        from dractl import codecache
+
+        codecache.install()
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args or bool(os.environ.get("DRACTL_DEBUG"))
     code = _run(args, debug)
