@@ -5,14 +5,13 @@ a kind cluster with the dra-example-driver does.
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from conftest import CLUSTER, blog_demo_docs, start_control_plane, stop_control_plane
+from watchproc import wait_until
 
 
 def test_serves_kubernetes_v1_37_with_dra_v1(control_plane):
@@ -76,6 +75,14 @@ def _port_open(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (not gone, not a zombie); reaped between two looks is gone too."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][:1] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 def test_down_stops_exactly_what_up_started(tmp_path):
     d = tmp_path / "cp"
     cp = start_control_plane(d, "--nodes", "1")
@@ -86,10 +93,9 @@ def test_down_stops_exactly_what_up_started(tmp_path):
     bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         stop_control_plane(d)
-        time.sleep(0.2)
+        # down waits for each process to end (or kills it after a grace period): gone, or a zombie until reaped
+        wait_until("every process up started to end", lambda: not any(_running(pid) for pid in pids), timeout=10)
         assert not _port_open(port)
-        for pid in pids:
-            assert not os.path.exists(f"/proc/{pid}") or "Z" in Path(f"/proc/{pid}/stat").read_text().split(") ")[1][:1]
         assert bystander.poll() is None
         assert not (d / "pids").exists()
         # down again is harmless
