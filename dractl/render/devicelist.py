@@ -202,6 +202,10 @@ class DeviceRows:
         self.wide = wide
         self._caps: dict[int, tuple[Any, str]] = {}
         self._counters: dict[int, tuple[Any, str]] = {}
+        #: id(attribute value) -> (the value, its text): a parsed value is shared by every device that has it
+        self._texts: dict[int, tuple[Any, str]] = {}
+        #: driver -> (short name, the name in the driver's domain) of each main attribute
+        self._keys: dict[str, list[tuple[str, str]]] = {}
 
     def columns(self) -> list[str]:
         """The table's columns: the main attributes, and COUNTERS when a device consumes counters."""
@@ -220,8 +224,22 @@ class DeviceRows:
         if cap is None:
             cap = self._caps[id(caps)] = (caps, " ".join(f"{k}={c.value}" for k, c in caps.items()) or "<none>")
         attrs = d.attributes
-        row = [self._node_text(pd), pd.driver, pd.pool, d.name,
-               *[attribute_text(attrs, pd.driver, m) for m in self.mains], cap[1]]
+        driver = pd.driver
+        row = [self._node_text(pd), driver, pd.pool, d.name]
+        keys = self._keys.get(driver)
+        if keys is None:
+            keys = self._keys[driver] = [(m, f"{driver}/{m}") for m in self.mains]
+        texts = self._texts
+        for short, own in keys:
+            a = attrs.get(short)
+            if a is None or own in attrs:  # in the driver's domain, or not bare: attribute_text decides
+                row.append(attribute_text(attrs, driver, short))
+                continue
+            t = texts.get(id(a))
+            if t is None:
+                t = self._text(a)
+            row.append(t[1])
+        row.append(cap[1])
         if self.has_counters:
             counters = v.counters
             text = self._counters.get(id(counters))
@@ -232,9 +250,17 @@ class DeviceRows:
             row.append(text[1])
         row.append(v.status())
         if self.wide:
-            row.append(" ".join(f"{k}={a}" for k, a in attrs.items()) or "<none>")
+            row.append(" ".join([f"{k}={(texts.get(id(a)) or self._text(a))[1]}" for k, a in attrs.items()])
+                       or "<none>")
             row.append(",".join(str(t) for t in v.effective_taints) or "<none>")
         return row
+
+    def _text(self, a: Any) -> tuple[Any, str]:
+        """``a``'s text, kept while there is room (a value on every device is one object: see parse)."""
+        t = (a, str(a))
+        if len(self._texts) < 65536:  # a value of its own per device (a uuid) only fills it: stop there
+            self._texts[id(a)] = t  # t holds a: its id is not another's while the rows are made
+        return t
 
 
 def devices_listing(views: Sequence[Any], wide: bool) -> Listing:

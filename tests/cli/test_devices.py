@@ -204,3 +204,35 @@ def test_path_flags_expand_a_tilde_no_shell_expanded(dractl, tmp_path):
         assert r.out.splitlines() == ["device/gpu.example.com/worker/gpu-0", "device/gpu.example.com/worker/gpu-1"]
     r = dractl("--from=~/nosuch.yaml", "devices")
     assert (r.code, r.err) == (2, f"error: {home}/nosuch.yaml: no such file\n")
+
+
+def test_a_main_attribute_cell_is_the_bare_name_or_the_drivers_domain_whichever_comes_first(dractl, tmp_path):
+    """The MODEL and INDEX cells: the attribute by its bare name or by its name in the driver's domain, whichever
+    the device lists first, else by its name in any domain; a value that many devices share is each one's text."""
+    from builders import device, slice_, write_docs
+
+    devices = [
+        device("bare", {"model": "A", "index": 0}),
+        device("own", {"gpu.example.com/model": "B", "index": 1}),
+        device("bare-first", {"model": "C", "gpu.example.com/model": "D", "index": 2}),
+        device("own-first", {"gpu.example.com/model": "E", "model": "F", "index": 3}),
+        device("other-domain", {"vendor.example.com/model": "G", "index": 4}),
+        device("shared", {"model": "A", "index": True}),
+        device("shared-too", {"model": "A", "gpu.example.com/index": False, "vendor.example.com/index": 9}),
+        device("list", {"model": {"strings": ["x", "y"]}, "index": {"ints": [1, 2]}}),
+    ]
+    path = write_docs(tmp_path / "slice.yaml", slice_("node-1", devices=devices))
+    r = dractl("--from", path, "devices", "-o", "wide")
+    assert r.code == 0, r.err
+    header, *lines = r.out.splitlines()
+    cols = header.split()
+    at = {c: header.index(c) for c in ("DEVICE", "MODEL", "INDEX", "CAPACITY", "ATTRIBUTES")}
+    assert cols[3:6] == ["DEVICE", "MODEL", "INDEX"]
+    cells = {line[at["DEVICE"]:at["MODEL"]].strip(): (line[at["MODEL"]:at["INDEX"]].strip(),
+                                                     line[at["INDEX"]:at["CAPACITY"]].strip()) for line in lines}
+    assert cells == {"bare": ("A", "0"), "own": ("B", "1"), "bare-first": ("C", "2"), "own-first": ("E", "3"),
+                     "other-domain": ("G", "4"), "shared": ("A", "true"), "shared-too": ("A", "false"),
+                     "list": ("[x, y]", "[1, 2]")}
+    attributes = {line[at["DEVICE"]:at["MODEL"]].strip(): line[at["ATTRIBUTES"]:].split("  ")[0] for line in lines}
+    assert attributes["shared-too"] == "model=A gpu.example.com/index=false vendor.example.com/index=9"
+    assert attributes["list"] == "model=[x, y] index=[1, 2]"
