@@ -255,7 +255,7 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
         return None
     sha = None
     if path != "-" and size >= snapindex.MIN_BYTES:
-        sha = snapindex.digest(f)
+        sha = snapindex.file_digest(f, path)
         ix = snapindex.load(sha, size, reread)
         if ix is not None:
             if ix.skipped and warn:

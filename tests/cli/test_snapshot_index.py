@@ -70,7 +70,18 @@ def _write(tmp_path, name: str, objs: list[dict]) -> str:
 
 def _indexes(tmp_path) -> list[str]:
     d = tmp_path / "xdg-cache" / "dractl" / "snapshots"
-    return sorted(os.listdir(d)) if d.is_dir() else []
+    return sorted(n for n in os.listdir(d) if n.endswith(".json")) if d.is_dir() else []
+
+
+def _digests(tmp_path) -> list[str]:
+    d = tmp_path / "xdg-cache" / "dractl" / "snapshots"
+    return sorted(n for n in os.listdir(d) if n.endswith(".digest")) if d.is_dir() else []
+
+
+def _age(path: str, seconds: int = 3600) -> None:
+    """Make the file's modification time ``seconds`` old (a file not written just now)."""
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - seconds * 10**9))
 
 
 def _index_name(path: str) -> str:
@@ -118,9 +129,13 @@ def test_devices_of_a_node_show_the_health_a_pod_elsewhere_reports(dractl, tmp_p
         assert "gpu-4" in health and len(health) == 12
 
 
-def test_a_file_changed_by_one_byte_is_validated_again(dractl, tmp_path):
+@pytest.mark.parametrize("aged", [False, True], ids=["just-written", "an-hour-old"])
+def test_a_file_changed_by_one_byte_is_validated_again(dractl, tmp_path, aged):
     snap = _write(tmp_path, "s.json", _objects())
+    if aged:
+        _age(snap)
     assert dractl("--from", snap, "devices", "--node", "node-003").code == 0
+    assert len(_digests(tmp_path)) == int(aged)  # a file written just now may change unseen: not remembered
     st = os.stat(snap)
     data = open(snap, "rb").read()
     bad = data.replace(b'"80Gi"', b'"80Gx"', 1)  # the first slice's gpu-0: a quantity that is not one
@@ -178,3 +193,34 @@ def test_a_damaged_index_is_written_again(dractl, tmp_path):
     got = dractl("--from", snap, "devices", "--node", "node-003")
     assert (got.code, got.out, got.err) == (want.code, want.out, want.err)
     assert index.read_bytes() == whole
+
+
+def test_a_later_read_of_the_same_file_takes_its_digest_remembered(dractl, tmp_path, monkeypatch):
+    """Hashing a big file costs more than the rest of a later `devices --node`: the digest is remembered by the
+    file's stat, and a file renamed over it (another inode) is hashed again."""
+    from dractl.sources import snapindex
+
+    objs = _objects()
+    snap = _write(tmp_path, "s.json", objs)
+    _age(snap)
+    want = dractl("--from", snap, "devices", "--node", "node-003")
+    assert want.code == 0 and len(_digests(tmp_path)) == 1
+
+    hashed: list[str] = []
+    digest = snapindex.digest
+
+    def counted(f):
+        hashed.append(f.name)
+        return digest(f)
+
+    monkeypatch.setattr(snapindex, "digest", counted)
+    got = dractl("--from", snap, "devices", "--node", "node-003")
+    assert (got.code, got.out, got.err) == (want.code, want.out, want.err)
+    assert hashed == []
+    objs[0] = namespace("ns1", {"changed": "yes"})
+    other = _write(tmp_path, "other.json", objs)
+    _age(other)
+    os.replace(other, snap)  # the same path, another file
+    got = dractl("--from", snap, "devices", "--node", "node-003")
+    assert hashed == [snap] and (got.code, got.out) == (want.code, want.out)
+    assert len(_indexes(tmp_path)) == 2  # the other content's own index
