@@ -223,11 +223,25 @@ class Cluster:
     def counters_left(self, pool: Pool) -> dict[str, Mapping[str, Quantity]]:
         """Per counter set of ``pool``: what is left after every allocated device's consumption.
 
-        A set nothing consumes from is the pool's own (shared, read-only) counter map.
+        A set nothing consumes from is the pool's own (shared, read-only) counter map. Worked out once per pool
+        (the holders are, too): the answer is shared, read only.
         """
         sets = pool.counter_sets
         if not sets:
             return {}
+        memo = self._counters_left.get(id(pool))
+        if memo is not None and memo[0] is pool:
+            return memo[1]
+        left = self._work_out_counters_left(pool)
+        self._counters_left[id(pool)] = (pool, left)  # holds the pool: its id is not another's
+        return left
+
+    @cached_property
+    def _counters_left(self) -> dict[int, tuple[Pool, dict[str, Mapping[str, Quantity]]]]:
+        return {}
+
+    def _work_out_counters_left(self, pool: Pool) -> dict[str, Mapping[str, Quantity]]:
+        sets = pool.counter_sets
         by_name: dict[str, Device] | None = None
         left: dict[str, Any] = {name: cs.counters for name, cs in sets.items()}
         for dname, holders in self._held_by_pool.get((pool.driver, pool.name), ()):
