@@ -11,7 +11,9 @@ summed again per pod (upstream's scheduler cache does the same with assumed pods
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import os
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -508,6 +510,23 @@ class Plugin:
         """
         return None
 
+    #: whether two processes may filter halves of the nodes (_filter_in_two): Filter changes nothing but caches,
+    #: or what it records is handed over by :meth:`filter_mark`, :meth:`filter_delta` and
+    #: :meth:`merge_filter_delta`
+    parallel_filter: bool = True
+
+    def filter_mark(self, state: CycleState) -> Any:
+        """Where this plugin's records in ``state`` stand before a child filters nodes."""
+        return None
+
+    def filter_delta(self, state: CycleState, mark: Any) -> Any:
+        """What the child's Filter calls added to this plugin's records since ``mark`` (picklable)."""
+        return None
+
+    def merge_filter_delta(self, state: CycleState, delta: Any) -> None:
+        """Add a child's :meth:`filter_delta` to the records, as if this process had filtered its nodes next."""
+        return None
+
     def has_filter(self) -> bool:
         """Whether the plugin implements Filter."""
         return type(self).filter is not Plugin.filter
@@ -843,9 +862,18 @@ def find_nodes_that_fit(
     return res
 
 
+#: From this many candidate nodes, a forked child filters the second half while this process filters the first
+#: (kube-scheduler runs Filter on 16 goroutines): see _filter_in_two.
+PARALLEL_NODES = 1000
+
+
 def _filter_nodes(fw: Framework, state: CycleState, pod: PodInfo, candidates: Sequence[NodeInfo],
                   known: list[Container[str]], one: Container[str] | None, skipped: list[NodeInfo],
-                  res: FitResult, first_fit: bool) -> FitResult:
+                  res: FitResult, first_fit: bool, parallel: bool = True) -> FitResult:
+    if parallel and len(candidates) >= PARALLEL_NODES and all(pl.parallel_filter for pl in fw.filter_plugins):
+        got = _filter_in_two(fw, state, pod, candidates, known, one, skipped, res, first_fit)
+        if got is not None:
+            return got
     d = res.diagnosis
     for n in candidates:
         if known and (n.name in one if one is not None else any(n.name in k for k in known)):
@@ -863,4 +891,81 @@ def _filter_nodes(fw: Framework, state: CycleState, pod: PodInfo, candidates: Se
         d.node_to_status[n.name] = st
         if st.plugin:
             d.unschedulable_plugins.add(st.plugin)
+    return res
+
+
+def _filter_in_two(fw: Framework, state: CycleState, pod: PodInfo, candidates: Sequence[NodeInfo],
+                   known: list[Container[str]], one: Container[str] | None, skipped: list[NodeInfo],
+                   res: FitResult, first_fit: bool) -> FitResult | None:
+    """:func:`_filter_nodes` with the second half of ``candidates`` filtered by a forked child; the same answer.
+
+    The child's answer is taken only where every node of its half fails (or is skipped) without an error: then
+    it is each node's status, in order, and what the plugins recorded (their :meth:`Plugin.filter_delta`), added
+    here after this process's half as if it had filtered those nodes next. A node of the second half that fits,
+    or an error there, and this process filters that half itself (a node that fits keeps its allocations in this
+    process's state). None where no child can be forked: filter here.
+    """
+    import pickle
+    import tempfile
+
+    from dractl.forking import Child, fork_beside
+
+    half = len(candidates) // 2
+    first, second = candidates[:half], candidates[half:]
+    plugins = fw.filter_plugins
+    marks = [pl.filter_mark(state) for pl in plugins]
+    try:
+        fd, path = tempfile.mkstemp(prefix="dractl-filter-", suffix=".pickle")
+    except OSError:
+        return None
+    pid = fork_beside()
+    if pid is None:
+        os.close(fd)
+        os.unlink(path)
+        return None
+    if pid == 0:  # the child: its half, its answer in the file, then os._exit (nothing of the parent's flushed)
+        code = 1
+        try:
+            mine = FitResult(num_all_nodes=res.num_all_nodes)
+            its_skipped: list[NodeInfo] = []
+            out = _filter_nodes(fw, state, pod, second, known, one, its_skipped, mine, True, parallel=False)
+            if out.error is None and not out.feasible:
+                found = (list(mine.diagnosis.node_to_status.items()), [n.name for n in its_skipped],
+                         [pl.filter_delta(state, m) for pl, m in zip(plugins, marks, strict=True)])
+                with os.fdopen(fd, "wb") as f:
+                    pickle.dump(found, f, pickle.HIGHEST_PROTOCOL)
+                code = 0
+        except BaseException:  # noqa: BLE001, S110 - any failure: the parent filters the half itself
+            pass
+        finally:
+            os._exit(code)
+    os.close(fd)
+    child = Child(pid)
+    answer: Any = None
+    try:
+        out = _filter_nodes(fw, state, pod, first, known, one, skipped, res, first_fit, parallel=False)
+        if out.error is not None or (first_fit and out.feasible):
+            child.stop()
+            return out
+        if child.status() == 0:
+            with open(path, "rb") as f:
+                answer = pickle.load(f)
+    except BaseException:
+        child.stop()
+        raise
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+    if answer is None:
+        return _filter_nodes(fw, state, pod, second, known, one, skipped, res, first_fit, parallel=False)
+    statuses, skipped_names, deltas = answer
+    for pl, delta in zip(plugins, deltas, strict=True):
+        pl.merge_filter_delta(state, delta)
+    d = res.diagnosis
+    for name, st in statuses:
+        d.node_to_status[name] = st
+        if st.plugin:
+            d.unschedulable_plugins.add(st.plugin)
+    by_name = {n.name: n for n in second}
+    skipped.extend(by_name[name] for name in skipped_names)
     return res

@@ -159,6 +159,38 @@ class DynamicResources(Plugin):
             s.explanation.merge(out.explanation)
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (r,))
 
+    # What Filter records for a node that fails (a node that fits, or an error, is filtered in the parent):
+    # the reason in the pass's memo, and the node's explanation.
+    def filter_mark(self, state: CycleState) -> Any:
+        """How many explanation nodes and notes, and which memo entries, the state has now."""
+        s = state.data.get(NAME)
+        if not isinstance(s, DRAState):
+            return None
+        ex = s.explanation
+        return (len(ex.nodes) if ex else 0, len(ex.notes) if ex else 0,
+                None if s.memo is None else frozenset(s.memo))
+
+    def filter_delta(self, state: CycleState, mark: Any) -> Any:
+        """The explanation nodes, notes and memo entries added since ``mark``."""
+        s = state.data.get(NAME)
+        if not isinstance(s, DRAState) or mark is None:
+            return None
+        nodes, notes, memo = mark
+        ex = s.explanation
+        return (ex.nodes[nodes:] if ex else [], ex.notes[notes:] if ex else [],
+                {} if s.memo is None or memo is None else {k: v for k, v in s.memo.items() if k not in memo})
+
+    def merge_filter_delta(self, state: CycleState, delta: Any) -> None:
+        """Add them as Filter would have, node after node."""
+        s = state.data.get(NAME)
+        if not isinstance(s, DRAState) or delta is None:
+            return
+        nodes, notes, memo = delta
+        if s.explanation is not None:
+            s.explanation.merge(Explanation(nodes=nodes, notes=notes))
+        if s.memo is not None:
+            s.memo.update(memo)
+
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
         """Score a node by the firstAvailable subrequests its allocation uses (dynamicresources.go Score).
 
