@@ -865,15 +865,22 @@ def find_nodes_that_fit(
 #: From this many candidate nodes, a forked child filters the second half while this process filters the first
 #: (kube-scheduler runs Filter on 16 goroutines): see _filter_in_two.
 PARALLEL_NODES = 1000
+#: ... once the first this many nodes, filtered here, all failed: where nodes fit, the child's half would be
+#: filtered here again (a fork only costs: after it, this process's first write to each page is a fault)
+PROBE_NODES = 50
 
 
 def _filter_nodes(fw: Framework, state: CycleState, pod: PodInfo, candidates: Sequence[NodeInfo],
                   known: list[Container[str]], one: Container[str] | None, skipped: list[NodeInfo],
                   res: FitResult, first_fit: bool, parallel: bool = True) -> FitResult:
     if parallel and len(candidates) >= PARALLEL_NODES and all(pl.parallel_filter for pl in fw.filter_plugins):
-        got = _filter_in_two(fw, state, pod, candidates, known, one, skipped, res, first_fit)
-        if got is not None:
-            return got
+        probe, rest = candidates[:PROBE_NODES], candidates[PROBE_NODES:]
+        res = _filter_nodes(fw, state, pod, probe, known, one, skipped, res, first_fit, parallel=False)
+        if res.error is not None or (first_fit and res.feasible):
+            return res
+        got = None if res.feasible else _filter_in_two(fw, state, pod, rest, known, one, skipped, res, first_fit)
+        return got if got is not None else \
+            _filter_nodes(fw, state, pod, rest, known, one, skipped, res, first_fit, parallel=False)
     d = res.diagnosis
     for n in candidates:
         if known and (n.name in one if one is not None else any(n.name in k for k in known)):

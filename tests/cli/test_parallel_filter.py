@@ -3,7 +3,8 @@
 Every command of a session (pods placed one by one, what-ifs that fit in either half of the nodes or nowhere,
 a selector that fails at run time, explanations) is run twice on the same fake cluster: once with the nodes
 filtered in one process, once with a forked child filtering the second half of every node list from two nodes
-on. Their output must be byte for byte the same, and the second run must really have forked.
+on (once the first node, filtered first, failed). Their output must be byte for byte the same, and the second
+run must really have forked.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ def test_two_processes_answer_as_one(dractl, tmp_path, monkeypatch):
 
     monkeypatch.setattr(forking, "fork_beside", counted)
     monkeypatch.setattr(framework, "PARALLEL_NODES", 2)
+    monkeypatch.setattr(framework, "PROBE_NODES", 1)
     two = _session(dractl, tmp_path)
     assert len(forks) >= 10  # every pod placed, every what-if
     for step, (a, b) in enumerate(zip(one, two, strict=True)):
@@ -76,6 +78,7 @@ def test_every_node_is_filtered_once_in_order(dractl, tmp_path, monkeypatch, nod
     from dractl.scheduler import framework
 
     monkeypatch.setattr(framework, "PARALLEL_NODES", 2)
+    monkeypatch.setattr(framework, "PROBE_NODES", 1)
     assert dractl("fake", "reset", "--nodes", str(nodes), "--devices-per-node", "1").code == 0
     p = tmp_path / "p.yaml"
     p.write_text(docs_to_yaml(claim("two", count=2)) + "---\n" + docs_to_yaml(pod("two", claims=[from_claim("two")])))
