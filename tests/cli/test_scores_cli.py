@@ -85,6 +85,30 @@ def test_check_from_a_snapshot_names_the_victims_and_keeps_disruption_budgets(dr
     assert [i["metadata"]["name"] for i in kept.json()["items"] if i["kind"] == "PodDisruptionBudget"] == ["a"]
 
 
+def test_a_preemptor_takes_devices_that_were_free_not_its_victims_devices(dractl, write):
+    """The victims' claims keep their devices until the resourceclaim controller deallocates them; the scheduler
+    places the preemptor before that (the real kube-scheduler did so in realistic scenarios seed 53 #18)."""
+    classes = [{"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": n}, "value": v}
+               for n, v in (("low", 10), ("high", 1000))]
+    uid = "0b9c5c1e-3c1e-4c55-9d55-5a0e6e7b0001"
+    low = b.pod("low", claims=[b.from_claim("low-gpus")], nodeName="n0", priorityClassName="low", priority=10)
+    low["metadata"]["uid"] = uid
+    low["spec"]["containers"][0]["resources"]["requests"] = {"cpu": "3"}
+    low["status"] = {"phase": "Running", "startTime": "2026-01-01T00:00:00Z"}
+    held = b.allocated(b.claim("low-gpus", count=2), *({"request": "gpu", "driver": b.GPU, "pool": "n0",
+                                                         "device": f"gpu-{i}"} for i in (0, 1)))
+    held["status"]["reservedFor"] = [{"resource": "pods", "name": "low", "uid": uid}]
+    snap = write(*classes, b.device_class(), b.example_gpu_slice(node="n0", n=3),
+                 b.node("n0", allocatable={"cpu": "4", "memory": "8Gi", "pods": "110"}), held, low)
+    hi = b.pod("hi", claims=[b.from_claim("hi")], priorityClassName="high")
+    hi["spec"]["containers"][0]["resources"]["requests"] = {"cpu": "2"}
+    r = dractl("--from", snap, "check", "-f", write(b.claim("hi"), hi), "-o", "json")
+    assert r.code == 0, r.err
+    (p,) = r.json()["pods"]
+    assert p["preemption"]["victims"] == ["default/low"]
+    assert [res["device"] for c in p["claims"] for res in c["allocation"]["devices"]["results"]] == ["gpu-2"]
+
+
 def test_image_locality_moves_the_pick_and_snapshot_keeps_the_images(dractl, write):
     images = [{"names": ["registry.example.com/ml/train@sha256:0f0f", "registry.example.com/ml/train:2.1"],
                "sizeBytes": 800 * 1024 * 1024, "extra": "dropped"}]
