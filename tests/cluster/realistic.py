@@ -20,7 +20,8 @@ about the same pod against the snapshot. The aspects compared (`--judge`):
   message     a pending pod: the FailedScheduling message up to its ` preemption:` tail; a refused pod: the
               apiserver's message
   devices     a scheduled pod: `check --node <the scheduler's node>` gives the same devices (special claim too)
-  tail        a pending pod: the whole message, `preemption:` tail included
+  tail        a pending pod: the whole message, `preemption:` tail included (the node a preempting pod's
+              message names may be any of dractl's tied candidates: upstream picks among them at random)
   tied        a scheduled pod: the scheduler's node is in dractl's `tiedNodes`
   pick        a scheduled pod: dractl's `node` is the scheduler's node
   preemption  a preempting pod: the scheduler's nominated node is in dractl's preemption `tiedNodes`; where it
@@ -876,11 +877,16 @@ def judge_pod(api: Any, sc: RealScenario, step: Step, work: Path, kubeconfig: Pa
             details["message"] = f"scheduler (before preempting): {_head(d.message)!r}; dractl: {_head(dmsg)!r}"
         # that attempt's message ends in `preemption: found a potential placement for pod on node N, preempting
         # K victims` (framework/preemption/preemption.go)
-        aspects["tail"] = d.message == dmsg if d.message else None
-        if aspects["tail"] is False:
-            details["tail"] = f"scheduler: {d.message!r}; dractl: {dmsg!r}"
         pre = (entry or {}).get("preemption") or {}
         tied = pre.get("tiedNodes") or ([pre["node"]] if pre.get("node") else [])
+        # the node it names is upstream's pick among candidates as good as each other (a random offset): judged
+        # by `preemption`; here dractl's message is read as naming the scheduler's node when that one is tied
+        said_tail = dmsg
+        if d.nominated in tied and pre.get("node") and pre["node"] != d.nominated:
+            said_tail = dmsg.replace(f"on node {pre['node']}, preempting", f"on node {d.nominated}, preempting")
+        aspects["tail"] = d.message == said_tail if d.message else None
+        if aspects["tail"] is False:
+            details["tail"] = f"scheduler: {d.message!r}; dractl: {dmsg!r}"
         ok = d.nominated in tied and (pre.get("node") != d.nominated or sorted(pre.get("victims", [])) == d.victims)
         aspects["preemption"] = ok
         if not ok:
