@@ -262,10 +262,20 @@ def attribute(d: Any, field: str = "") -> m.AttributeValue:
     raise ValidationError(field, "Required value: exactly one value must be specified")
 
 
+#: attribute name -> (its value as last parsed, its model): the next device nearly always publishes the same
+#: model, driver version, ... under that name, and comparing two one-key dictionaries is cheaper than keying them
+_LAST_ATTR: dict[str, tuple[Any, m.AttributeValue]] = {}
+
+
 def _attributes(attrs: dict[str, Any], field: str) -> Mapping[str, m.AttributeValue]:
     out: dict[str, m.AttributeValue] = {}
     cache = _ATTR_CACHE
+    last = _LAST_ATTR
     for k, v in attrs.items():
+        prev = last.get(k)
+        if prev is not None and prev[0] == v:
+            out[k] = prev[1]
+            continue
         if type(v) is dict and len(v) == 1:
             ((kind, val),) = v.items()
             if kind in _SCALARS and val is not None:
@@ -284,6 +294,8 @@ def _attributes(attrs: dict[str, Any], field: str) -> Mapping[str, m.AttributeVa
                     else:
                         names[k] = _UNCACHED
                 out[k] = a
+                if prev is not None or len(last) < _ATTR_CACHE_VALUES:
+                    last[k] = (v, a)
                 continue
         out[k] = attribute(v, f"{field}.attributes[{k}]")
     return MappingProxyType(out)
