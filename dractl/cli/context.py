@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
 from dractl.sources.base import Needs, Scope, SourceOptions
+from dractl.sources.verdict import gated
 
 if TYPE_CHECKING:
     import typer
@@ -28,8 +29,9 @@ class AppContext:
     no_headers: bool = False
     feature_gates_spec: str | None = None
     debug: bool = False
-    stdout: TextIO = field(default_factory=lambda: sys.stdout)
-    stderr: TextIO = field(default_factory=lambda: sys.stderr)
+    # gated: nothing is written before a snapshot's validation under way says the file is good (sources.verdict)
+    stdout: TextIO = field(default_factory=lambda: gated(sys.stdout))
+    stderr: TextIO = field(default_factory=lambda: gated(sys.stderr))
     _source: Source | None = None
     _features: FeatureGates | None = None
 

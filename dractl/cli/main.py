@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,6 +46,7 @@ def _run(args: list[str], debug: bool) -> int:
     # only costs time here (about a third of a 10,000-device listing).
     gc.disable()
     from dractl.cli.globalopts import hoist
+    from dractl.sources import verdict
 
     try:
         import typer.exceptions as tx
@@ -55,8 +57,10 @@ def _run(args: list[str], debug: bool) -> int:
         try:
             rv = app(args=hoist(args), prog_name=_prog_name(), standalone_mode=False)
         except tx.Exit as e:
+            verdict.settle()  # a bad snapshot is bad input, whatever the command's answer
             return e.exit_code
         except tx.Abort:
+            verdict.abandon()
             sys.stderr.write("Aborted.\n")
             return ExitCode.INTERRUPTED
         except cx.ClickException as e:
@@ -68,21 +72,29 @@ def _run(args: list[str], debug: bool) -> int:
             hint = f" (see '{where} --help')" if isinstance(e, cx.UsageError) else ""
             sys.stderr.write(f"error: {e.format_message()}{hint}\n")
             return ExitCode.USAGE if isinstance(e, cx.UsageError) else e.exit_code
+        verdict.settle()
         return rv if isinstance(rv, int) else ExitCode.SUCCESS
     except DractlError as e:
+        err = e
+        try:
+            verdict.settle()  # the command's error on a snapshot that is bad: the snapshot's error
+        except DractlError as bad:
+            err = bad
         if debug:
             import traceback
 
             traceback.print_exc()
         from dractl.render.events import error_hint
 
-        sys.stderr.write(f"error: {e}{error_hint(e)}\n")
-        return int(e.exit_code)
+        sys.stderr.write(f"error: {err}{error_hint(err)}\n")
+        return int(err.exit_code)
     except KeyboardInterrupt:
+        verdict.abandon()
         sys.stderr.write("Interrupted.\n")
         return ExitCode.INTERRUPTED
     except BrokenPipeError:
         # The reader went away (dractl devices | head): not an error.
+        verdict.abandon()
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
@@ -90,15 +102,34 @@ def _run(args: list[str], debug: bool) -> int:
             pass
         return ExitCode.SUCCESS
     except RecursionError:
+        if (code := _bad_snapshot(verdict)) is not None:
+            return code
         if debug:
             raise
         sys.stderr.write("error: input nested too deeply\n")
         return ExitCode.USAGE
     except Exception as e:  # the last line of defence: one line, exit 1
+        if (code := _bad_snapshot(verdict)) is not None:
+            return code
         if debug:
             raise
         sys.stderr.write(f"error: internal error: {type(e).__name__}: {e} (run with --debug for the traceback)\n")
         return ExitCode.NEGATIVE
+
+
+def _bad_snapshot(verdict: Any) -> int | None:
+    """A command failed on a snapshot still being validated: if the snapshot is bad, say so (its exit code)."""
+    from dractl.errors import DractlError
+    from dractl.render.events import error_hint
+
+    try:
+        verdict.settle()
+    except DractlError as e:
+        sys.stderr.write(f"error: {e}{error_hint(e)}\n")
+        return int(e.exit_code)
+    except Exception:  # noqa: BLE001 - the command's own failure is the one to report
+        verdict.abandon()
+    return None
 
 
 def _prog_name() -> str:

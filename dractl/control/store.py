@@ -117,6 +117,9 @@ class Store:
 
     def write(self, doc: dict[str, Any]) -> None:
         """Write the state document atomically (a temporary file renamed over the old one)."""
+        from dractl.sources import verdict
+
+        verdict.settle()  # never a state made from a snapshot that turns out bad
         self._makedirs()
         fd, tmp = tempfile.mkstemp(prefix=".cluster-", suffix=".json", dir=self.directory)
         try:

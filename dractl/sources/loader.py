@@ -223,13 +223,18 @@ def read_objects(path: str, *, warn=None, validate: bool = True, kinds: frozense
 
 
 def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | None = None, lazy: frozenset[str] = LAZY,
-                 model: Callable[[Entry], bool] | None = None) -> tuple[Indexed, dict[int, Any]] | None:
+                 model: Callable[[Entry], bool] | None = None,
+                 defer: bool = False) -> tuple[Indexed, dict[int, Any]] | None:
     """The index of the JSON document ``path`` (``-``: stdin, or ``data``), with the objects made while reading it.
 
     The first read of a file validates every item (unless ``validate`` is False) and makes the model objects of
     the entries ``model`` keeps (None: all); the index of a file that validated is cached by its content
     (:mod:`dractl.sources.snapindex`), and a later read of the same bytes takes it from there: nothing is
     validated or made again. None: not one JSON document that can be read item by item (read it whole).
+
+    ``defer``: a big file's validator child may still be at work when this returns: its verdict is awaited by
+    :func:`dractl.sources.verdict.settle` (before any output, state write or exit), which raises the first error
+    of a bad file then. Only for a caller whose every output and write waits for it (a snapshot source).
     """
     import io
 
@@ -278,6 +283,11 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
         except BaseException:  # interrupted: the child's verdict is not wanted
             checker.stop()
             raise
+        if read and defer:  # the command goes on while the child validates: its verdict is awaited later
+            if len(ix.entries) == 1 and not ix.entries[0][snapindex.END]:
+                ix.entries[0][snapindex.END] = size
+            _defer_verdict(checker, path, data, origin, warn, ix, sha, size)
+            return ix, made
         valid = checker.valid()
         if read and valid:
             if ix.skipped and warn:
@@ -298,6 +308,30 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
     if sha is not None and validate:
         snapindex.save(sha, size, ix)
     return ix, made
+
+
+def _defer_verdict(checker: _Validator, path: str, data: bytes | None, origin: str, warn: Any, ix: Indexed,
+                   sha: str | None, size: int) -> None:
+    """Leave ``checker``'s verdict on the file read into ``ix`` to :func:`dractl.sources.verdict.settle`."""
+    from dractl.sources import snapindex, verdict
+
+    def settle() -> None:
+        if checker.valid():
+            if ix.skipped and warn:
+                warn(_skipped_text(origin, ix.skipped))
+        else:  # bad (or the child could not say): validate here, for the error a validating read gives
+            import io
+
+            from dractl.sources.jsonstream import Reread
+
+            g = io.BytesIO(data) if path == "-" and data is not None else open(path, "rb")  # noqa: SIM115
+            with g:
+                _stream_objects(g, Reread(g), origin, warn=warn, validate=True, kinds=frozenset(),
+                                lazy=frozenset())
+        if sha is not None:  # valid: a later read takes the index
+            snapindex.save(sha, size, ix)
+
+    verdict.defer(settle, checker.stop)
 
 
 #: a fake cluster state up to this size is decoded whole; a bigger one item by item (see read_state)

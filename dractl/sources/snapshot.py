@@ -59,7 +59,8 @@ class SnapshotSource:
 
         if self.path == "-" and self._stdin is None:
             self._stdin = read_bytes("-")
-        got = read_indexed(self.path, warn=self._warn, data=self._stdin, model=_first_pick(want, scope))
+        # the validator child's verdict is awaited before any output or exit (dractl.sources.verdict)
+        got = read_indexed(self.path, warn=self._warn, data=self._stdin, model=_first_pick(want, scope), defer=True)
         if got is None:  # YAML, or JSON read whole: every object
             data = self._stdin if self.path == "-" else read_bytes(self.path)
             assert data is not None

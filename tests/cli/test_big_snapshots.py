@@ -383,3 +383,49 @@ def test_a_file_validated_beside_its_reader_answers_as_one_validated_as_read(dra
     assert runs[0][0].code == (0 if good else 2), runs[0][0].err
     # each command reads a good file once, unvalidated; a bad one again, validating
     assert reads == ([False, False] if good else [False, True, False, True]), reads
+
+
+@pytest.mark.parametrize("bad", [False, True])
+@pytest.mark.parametrize("args", [
+    ["claims", "nosuch"],  # the command's own error (not found, exit 1)
+    ["check", "-f", "POD"],  # a negative answer (exit 1)
+    ["devices", "-o", "json"],  # a stream of output
+    ["fake", "load", "SNAP"],  # a state written from the file
+])
+def test_the_command_works_while_the_file_is_validated_and_waits_for_the_verdict(
+        dractl, tmp_path, monkeypatch, bad, args):
+    """The command runs while a child validates the big snapshot; nothing leaves it before the child's verdict.
+
+    A bad file gives the bad-input line and exit 2 (and no output, no state) whatever the command would have
+    said; a good file the command's answer, as when the file is validated before the command runs.
+    """
+    from dractl.sources import loader, verdict
+
+    objs = _many(60)
+    if bad:
+        objs = _broken_late(objs)
+    path = _write(tmp_path, "snap.json", objs)
+    big = claim("big", count=9)
+    pod_file = tmp_path / "pod.yaml"
+    pod_file.write_text(yaml.safe_dump_all([big, pod("big", claims=[{"name": "gpu", "resourceClaimName": "big"}])]))
+    args = [{"POD": str(pod_file), "SNAP": path}.get(a, a) for a in args]
+    deferred = []
+    real_defer = verdict.defer
+    monkeypatch.setattr(verdict, "defer", lambda *a: (deferred.append(a), real_defer(*a)))
+    runs = []
+    for i, threshold in enumerate((1 << 62, 0)):  # validated before the command runs; then beside it
+        monkeypatch.setattr(loader, "PARALLEL_BYTES", threshold)
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / f"cache-{i}"))
+        monkeypatch.setenv("DRACTL_STATE", str(tmp_path / f"state-{i}"))
+        runs.append(dractl("--from", path, *args) if args[0] != "fake" else dractl(*args))
+        assert not verdict._pending
+    if args[0] != "fake":
+        assert deferred, "the second run did not work beside the validator"
+    assert runs[0] == runs[1]
+    if bad:
+        assert (runs[1].code, runs[1].out) == (2, ""), runs[1]
+        assert "Not_A_Label" in runs[1].err and len(runs[1].err.splitlines()) == 1
+        assert not (tmp_path / "state-1" / "cluster.json").exists()
+    else:
+        assert runs[1].code == (0 if args[0] in ("devices", "fake") else 1), runs[1]
+        assert (tmp_path / "state-1" / "cluster.json").exists() == (args[0] == "fake")
