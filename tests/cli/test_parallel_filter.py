@@ -17,6 +17,11 @@ from builders import claim, docs_to_yaml, from_claim, memory_at_least, pod
 NODES = 8
 
 
+_EXT_CLASS = {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu-ext"},
+              "spec": {"selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com'"}}],
+                       "extendedResourceName": "example.com/gpu"}}
+
+
 def _session(dractl, tmp_path) -> list[tuple[int, str, str]]:
     def write(name: str, *docs: dict) -> str:
         p = tmp_path / name
@@ -37,6 +42,10 @@ def _session(dractl, tmp_path) -> list[tuple[int, str, str]]:
         ("check", "-f", write("cpu.yaml", pod("cpu", containers=[{"name": "c", "image": "busybox", "resources": {
             "requests": {"cpu": "100"}}}]))),
         ("check", "-f", write("sel.yaml", claim("ws"), pod("ws", claims=[from_claim("ws")], node_selector={"x": "y"}))),
+        ("fake", "apply", "-f", write("ext-class.yaml", _EXT_CLASS)),
+        # DRA extended resources: the special claim is made per node; the free GPUs are on the last nodes
+        ("check", "-f", write("ext.yaml", pod("ext", containers=[{"name": "c", "image": "busybox", "resources": {
+            "limits": {"example.com/gpu": "1"}}}]))),
         ("fake", "apply", "-f", write("pending.yaml",
                                       *[d for i in range(3) for d in (claim(f"q{i}", count=2),
                                                                       pod(f"q{i}", claims=[from_claim(f"q{i}")]))])),
@@ -58,7 +67,8 @@ def test_two_processes_answer_as_one(dractl, tmp_path, monkeypatch):
 
     monkeypatch.setattr(framework, "PARALLEL_NODES", 10**9)
     one = _session(dractl, tmp_path)
-    assert [code for code, _, _ in one] == [0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0], one
+    assert [code for code, _, _ in one] == [0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0], one
+    assert "ext-extended-resources" in one[10][1] and "dra-demo-worker8" in one[10][1], one[10]
     assert "cannot allocate all claims" in one[3][1] and "nosuch" in one[6][1] + one[6][2]
 
     forks: list[int] = []
@@ -73,6 +83,7 @@ def test_two_processes_answer_as_one(dractl, tmp_path, monkeypatch):
     monkeypatch.setattr(forking, "fork_beside", counted)
     monkeypatch.setattr(framework, "PARALLEL_NODES", 2)
     monkeypatch.setattr(framework, "PROBE_NODES", 1)
+    monkeypatch.setattr(framework, "FORK_WORTH", 0)
     two = _session(dractl, tmp_path)
     assert len(forks) >= 10  # every pod placed, every what-if
     for step, (a, b) in enumerate(zip(one, two, strict=True)):
@@ -86,6 +97,7 @@ def test_every_node_is_filtered_once_in_order(dractl, tmp_path, monkeypatch, nod
 
     monkeypatch.setattr(framework, "PARALLEL_NODES", 2)
     monkeypatch.setattr(framework, "PROBE_NODES", 1)
+    monkeypatch.setattr(framework, "FORK_WORTH", 0)
     assert dractl("fake", "reset", "--nodes", str(nodes), "--devices-per-node", "1").code == 0
     p = tmp_path / "p.yaml"
     p.write_text(docs_to_yaml(claim("two", count=2)) + "---\n" + docs_to_yaml(pod("two", claims=[from_claim("two")])))

@@ -159,8 +159,9 @@ class DynamicResources(Plugin):
             s.explanation.merge(out.explanation)
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (r,))
 
-    # What Filter records for a node that fails (a node that fits, or an error, is filtered in the parent):
-    # the reason in the pass's memo, and the node's explanation.
+    # What Filter records: for a node that fails, the reason in the pass's memo and the node's explanation; for
+    # a node that fits, its allocations and the claims they are for (and the pass's memo of nodes that fit).
+    # An error is filtered again in the parent.
     def filter_mark(self, state: CycleState) -> Any:
         """How many explanation nodes and notes, and which memo entries, the state has now."""
         s = state.data.get(NAME)
@@ -168,28 +169,45 @@ class DynamicResources(Plugin):
             return None
         ex = s.explanation
         return (len(ex.nodes) if ex else 0, len(ex.notes) if ex else 0,
-                None if s.memo is None else frozenset(s.memo))
+                None if s.memo is None else frozenset(s.memo), len(s.allocations),
+                None if s.fits_memo is None else dict(s.fits_memo))
 
     def filter_delta(self, state: CycleState, mark: Any) -> Any:
         """The explanation nodes, notes and memo entries added since ``mark``."""
         s = state.data.get(NAME)
         if not isinstance(s, DRAState) or mark is None:
             return None
-        nodes, notes, memo = mark
+        nodes, notes, memo, allocated, fits = mark
         ex = s.explanation
+        claims = list(s.claims)
+        fitted = []
+        for name in list(s.allocations)[allocated:]:  # the nodes that fit, in the order they were filtered
+            on = s.claims_on.get(name)
+            # the pod's own claims by position (the same objects here), the claims of one node (its DRA
+            # extended resources' special claim) as they are
+            fitted.append((name, s.allocations[name], None if on == claims and all(
+                a is b for a, b in zip(on, claims, strict=True)) else on))
         return (ex.nodes[nodes:] if ex else [], ex.notes[notes:] if ex else [],
-                {} if s.memo is None or memo is None else {k: v for k, v in s.memo.items() if k not in memo})
+                {} if s.memo is None or memo is None else {k: v for k, v in s.memo.items() if k not in memo},
+                fitted,
+                {} if s.fits_memo is None or fits is None else
+                {k: v for k, v in s.fits_memo.items() if fits.get(k) is not v})
 
     def merge_filter_delta(self, state: CycleState, delta: Any) -> None:
         """Add them as Filter would have, node after node."""
         s = state.data.get(NAME)
         if not isinstance(s, DRAState) or delta is None:
             return
-        nodes, notes, memo = delta
+        nodes, notes, memo, fitted, fits = delta
         if s.explanation is not None:
             s.explanation.merge(Explanation(nodes=nodes, notes=notes))
         if s.memo is not None:
             s.memo.update(memo)
+        for name, allocations, on in fitted:
+            s.allocations[name] = allocations
+            s.claims_on[name] = list(s.claims) if on is None else on
+        if s.fits_memo is not None:
+            s.fits_memo.update(fits)
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
         """Score a node by the firstAvailable subrequests its allocation uses (dynamicresources.go Score).
