@@ -25,8 +25,12 @@ def defer(settle: Any, stop: Any) -> None:
 def settle() -> None:
     """Wait for every verdict under way; raise the first bad input's error (nothing was written before)."""
     while _pending:
-        work, _ = _pending.pop(0)
-        work()
+        work, stop = _pending.pop(0)  # taken off first: what it writes (a warning) must not wait for itself
+        try:
+            work()
+        except BaseException:  # the file's error, or interrupted while waiting: its child is not left running
+            stop()
+            raise
 
 
 def abandon() -> None:
