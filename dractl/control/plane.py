@@ -118,6 +118,12 @@ class PodResult:
     preempted: Any = None
 
 
+def _priority(pod: Pod) -> int:
+    """The pod's priority (spec.priority, set by admission from its PriorityClass)."""
+    v = (pod.raw.get("spec") or {}).get("priority") if pod.raw else None
+    return v if isinstance(v, int) and not isinstance(v, bool) else 0
+
+
 def _stamp(o: Any, rng: random.Random, at: str) -> Any:
     md = o.meta
     if md.uid and md.creation_timestamp:
@@ -580,18 +586,26 @@ class ControlPlane:
         scheduling = SchedulingPass(allocator)
         snapshot = scheduling.snapshot
         resolver = DeviceClassResolver.of(allocator.cluster.classes)
-        for pod in pending:
+        failed: list[Pod] = []  # the pods of this pass left unschedulable, in the order they were tried
+
+        def try_pod(pod: Pod, retry: bool = False) -> bool:
+            """Schedule one pod; whether it was bound (or assumed, waiting for binding conditions).
+
+            ``retry``: a pod of this pass tried again after a preemption (it said why it is pending already).
+            """
+            nonlocal allocator, scheduling, snapshot
             ns = pod.meta.namespace
             key = (ns, pod.name)
-            if key in hold:
-                continue
+            if key in hold and not retry:  # unschedulable, and not woken by this change: a preemption wakes it
+                failed.append(pod)
+                return False
             ref = f"pod/{pod.name}"
             claims, wait = self._pod_claims(pod)
             if wait is not None:
                 self._unschedulable(pod, wait)
                 self.results[key] = PodResult(ns, pod.name, None, message=wait)
                 events.append(Change(ref, "pending", message=wait))
-                continue
+                return False
             ext = PodExtendedResources.of(pod, self._claims_in(ns), resolver)
             if ext is not None and ext.existing is not None and ext.existing not in claims:
                 claims = [*claims, ext.existing]  # the special claim, once created, is allocated as any claim
@@ -629,6 +643,20 @@ class ControlPlane:
                 # devices only on a later retry, once their claims are gone.
                 attempt = p
                 pod = self._preempt(pod, pre, p.message or "", events)
+                ahead = [q for q in failed if _priority(q) >= _priority(pod)]
+                if not retry and ahead:
+                    # The victims' deletion wakes the pods left unschedulable too, and the queue orders them with
+                    # the preemptor by priority, then by when they were last tried (queuesort/priority_sort.go):
+                    # those of its priority or higher go before its retry (realistic scenarios seed 74 #97: a
+                    # pod of the same priority took two of the node's GPUs first; seed 29 #50: lower-priority
+                    # pods waited). They see the preemptor nominated to its node (RunFilterPluginsWithNominatedPods).
+                    allocator = Allocator(self.cluster(), self.features)
+                    scheduling = SchedulingPass(allocator)
+                    snapshot = scheduling.snapshot
+                    for q in sorted(ahead, key=lambda q: -_priority(q)):
+                        cur = self.get("Pod", q.meta.namespace, q.name)
+                        if cur is not None and not cur.node_name and try_pod(cur, retry=True):
+                            failed.remove(q)
                 for collected in (False, True):
                     if collected:
                         self._collect_garbage(events)
@@ -660,12 +688,14 @@ class ControlPlane:
             if p.error is not None:
                 self._unschedulable(pod, p.error, reason="SchedulerError")
                 events.append(Change(ref, "pending", message=p.error))
-                continue
+                return False
             if p.allocations is None or p.node is None:
                 msg = p.message or ""
                 self._unschedulable(pod, msg)
-                events.append(Change(ref, "pending", message=msg, explainable=p.nodes > 0, namespace=ns))
-                continue
+                if not retry:
+                    failed.append(pod)
+                    events.append(Change(ref, "pending", message=msg, explainable=p.nodes > 0, namespace=ns))
+                return False
             done = []
             stamp = self._at
             allocated = p.claims if ext is not None else claims
@@ -677,7 +707,7 @@ class ControlPlane:
                     self._unschedulable(pod, created, reason="SchedulerError")
                     self.results[key] = PodResult(ns, pod.name, replace(p, error=created), claims, created)
                     events.append(Change(ref, "pending", message=created))
-                    continue
+                    return False
                 allocated, pod = created
                 events.append(Change(f"resourceclaim.resource.k8s.io/{allocated[-1].name}", "claim created",
                                      pod=pod.name, template=""))
@@ -693,9 +723,13 @@ class ControlPlane:
                 if first:
                     events.append(Change(ref, "binding", node=p.node,
                                          message=f"waiting for binding conditions for device on node {p.node}"))
-                continue
+                return True
             scheduling.bind(self._bind(pod, p.node), p.node)
             events.append(Change(ref, "scheduled", node=p.node))
+            return True
+
+        for pod in pending:
+            try_pod(pod)
 
     def _preempt(self, pod: Pod, pre: Any, message: str, events: list[Change]) -> Pod:
         """Preempt: delete the victims and nominate the node, as DefaultPreemption's executor does.

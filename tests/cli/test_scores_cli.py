@@ -109,6 +109,39 @@ def test_a_preemptor_takes_devices_that_were_free_not_its_victims_devices(dractl
     assert [res["device"] for c in p["claims"] for res in c["allocation"]["devices"]["results"]] == ["gpu-2"]
 
 
+def test_a_waiting_pod_of_the_preemptors_priority_goes_before_its_retry(dractl, write):
+    """The victim's deletion wakes the pods waiting; the queue puts those of the preemptor's priority (tried
+    earlier) before the preemptor's retry, and lower ones after it (realistic scenarios seed 74 #97, seed 29 #50).
+    """
+    classes = [{"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": n}, "value": v,
+                **({"preemptionPolicy": "Never"} if n == "high-never" else {})}
+               for n, v in (("low", 10), ("high", 1000), ("high-never", 1000))]
+    low = b.pod("low", nodeName="n0", priorityClassName="low", priority=10)
+    low["spec"]["containers"][0]["resources"] = {"requests": {"cpu": "3"}}
+    low["status"] = {"phase": "Running", "startTime": "2026-01-01T00:00:00Z"}
+    unschedulable = {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False",
+                                                         "reason": "Unschedulable", "message": "0/1 nodes"}]}
+
+    def waiting(name: str, cls: str, priority: int) -> dict:
+        w = b.pod(name, claims=[b.from_claim(name)], priorityClassName=cls, priority=priority,
+                  preemptionPolicy="Never")
+        w["spec"]["containers"][0]["resources"]["requests"] = {"cpu": "2"}
+        w["status"] = unschedulable
+        return w
+
+    hi = b.pod("hi", claims=[b.from_claim("hi")], priorityClassName="high")
+    hi["spec"]["containers"][0]["resources"]["requests"] = {"cpu": "2"}
+    base = [*classes, b.device_class(), b.example_gpu_slice(node="n0", n=3),
+            b.node("n0", allocatable={"cpu": "4", "memory": "8Gi", "pods": "110"}), low]
+    for cls, priority, devices in (("high-never", 1000, ["gpu-2"]), ("low", 10, ["gpu-0"])):
+        snap = write(*base, b.claim("w", count=2), waiting("w", cls, priority))
+        r = dractl("--from", snap, "check", "-f", write(b.claim("hi"), hi), "-o", "json")
+        assert r.code == 0, r.err
+        (p,) = r.json()["pods"]
+        assert p["preemption"]["victims"] == ["default/low"]
+        assert [res["device"] for c in p["claims"] for res in c["allocation"]["devices"]["results"]] == devices
+
+
 def test_image_locality_moves_the_pick_and_snapshot_keeps_the_images(dractl, write):
     images = [{"names": ["registry.example.com/ml/train@sha256:0f0f", "registry.example.com/ml/train:2.1"],
                "sizeBytes": 800 * 1024 * 1024, "extra": "dropped"}]
