@@ -84,10 +84,7 @@ def _run(args: list[str], debug: bool) -> int:
             import traceback
 
             traceback.print_exc()
-        from dractl.render.events import error_hint
-
-        sys.stderr.write(f"error: {err}{error_hint(err)}\n")
-        return int(err.exit_code)
+        return _say(err)
     except KeyboardInterrupt:
         verdict.abandon()
         sys.stderr.write("Interrupted.\n")
@@ -117,16 +114,22 @@ def _run(args: list[str], debug: bool) -> int:
         return ExitCode.NEGATIVE
 
 
+def _say(e: Any) -> int:
+    """Write a DractlError as its one line (with its hint) on stderr; its exit code."""
+    from dractl.render.events import error_hint
+
+    sys.stderr.write(f"error: {e}{error_hint(e)}\n")
+    return int(e.exit_code)
+
+
 def _bad_snapshot(verdict: Any) -> int | None:
     """A command failed on a snapshot still being validated: if the snapshot is bad, say so (its exit code)."""
     from dractl.errors import DractlError
-    from dractl.render.events import error_hint
 
     try:
         verdict.settle()
     except DractlError as e:
-        sys.stderr.write(f"error: {e}{error_hint(e)}\n")
-        return int(e.exit_code)
+        return _say(e)
     except Exception:  # noqa: BLE001 - the command's own failure is the one to report
         verdict.abandon()
     return None

@@ -118,12 +118,6 @@ class PodResult:
     preempted: Any = None
 
 
-def _priority(pod: Pod) -> int:
-    """The pod's priority (spec.priority, set by admission from its PriorityClass)."""
-    v = (pod.raw.get("spec") or {}).get("priority") if pod.raw else None
-    return v if isinstance(v, int) and not isinstance(v, bool) else 0
-
-
 def _stamp(o: Any, rng: random.Random, at: str) -> Any:
     md = o.meta
     if md.uid and md.creation_timestamp:
@@ -571,6 +565,7 @@ class ControlPlane:
         hold: set[tuple[str, str]],
     ) -> None:
         from dractl.allocator import Allocator
+        from dractl.scheduler.framework import PodInfo
         from dractl.scheduler.schedule_one import SchedulingPass
 
         self.results = {}
@@ -588,12 +583,18 @@ class ControlPlane:
         resolver = DeviceClassResolver.of(allocator.cluster.classes)
         failed: list[Pod] = []  # the pods of this pass left unschedulable, in the order they were tried
 
+        def fresh_pass() -> None:
+            """Start the pass again from the objects as they are now (after a preemption changed them)."""
+            nonlocal allocator, scheduling, snapshot
+            allocator = Allocator(self.cluster(), self.features)
+            scheduling = SchedulingPass(allocator)
+            snapshot = scheduling.snapshot
+
         def try_pod(pod: Pod, retry: bool = False) -> bool:
             """Schedule one pod; whether it was bound (or assumed, waiting for binding conditions).
 
             ``retry``: a pod of this pass tried again after a preemption (it said why it is pending already).
             """
-            nonlocal allocator, scheduling, snapshot
             ns = pod.meta.namespace
             key = (ns, pod.name)
             if key in hold and not retry:  # unschedulable, and not woken by this change: a preemption wakes it
@@ -607,8 +608,13 @@ class ControlPlane:
                 events.append(Change(ref, "pending", message=wait))
                 return False
             ext = PodExtendedResources.of(pod, self._claims_in(ns), resolver)
-            if ext is not None and ext.existing is not None and ext.existing not in claims:
-                claims = [*claims, ext.existing]  # the special claim, once created, is allocated as any claim
+
+            def with_special(cs: list[ResourceClaim]) -> list[ResourceClaim]:
+                """The pod's claims and the special claim, once created (it is allocated as any claim)."""
+                return [*cs, ext.existing] if ext is not None and ext.existing is not None \
+                    and ext.existing not in cs else cs
+
+            claims = with_special(claims)
             candidates = [pin[key]] if key in pin else None
             nominated = (pod.raw.get("status") or {}).get("nominatedNodeName")
             p = None
@@ -643,29 +649,24 @@ class ControlPlane:
                 # devices only on a later retry, once their claims are gone.
                 attempt = p
                 pod = self._preempt(pod, pre, p.message or "", events)
-                ahead = [q for q in failed if _priority(q) >= _priority(pod)]
+                priority = PodInfo(pod).priority
+                ahead = [q for q in failed if PodInfo(q).priority >= priority]
                 if not retry and ahead:
                     # The victims' deletion wakes the pods left unschedulable too, and the queue orders them with
                     # the preemptor by priority, then by when they were last tried (queuesort/priority_sort.go):
                     # those of its priority or higher go before its retry (realistic scenarios seed 74 #97: a
                     # pod of the same priority took two of the node's GPUs first; seed 29 #50: lower-priority
                     # pods waited). They see the preemptor nominated to its node (RunFilterPluginsWithNominatedPods).
-                    allocator = Allocator(self.cluster(), self.features)
-                    scheduling = SchedulingPass(allocator)
-                    snapshot = scheduling.snapshot
-                    for q in sorted(ahead, key=lambda q: -_priority(q)):
+                    fresh_pass()
+                    for q in sorted(ahead, key=lambda q: -PodInfo(q).priority):
                         cur = self.get("Pod", q.meta.namespace, q.name)
                         if cur is not None and not cur.node_name and try_pod(cur, retry=True):
                             failed.remove(q)
                 for collected in (False, True):
                     if collected:
                         self._collect_garbage(events)
-                    allocator = Allocator(self.cluster(), self.features)
-                    scheduling = SchedulingPass(allocator)
-                    snapshot = scheduling.snapshot
-                    claims, _ = self._pod_claims(pod)
-                    if ext is not None and ext.existing is not None and ext.existing not in claims:
-                        claims = [*claims, ext.existing]
+                    fresh_pass()
+                    claims = with_special(self._pod_claims(pod)[0])
                     for where in ([pre.node], candidates):
                         p = scheduling.place(
                             pod, claims, nodes=where, explain=key in explain, remember=False,
@@ -678,12 +679,8 @@ class ControlPlane:
                         break
                 if not collected:  # placed while they were there: they go now, for the pods after this one
                     self._collect_garbage(events)
-                    allocator = Allocator(self.cluster(), self.features)
-                    scheduling = SchedulingPass(allocator)
-                    snapshot = scheduling.snapshot
-                    claims, _ = self._pod_claims(pod)
-                    if ext is not None and ext.existing is not None and ext.existing not in claims:
-                        claims = [*claims, ext.existing]
+                    fresh_pass()
+                    claims = with_special(self._pod_claims(pod)[0])
             self.results[key] = PodResult(ns, pod.name, p, claims, p.error or p.message or "", preempted=attempt)
             if p.error is not None:
                 self._unschedulable(pod, p.error, reason="SchedulerError")

@@ -320,14 +320,7 @@ def _defer_verdict(checker: _Validator, path: str, data: bytes | None, origin: s
             if ix.skipped and warn:
                 warn(_skipped_text(origin, ix.skipped))
         else:  # bad (or the child could not say): validate here, for the error a validating read gives
-            import io
-
-            from dractl.sources.jsonstream import Reread
-
-            g = io.BytesIO(data) if path == "-" and data is not None else open(path, "rb")  # noqa: SIM115
-            with g:
-                _stream_objects(g, Reread(g), origin, warn=warn, validate=True, kinds=frozenset(),
-                                lazy=frozenset())
+            _validate_all(path, data, origin, warn)
         if sha is not None:  # valid: a later read takes the index
             snapindex.save(sha, size, ix)
 
@@ -355,13 +348,21 @@ class _Validator(Child):
         return self.status() == 0
 
 
+def _validate_all(path: str, data: bytes | None, origin: str, warn: Any) -> None:
+    """Validate every item of ``path`` (``-``: ``data``), making no object; raises the first error."""
+    import io
+
+    from dractl.sources.jsonstream import Reread
+
+    with io.BytesIO(data) if path == "-" and data is not None else open(path, "rb") as f:
+        _stream_objects(f, Reread(f), origin, warn=warn, validate=True, kinds=frozenset(), lazy=frozenset())
+
+
 def _validator(path: str, data: bytes | None) -> _Validator | None:
     """A child validating ``path`` (``-``: ``data``) item by item; None where that would not be faster or safe.
 
     Forking needs a process with no other threads (their locks would be copied held) and a second CPU.
     """
-    import io
-
     pid = fork_beside()
     if pid is None:
         return None
@@ -369,10 +370,7 @@ def _validator(path: str, data: bytes | None) -> _Validator | None:
         return _Validator(pid)
     code = 1  # the child: never returns, never flushes what the parent wrote
     try:
-        from dractl.sources.jsonstream import Reread
-
-        f = io.BytesIO(data) if path == "-" and data is not None else open(path, "rb")  # noqa: SIM115
-        _stream_objects(f, Reread(f), path, warn=None, validate=True, kinds=frozenset(), lazy=frozenset())
+        _validate_all(path, data, path, None)
         code = 0
     except BaseException:  # noqa: BLE001, S110 - any failure is "not valid": the parent reads again, validating
         pass
