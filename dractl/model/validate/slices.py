@@ -174,6 +174,7 @@ def _devices(devices: list, per_device: bool) -> None:
     common_fields = _COMMON_DEVICE_FIELDS
     common_and_counters = _COMMON_DEVICE_FIELDS | {"consumesCounters"}
     good_consumes = _GOOD_CONSUMES
+    good_attrs = _GOOD_ATTRS
     for i, dev in enumerate(devices):
         if type(dev) is not dict:
             raise _wrong_type(f"spec.devices[{i}]", dev, "an object")
@@ -206,6 +207,9 @@ def _devices(devices: list, per_device: bool) -> None:
         # attributes
         values = 0
         for key, attr in attrs.items():
+            if good_attrs.get(key) == attr:  # what the last device passed under this name (one string value)
+                values += 1
+                continue
             if key not in qname_ok:
                 _check_key(key, f"spec.devices[{i}].attributes")
             if type(attr) is dict and len(attr) == 1:  # the usual {kind: value}: checked without the loop below
@@ -214,6 +218,8 @@ def _devices(devices: list, per_device: bool) -> None:
                     if type(fval) is str and (len(fval) <= 16 or (len(fval) <= MAX_ATTR_VALUE_LEN and fval.isascii())
                                               or _blen(fval) <= MAX_ATTR_VALUE_LEN):
                         values += 1
+                        if key in good_attrs or len(good_attrs) < _GOOD_ATTRS_MAX:
+                            good_attrs[key] = attr
                         continue
                 elif fname == "int":
                     if type(fval) is int and _INT64_MIN <= fval <= _INT64_MAX:
@@ -222,6 +228,8 @@ def _devices(devices: list, per_device: bool) -> None:
                 elif fname == "version":
                     if type(fval) is str and fval in _VERSION_OK:
                         values += 1
+                        if key in good_attrs or len(good_attrs) < _GOOD_ATTRS_MAX:
+                            good_attrs[key] = attr
                         continue
                 elif fname == "bool":
                     if fval is True or fval is False:
@@ -311,6 +319,12 @@ def _remember_consumption(name: str, consumes: Any) -> None:
 
 #: device name -> the consumesCounters of the last device of that name that passed
 _GOOD_CONSUMES: dict[str, Any] = {}
+
+#: attribute name -> the last ``{"string"|"version": str}`` that passed under it. Only string values: a dict
+#: equal to one of them has the same field and an equal str, so it passes too ({"int": 1} == {"int": True}).
+#: The next device nearly always publishes the same model, driver version, ... under a name.
+_GOOD_ATTRS: dict[str, dict[str, str]] = {}
+_GOOD_ATTRS_MAX = 4096
 
 
 _COMMON_DEVICE_FIELDS = frozenset({"name", "attributes", "capacity", "allowMultipleAllocations"})

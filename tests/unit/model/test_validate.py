@@ -814,6 +814,18 @@ def test_bad_keys_are_not_cached_as_good() -> None:
             validate_object(obj)
 
 
+def test_an_attribute_equal_to_one_that_passed_is_still_checked_by_its_type() -> None:
+    """A value that passed under a name is not taken for an equal one of another type (1 == True in Python)."""
+    for value, field in (({"int": True}, "int"), ({"string": 1}, "string"), ({"int": "1"}, "int")):
+        obj = copy.deepcopy(BASES["slice"])
+        devices = obj["spec"]["devices"]
+        devices[0]["attributes"]["index"] = {field: 1 if field == "int" else "1"}
+        devices[1]["attributes"]["index"] = value
+        with pytest.raises(ValidationError) as info:
+            validate_object(obj)
+        assert info.value.field == f"spec.devices[1].attributes[index].{field}", value
+
+
 # ------------------------------------------------------------- every v1 fixture
 V1_API_VERSIONS = {"v1", "resource.k8s.io/v1", None}
 # Fixtures that are v1 but documented as invalid (see the file's CAVEAT header).
