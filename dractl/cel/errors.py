@@ -40,10 +40,13 @@ class CELCompileError(InputError):
     ``e.caret()`` renders the expression with a ``^`` under that column.
     """
 
-    def __init__(self, message: str, expression: str = "", position: int | None = None) -> None:
+    def __init__(self, message: str, expression: str = "", position: int | None = None, *,
+                 unsupported: bool = False) -> None:
         self.message = message
         self.expression = expression
         self.position = position
+        #: an expression upstream compiles but dractl cannot evaluate exactly (not an upstream compile error)
+        self.unsupported = unsupported
         super().__init__(message)
 
     def caret(self, width: int = 120) -> str:

@@ -713,7 +713,7 @@ def _compile(expr: str, cfg: EnvConfig) -> CompiledSelector:
     except CheckError as ex:
         raise _compile_error(expr, ex.message, ex.pos) from None
     except Unsupported as ex:
-        raise CELCompileError(ex.message, expr, ex.pos) from None
+        raise CELCompileError(ex.message, expr, ex.pos, unsupported=True) from None
     except RecursionError:
         raise _compile_error(expr, "expression recursion limit exceeded: 250", None) from None
     if t != BOOL and t != cfg.attr_type:
@@ -735,7 +735,7 @@ def _compile(expr: str, cfg: EnvConfig) -> CompiledSelector:
     try:
         return CompiledSelector(expr, root, checker.out, cfg, cost, costed=est.hi > MAX_COST)
     except CELUnsupported as ex:
-        raise CELCompileError(str(ex), expr, None) from None
+        raise CELCompileError(str(ex), expr, None, unsupported=True) from None
 
 
 def evaluate_many(compiled: CompiledSelector, items: Iterable[tuple[str, Any]]) -> list[bool | CELRuntimeError]:

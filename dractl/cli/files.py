@@ -8,14 +8,27 @@ from dractl.cli.context import AppContext
 from dractl.errors import UsageError
 
 
-def read_files(files: list[str], app_ctx: AppContext) -> list[tuple[str, list[Any]]]:
+def read_files(files: list[str], app_ctx: AppContext, *, new: bool = False) -> list[tuple[str, list[Any]]]:
     """Each file of ``files`` with its model objects, in order.
 
     Every file is read and validated before anything is done with any of them (a bad file is bad input, exit 2,
-    and nothing is applied). Stdin (``-``) is read once.
+    and nothing is applied). Stdin (``-``) is read once. ``new``: the objects are to be created (``check -f``,
+    ``fake apply``): their CEL selectors must compile, as the apiserver checks them on create
+    (:mod:`dractl.cel.validation`).
     """
     from dractl.sources.loader import read_objects
 
     if files.count("-") > 1:
         raise UsageError("-f -: standard input can be read only once")
-    return [(f, read_objects(f, warn=app_ctx.warn)) for f in files]
+    out = [(f, read_objects(f, warn=app_ctx.warn)) for f in files]
+    if new:
+        from dractl.cel.validation import new_selector_error
+
+        for f, objs in out:
+            for o in objs:
+                err = new_selector_error(o, app_ctx.features)
+                if err is not None:
+                    ns = getattr(o, "namespace", "")
+                    label = f"{type(o).__name__} {ns}/{o.name}" if ns else f"{type(o).__name__} {o.name}"
+                    raise err.located(obj=label, origin="<stdin>" if f == "-" else f)
+    return out

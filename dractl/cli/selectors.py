@@ -29,9 +29,16 @@ def filter_views(app_ctx: AppContext, cluster: Any, views: list[Any], selector: 
     A device whose evaluation fails is dropped with a warning naming the error,
     since the scheduler would abort on it rather than pick it.
     """
+    from dractl.cel import CELCompileError
     from dractl.cel.match import compile_all, filter_devices
 
-    compiled = compile_all(class_selectors(cluster, class_name) if class_name else (), app_ctx.features)
+    compiled = []
+    for j, expr in enumerate(class_selectors(cluster, class_name) if class_name else ()):
+        try:
+            compiled += compile_all([expr], app_ctx.features)
+        except CELCompileError as e:  # the class's own selector: say which
+            raise CELCompileError(f"deviceclass {class_name}: spec.selectors[{j}].cel.expression: {e.message}",
+                                  e.expression, e.position) from None
     if selector:
         compiled += compile_all([selector], app_ctx.features, stored=False)
     kept, errors = filter_devices(compiled, [(v.pd.driver, v.device) for v in views])

@@ -175,3 +175,68 @@ def test_rest_api_lists_whose_items_have_no_kind(dractl, tmp_path):
     r = dractl("--from", str(f), "devices", "-o", "name")
     assert r.code == 0, r.err
     assert len(r.out.splitlines()) == 8
+
+
+BROKEN_CLASS = """apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: broken}
+spec:
+  selectors:
+  - cel: {expression: "device.driver =="}
+"""
+
+NESTED = "".join(f"device.attributes['gpu.example.com'].all({v}, " for v in "abcd") + "a == b || c == d" + ")" * 4
+
+TEMPLATE = f"""apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {{name: t, namespace: default}}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        firstAvailable:
+        - name: big
+          deviceClassName: gpu.example.com
+          selectors:
+          - cel: {{expression: "device.driver == 'gpu.example.com'"}}
+          - cel: {{expression: "{NESTED}"}}
+"""
+
+
+@pytest.mark.parametrize(("content", "line"), [
+    (BROKEN_CLASS, 'broken.yaml: DeviceClass broken: spec.selectors[0].cel.expression: Invalid value: '
+                   '"device.driver ==": compilation failed: ERROR: <input>:1:17: Syntax error: '),
+    (BROKEN_CLASS.replace('"device.driver =="', '"device.driver.startsWith(1)"'),
+     "broken.yaml: DeviceClass broken: spec.selectors[0].cel.expression: Invalid value: "
+     "\"device.driver.startsWith(1)\": compilation failed: ERROR: <input>:1:25: found no matching overload for "
+     "'startsWith' applied to 'string.(int)'"),
+    (TEMPLATE, "broken.yaml: ResourceClaimTemplate default/t: "
+               "spec.spec.devices.requests[0].firstAvailable[0].selectors[1].cel.expression: "
+               "Forbidden: too complex, exceeds cost limit"),
+])
+@pytest.mark.parametrize("verb", [["check", "-f"], ["fake", "apply", "-f"]])
+def test_a_new_selector_that_does_not_compile_is_refused_as_the_apiserver_refuses_it(dractl, tmp_path, content,
+                                                                                      line, verb):
+    """pkg/apis/resource/validation validateCELExpression: a new object's selectors compile, or it is not created."""
+    assert dractl("fake", "reset", "--nodes", "2").code == 0
+    before = _state_bytes()
+    f = tmp_path / "broken.yaml"
+    f.write_text(content)
+    r = dractl(*verb, str(f))
+    assert (r.code, r.out) == (2, ""), r.err
+    assert r.err.startswith(f"error: {f.parent}/{line}"), r.err
+    assert len(r.err.strip().splitlines()) == 1, r.err
+    assert _state_bytes() == before
+    # a stored object is not compiled again: the fake cluster's state takes it, as a snapshot would
+    assert dractl("fake", "load", str(f)).code == 0
+
+
+def test_a_stored_class_whose_selector_does_not_compile_is_named(dractl, tmp_path):
+    f = tmp_path / "broken.yaml"
+    f.write_text(BROKEN_CLASS)
+    r = dractl("--from", str(f), "devices", "--class", "broken")
+    assert (r.code, r.out) == (2, ""), r.err
+    assert r.err.startswith("error: deviceclass broken: spec.selectors[0].cel.expression: compilation failed: "
+                            "ERROR: <input>:1:17: Syntax error: "), r.err
+    assert len(r.err.strip().splitlines()) == 1, r.err

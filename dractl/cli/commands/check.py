@@ -48,7 +48,7 @@ def check(
     app_ctx = app_context(ctx)
     origin = ", ".join("<stdin>" if f == "-" else f for f in filename)
     used = []
-    for f, objs in read_files(filename, app_ctx):
+    for f, objs in read_files(filename, app_ctx, new=True):
         for o in objs:
             if not isinstance(o, CHECKED_KINDS):
                 kind = type(o).__name__

@@ -114,15 +114,15 @@ def _say(app_ctx: AppContext, line: str, cluster: dict[str, Any]) -> None:
     app_ctx.print(state_result(line, cluster))
 
 
-def _read(files: list[str], app_ctx: AppContext) -> list[Any]:
-    """Parse and validate every FILE, in order, into model objects.
+def _read(files: list[str], app_ctx: AppContext, *, new: bool = False) -> list[Any]:
+    """Parse and validate every FILE, in order, into model objects (``new``: to be created, see read_files).
 
     Their ``raw`` is the v1 dict; a ResourceSlice's is read again from the file when it is used. Any bad file is
     refused before anything is applied.
     """
     from dractl.cli.files import read_files
 
-    return [o for _, objs in read_files(files, app_ctx) for o in objs]
+    return [o for _, objs in read_files(files, app_ctx, new=new) for o in objs]
 
 
 def apply(
@@ -164,7 +164,7 @@ def _change(ctx: typer.Context, filename: list[str], *, delete: bool, ignore_not
     from dractl.control.plane import ControlPlane
     from dractl.render.events import event_line
     source, app_ctx = fake_cluster(ctx)
-    objs = _read(filename, app_ctx)
+    objs = _read(filename, app_ctx, new=not delete)
     with source.store.transaction() as doc:
         plane = ControlPlane(source.objects(doc["items"]), features=app_ctx.features,
                              memory=doc.setdefault("controllers", {}))
