@@ -65,13 +65,21 @@ class _PlainValue:
             return value
         if self.annotation is int and isinstance(value, str):
             try:
-                return int(value)
+                n = int(value)
             except ValueError:
-                pass
+                n = None
             from typer._click.exceptions import BadParameter
 
-            raise BadParameter("Input should be a valid integer, unable to parse string as an integer",
-                               ctx=ctx, param=param)
+            if n is None:
+                raise BadParameter("Input should be a valid integer, unable to parse string as an integer",
+                                   ctx=ctx, param=param)
+            # the option's min/max, in Typer's words (its own coercion, replaced here, checks them)
+            low, high = getattr(param, "min", None), getattr(param, "max", None)
+            if low is not None and n < low:
+                raise BadParameter(f"Input should be greater than or equal to {low}", ctx=ctx, param=param)
+            if high is not None and n > high:
+                raise BadParameter(f"Input should be less than or equal to {high}", ctx=ctx, param=param)
+            return n
         if self.annotation is str and isinstance(value, str):
             return value
         from typer._click.exceptions import BadParameter
