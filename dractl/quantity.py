@@ -113,7 +113,11 @@ def _go_parse_int64(s: str) -> int | None:
     body = s[1:] if s[:1] in ("+", "-") else s
     if not body or not all(c in _DIGITS for c in body):
         return None
-    v = int(s)
+    digits = body.lstrip("0")
+    if len(digits) > 19:  # out of range (and int() refuses more than 4300 digits)
+        return None
+    v = int(digits or "0")
+    v = -v if s[:1] == "-" else v
     return v if _INT64_MIN <= v <= _INT64_MAX else None
 
 

@@ -11,6 +11,7 @@ import typer.core
 from dractl.cli import completers as _c
 from dractl.cli.context import AppContext
 from dractl.cli.helpfmt import DractlCommand, DractlGroup
+from dractl.errors import UsageError
 from dractl.flags import GLOBAL_FLAGS, SOURCE_FLAGS, Flag, source_values
 from dractl.sources.base import SourceOptions
 
@@ -28,6 +29,9 @@ def root(ctx: typer.Context, **flags: Any) -> None:
     from dractl.render.printers import check_format
 
     check_namespace(flags["namespace"])
+    for dest, flag in (("from_file", "--from"), ("state_dir", "--state-dir")):
+        if flags[dest] == "":  # not unset: a file or folder named "" is none
+            raise UsageError(f"{flag}: the name is empty" + (" (- for stdin)" if dest == "from_file" else ""))
 
     ctx.obj = AppContext(
         # a path flag's ~ is expanded (also in --from=~/x, which no shell expands), as a TAB does

@@ -196,7 +196,7 @@ class _Text:
                 if self.more():
                     continue
                 raise NotStreamable from None
-            except RecursionError:
+            except (RecursionError, ValueError):  # a number past int()'s digits: the whole reader says where
                 raise NotStreamable from None
             if end == len(self.buf) and self.more():
                 continue  # a number may go on in the next chunk

@@ -71,6 +71,8 @@ def parse_documents(text: str, origin: str) -> list[Any]:
             raise InputError(f"{origin}: nesting too deep") from None
         except json.JSONDecodeError as e:
             json_error = e
+        except ValueError:
+            raise _long_number(text, origin) from None
         # Flow-style YAML is not JSON: fall through, but keep JSON's message if YAML fails too.
     else:
         json_error = None
@@ -138,7 +140,24 @@ def _load_yaml(text: str, origin: str, json_error: Exception | None) -> list[Any
         raise InputError(f"{origin}: invalid YAML{where}: {what}")
     if isinstance(err, yaml.YAMLError):
         raise InputError(f"{origin}: invalid YAML: {str(err).splitlines()[0]}")
+    if isinstance(err, ValueError):
+        raise _long_number(text, origin)
     raise err
+
+
+def _long_number(text: str, origin: str) -> InputError:
+    """The error for a number longer than Python converts (sys.get_int_max_str_digits: 4300 by default).
+
+    No Kubernetes field holds one (an int64 has 19 digits); the apiserver's decoder refuses it too.
+    """
+    import re
+
+    m = re.search(rf"\d{{{sys.get_int_max_str_digits() + 1},}}", text)
+    if m is None:  # not what the decoder refused: say what it said
+        return InputError(f"{origin}: cannot be read: a value Python refuses")
+    line = text.count("\n", 0, m.start()) + 1
+    return InputError(f"{origin}: line {line}: a number of {len(m.group())} digits; "
+                      "no Kubernetes field holds one (an int64 has at most 19)")
 
 
 def _check_expansion(docs: list[Any], origin: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -44,6 +45,13 @@ CASES = {
     "bad-quantity": (open(SLICE).read().replace("value: 80Gi", "value: 80 Gi", 1), "80 Gi"),
     "two-value-types": (open(SLICE).read().replace("int: 0", "int: 0\n        string: zero", 1), "attributes"),
     "items-not-a-list": ("apiVersion: v1\nkind: List\nitems: 5\n", "items is not a list"),
+    # more digits than Python's int() takes (4300): no field holds the number, and nothing crashes on it
+    "huge-json-integer": ('{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n", "generation": '
+                          + "9" * 5000 + "}}", "line 1: a number of 5000 digits"),
+    "huge-yaml-integer": ("apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  generation: " + "9" * 5000 + "\n",
+                          "line 5: a number of 5000 digits"),
+    "huge-quantity-exponent": (open(SLICE).read().replace("value: 80Gi", "value: 1e" + "9" * 5000, 1),
+                               "unable to parse quantity's suffix"),
 }
 
 
@@ -126,6 +134,8 @@ def test_usage_errors_exit_2(dractl):
         (["devices", "--from"], "option --from requires a value"),
         (["devices", "-o"], "option -o requires a value"),
         (["fake", "reset", "--nodes", "abc"], "--nodes"),
+        (["--from", "", "devices"], "--from: the name is empty (- for stdin)"),
+        (["--state-dir", "", "devices"], "--state-dir: the name is empty"),
         (["fake", "reset", "--devices-per-node", "100001"],
          "Invalid value for '--devices-per-node': Input should be less than or equal to 100000"),
         (["fake", "reset", "--nodes", "0"], "Invalid value for '--nodes': Input should be greater than or equal to 1"),
@@ -243,3 +253,18 @@ def test_a_stored_class_whose_selector_does_not_compile_is_named(dractl, tmp_pat
     assert r.err.startswith("error: deviceclass broken: spec.selectors[0].cel.expression: compilation failed: "
                             "ERROR: <input>:1:17: Syntax error: "), r.err
     assert len(r.err.strip().splitlines()) == 1, r.err
+
+
+def test_a_huge_integer_in_a_big_json_file(dractl_proc, tmp_path):
+    """A file read item by item (1 MiB or more) says the same as one read whole."""
+    items = [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": f"n{i}", "labels": {"a" * 50: "b" * 50}}}
+             for i in range(12000)]
+    text = json.dumps({"apiVersion": "v1", "kind": "List", "items": items})
+    text = text.replace('"name": "n5000"', '"name": "n5000", "generation": ' + "9" * 5000)
+    f = tmp_path / "big.json"
+    f.write_text(text)
+    assert f.stat().st_size > 1 << 20
+    r = dractl_proc("--from", str(f), "devices", env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert (r.code, r.out) == (2, ""), r.err
+    assert r.err == (f"error: {f}: line 1: a number of 5000 digits; "
+                     "no Kubernetes field holds one (an int64 has at most 19)\n")
