@@ -106,7 +106,12 @@ class Store:
         """Lock the state, yield it for changes, and write it atomically if the block succeeds."""
         self._makedirs()
         lock_path = os.path.join(self.directory, ".lock")
-        with open(lock_path, "a") as lock:
+        try:
+            lock = open(lock_path, "a")  # noqa: SIM115 - closed below, after the block
+        except OSError as e:
+            raise InputError(f"fake cluster state folder {self.directory}: cannot lock it ({lock_path}: "
+                             f"{e.strerror or e})") from None
+        with lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
                 doc = self.read()
@@ -121,7 +126,11 @@ class Store:
 
         verdict.settle()  # never a state made from a snapshot that turns out bad
         self._makedirs()
-        fd, tmp = tempfile.mkstemp(prefix=".cluster-", suffix=".json", dir=self.directory)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".cluster-", suffix=".json", dir=self.directory)
+        except OSError as e:
+            raise InputError(f"fake cluster state folder {self.directory}: cannot write in it: "
+                             f"{e.strerror or e}") from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 # dumps (C encoder) then one write: json.dump to a file runs in pure Python

@@ -274,7 +274,12 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
         except OSError:
             return None  # read_bytes says why
         reread = Reread(f)
-    if not _starts_object(f):
+    try:
+        starts = _starts_object(f)
+    except OSError as e:  # opens, but does not read (/proc/self/mem: EIO)
+        f.close()
+        raise InputError(f"{origin}: cannot read: {e.strerror or e}") from None
+    if not starts:
         f.close()
         return None
     sha = None

@@ -268,3 +268,13 @@ def test_a_huge_integer_in_a_big_json_file(dractl_proc, tmp_path):
     assert (r.code, r.out) == (2, ""), r.err
     assert r.err == (f"error: {f}: line 1: a number of 5000 digits; "
                      "no Kubernetes field holds one (an int64 has at most 19)\n")
+
+
+@pytest.mark.parametrize(("args", "line"), [
+    (["--from", "/proc/self/mem", "devices"], "error: /proc/self/mem: cannot read: Input/output error"),
+    (["--state-dir", "/proc/self", "fake", "reset"],
+     "error: fake cluster state folder /proc/self: cannot lock it (/proc/self/.lock: No such file or directory)"),
+])
+def test_a_file_or_folder_that_cannot_be_read_or_written_is_one_line(dractl, args, line):
+    r = dractl(*args)
+    assert (r.code, r.out, r.err) == (2, "", line + "\n")
