@@ -68,7 +68,7 @@ def _slice_spec(spec: dict[str, Any], version: str) -> dict[str, Any]:
     if version == "v1beta2" or not isinstance(devices, list):
         return spec
     new_devices = []
-    for d in devices:
+    for i, d in enumerate(devices):
         if not isinstance(d, dict):
             new_devices.append(d)
             continue
@@ -76,6 +76,10 @@ def _slice_spec(spec: dict[str, Any], version: str) -> dict[str, Any]:
         flat = {k: v for k, v in d.items() if k != "basic"}
         if isinstance(basic, dict):
             flat.update(basic)
+        elif basic is not None:  # the apiserver's decoder refuses it (a BasicDevice is an object)
+            from dractl.model.validate.field_errors import _wrong_type
+
+            raise _wrong_type(f"spec.devices[{i}].basic", basic, "an object")
         cap = flat.get("capacity")
         if version == "v1alpha3" and isinstance(cap, dict):
             flat["capacity"] = {k: (v if isinstance(v, dict) else {"value": v}) for k, v in cap.items()}

@@ -68,7 +68,10 @@ def parse_object(obj: Any, *, validate: bool = True, model: bool = True) -> Any:
     group, _ = api_version_of(obj)
     if kind not in KINDS or KINDS[kind][0] != group:
         raise UnknownKind(f"{obj.get('apiVersion')}, Kind={kind}")
-    v1 = to_v1(obj)
+    try:
+        v1 = to_v1(obj)
+    except ValidationError as e:  # a shape the older version's decoder refuses
+        raise e.located(obj=object_label(obj)) from None
     if validate:
         from dractl.model.validate import validate_object
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 import yaml
 from conftest import fixture_path
 
@@ -43,6 +44,21 @@ def test_v1beta1_and_v1alpha3_slices_read_like_v1(dractl, tmp_path):
                                      "items": [_as_old_slice(o, version) for o in items]}))
         got = _devices(dractl, f)
         assert got == want, version
+
+
+@pytest.mark.parametrize(("basic", "shown"), [(12345, "integer"), ("gpu", "string"), ([], "list"), (True, "boolean")])
+def test_a_v1beta1_basic_that_is_no_object_is_refused(dractl, tmp_path, basic, shown):
+    """The apiserver's decoder refuses it (a BasicDevice is an object); dractl read the device without it."""
+    (item, *_) = yaml.safe_load(open(EKS))["items"]
+    old = _as_old_slice(item, "v1beta1")
+    old["spec"]["devices"][0]["basic"] = basic
+    f = tmp_path / "bad.yaml"
+    f.write_text(yaml.safe_dump(old))
+    r = dractl("--from", str(f), "devices")
+    name = old["metadata"]["name"]
+    assert (r.code, r.out) == (2, "")
+    assert r.err == (f'error: {f}: ResourceSlice {name}: spec.devices[0].basic: Invalid value: "{shown}": '
+                     "must be an object\n")
 
 
 def test_v1beta2_is_already_flat(dractl, tmp_path):
