@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 import pytest
-from builders import pod, write_docs
+from builders import claim, from_claim, pod, write_docs
 
 
 def _ctr(**resources: Any) -> dict[str, Any]:
@@ -108,6 +108,36 @@ CASES = {
         _pod(tolerations=[{"key": "k", "operator": "Lt", "value": "3"}]),
         "spec.tolerations[0].operator: Unsupported value: \"Lt\": supported values: \"Equal\", \"Exists\", \"Lt\", "
         "\"Gt\""),
+    "request-a-list": (
+        _pod(containers=[_ctr(requests={"cpu": [1]})]),
+        "spec.containers[0].resources.requests[cpu]: Invalid value: \"list\": must be a quantity"),
+    "limit-a-map": (
+        _pod(containers=[_ctr(limits={"memory": {"a": 1}})]),
+        "spec.containers[0].resources.limits[memory]: Invalid value: \"object\": must be a quantity"),
+    "init-request-a-list": (
+        _pod(initContainers=[_ctr(requests={"cpu": [1]})], containers=[{"name": "d", "image": "x"}]),
+        "spec.initContainers[0].resources.requests[cpu]: Invalid value: \"list\": must be a quantity"),
+    "pod-level-request-a-map": (
+        _pod(resources={"requests": {"cpu": {"a": 1}}}),
+        "spec.resources.requests[cpu]: Invalid value: \"object\": must be a quantity"),
+    "container-name-a-list": (
+        _pod(containers=[{"name": ["c"], "image": "x"}]),
+        "spec.containers[0].name: Invalid value: \"list\": must be a string"),
+    "container-name-a-map": (
+        _pod(containers=[{"name": {"a": 1}, "image": "x"}]),
+        "spec.containers[0].name: Invalid value: \"object\": must be a string"),
+    "container-name-an-int": (
+        _pod(containers=[{"name": 3, "image": "x"}]),
+        "spec.containers[0].name: Invalid value: \"integer\": must be a string"),
+    "container-image-a-map": (
+        _pod(containers=[{"name": "c", "image": {"a": 1}}]),
+        "spec.containers[0].image: Invalid value: \"object\": must be a string"),
+    "no-containers": (
+        {**_pod(), "spec": {}},
+        "spec.containers: Required value"),
+    "empty-containers": (
+        _pod(containers=[]),
+        "spec.containers: Required value"),
     "pod-level-resource": (
         _pod(resources={"requests": {"ephemeral-storage": "1Gi"}}),
         "spec.resources.requests[ephemeral-storage]: Unsupported value: \"ephemeral-storage\": supported values: "
@@ -132,3 +162,83 @@ def test_invalid_pod_is_bad_input(dractl, tmp_path, name):
         assert r.out == ""
         assert r.err == f"error: {f}: Pod default/p: {field_error}\n"
     assert _state_bytes() == before
+
+
+def _pending(status: Any = None, **metadata: Any) -> dict[str, Any]:
+    """A pending pod that uses claim c1 (so ``claims --explain`` and ``pods --explain`` schedule it)."""
+    p = pod("p", claims=[from_claim("c1")])
+    p["metadata"].update(metadata)
+    if status is not None:
+        p["status"] = status
+    return p
+
+
+SNAPSHOT_CASES = {
+    "status-a-string": (_pending("Running"),
+                        "Pod default/p: status: Invalid value: \"string\": must be an object"),
+    "phase-an-int": (_pending({"phase": 3}),
+                     "Pod default/p: status.phase: Invalid value: \"integer\": must be a string"),
+    "phase-a-list": (_pending({"phase": ["Running"]}),
+                     "Pod default/p: status.phase: Invalid value: \"list\": must be a string"),
+    "claim-status-name-a-list": (
+        _pending({"resourceClaimStatuses": [{"name": ["gpu"], "resourceClaimName": "c1"}]}),
+        "Pod default/p: status.resourceClaimStatuses[0].name: Invalid value: \"list\": must be a string"),
+    "claim-status-claim-name-an-int": (
+        _pending({"resourceClaimStatuses": [{"name": "gpu", "resourceClaimName": 5}]}),
+        "Pod default/p: status.resourceClaimStatuses[0].resourceClaimName: Invalid value: \"integer\": "
+        "must be a string"),
+    "claim-status-claim-name-a-map": (
+        _pending({"resourceClaimStatuses": [{"name": "gpu", "resourceClaimName": {"a": 1}}]}),
+        "Pod default/p: status.resourceClaimStatuses[0].resourceClaimName: Invalid value: \"object\": "
+        "must be a string"),
+    "pod-uid-a-list": (_pending(uid=[1]), "Pod default/p: metadata.uid: Invalid value: \"list\": must be a string"),
+    "pod-uid-a-map": (_pending(uid={"a": 1}),
+                      "Pod default/p: metadata.uid: Invalid value: \"object\": must be a string"),
+    "pod-uid-an-int": (_pending(uid=12345),
+                       "Pod default/p: metadata.uid: Invalid value: \"integer\": must be a string"),
+    "request-a-list": (
+        pod("p", containers=[_ctr(requests={"cpu": [1]})]),
+        "Pod default/p: spec.containers[0].resources.requests[cpu]: Invalid value: \"list\": must be a quantity"),
+}
+
+#: commands that read a snapshot (each crashed on one of the cases)
+SNAPSHOT_COMMANDS = (("pods",), ("pods", "--explain"), ("claims", "--explain"), ("claims",), ("devices",))
+
+
+@pytest.mark.parametrize("name", sorted(SNAPSHOT_CASES))
+def test_wrong_types_in_a_pod_are_bad_input(dractl, tmp_path, name):
+    bad, field_error = SNAPSHOT_CASES[name]
+    f = write_docs(tmp_path / "snap.yaml", bad, claim("c1"))
+    for args in SNAPSHOT_COMMANDS:
+        r = dractl("--from", f, *args)
+        assert (r.code, r.out, r.err) == (2, "", f"error: {f}: {field_error}\n"), args
+    assert dractl("fake", "reset").code == 0
+    before = _state_bytes()
+    for args in (("check", "-f", f), ("fake", "apply", "-f", f), ("fake", "delete", "-f", f)):
+        r = dractl(*args)
+        assert (r.code, r.out, r.err) == (2, "", f"error: {f}: {field_error}\n"), args
+    assert _state_bytes() == before
+
+
+@pytest.mark.parametrize("field", ["uid", "creationTimestamp"])
+@pytest.mark.parametrize("value", [7, [1], {"a": 1}, True])
+def test_a_claim_uid_or_creation_timestamp_that_is_not_a_string_is_bad_input(dractl, tmp_path, field, value):
+    c = claim("c1")
+    c["metadata"][field] = value
+    f = write_docs(tmp_path / "snap.yaml", c)
+    kind = {bool: "boolean", int: "integer", list: "list", dict: "object"}[type(value)]
+    r = dractl("--from", f, "claims")
+    assert (r.code, r.out) == (2, "")
+    detail = f'Invalid value: "{kind}": must be a string'
+    assert r.err == f"error: {f}: ResourceClaim default/c1: metadata.{field}: {detail}\n"
+
+
+def test_numbers_stay_valid_quantities(dractl, tmp_path):
+    """``cpu: 1`` and ``memory: 1.5`` are quantities in Kubernetes YAML."""
+    p = pod("p", containers=[_ctr(requests={"cpu": 1, "memory": 1.5}, limits={"cpu": 2})])
+    f = write_docs(tmp_path / "pod.yaml", p)
+    r = dractl("--from", f, "pods")
+    assert r.code == 0, r.err
+    assert r.err == ""
+    r = dractl("check", "-f", f)
+    assert r.code == 0, r.err

@@ -1,6 +1,7 @@
 """The core/v1 rules DRA relies on.
 
-They cover Pod (resource claims and container claims), Node, Namespace, LimitRange and ResourceQuota.
+They cover Pod (resource claims, containers and their claims, volume names, the types of the status fields
+dractl reads), Node, Namespace, LimitRange and ResourceQuota.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dractl.model.validate.field_errors import (
     _unsupported,
 )
 from dractl.model.validate.fields import _dns_label, _list, _obj, _str
-from dractl.model.validate.metadata import _metadata
+from dractl.model.validate.metadata import _metadata, _timestamp
 from dractl.model.validate.namespace_policy import validate_limit_range, validate_resource_quota
 from dractl.model.validate.pod_spec import labels, resource_requirements, tolerations, validate_pod_spec
 
@@ -46,6 +47,8 @@ def _pod(obj: dict) -> None:
             _named(rcn, f"{cp}.resourceClaimName")
         if rctn is not None:
             _named(rctn, f"{cp}.resourceClaimTemplateName")
+    _volumes(spec.get("volumes"))
+    _containers(spec)
     for group in ("initContainers", "containers"):
         for i, ctr in enumerate(_list(spec.get(group), f"spec.{group}")):
             ctp = f"spec.{group}[{i}]"
@@ -58,7 +61,73 @@ def _pod(obj: dict) -> None:
         err = dns_subdomain_error(node_name)
         if err:
             raise _invalid("spec.nodeName", node_name, err)
+    priority_class = _str(spec.get("priorityClassName"), "spec.priorityClassName")
+    if priority_class:
+        err = dns_subdomain_error(priority_class)
+        if err:
+            raise _invalid("spec.priorityClassName", priority_class, err)
     validate_pod_spec(spec)
+    _container_names_unique(spec)
+    _pod_status(obj.get("status"))
+
+
+def _volumes(volumes: Any) -> None:
+    """ValidateVolumes: the names (the volume sources are not checked)."""
+    names: set[str] = set()
+    for i, vol in enumerate(_list(volumes, "spec.volumes")):
+        vp = f"spec.volumes[{i}]"
+        name = _dns_label(_obj(vol, vp).get("name"), f"{vp}.name")
+        if name in names:
+            raise _duplicate(f"{vp}.name", name)
+        names.add(name)
+
+
+def _containers(spec: dict) -> None:
+    """Containers as validateContainers and validateInitContainers check them: there is one; names, images."""
+    for group in ("containers", "initContainers"):
+        items = _list(spec.get(group), f"spec.{group}")
+        if group == "containers" and not items:
+            raise _required("spec.containers")
+        for i, ctr in enumerate(items):
+            ctp = f"spec.{group}[{i}]"
+            ctr = _obj(ctr, ctp)
+            _dns_label(ctr.get("name"), f"{ctp}.name")
+            if not _str(ctr.get("image"), f"{ctp}.image"):
+                raise _required(f"{ctp}.image")
+
+
+def _container_names_unique(spec: dict) -> None:
+    """A container's name is unique among the containers and init containers.
+
+    Upstream checks it after the rest of each container (its resources and ports), so it comes after those.
+    """
+    names: set[str] = set()
+    for group in ("containers", "initContainers"):
+        for i, ctr in enumerate(spec.get(group) or ()):
+            name = ctr["name"]
+            if name in names:
+                raise _duplicate(f"spec.{group}[{i}].name", name)
+            names.add(name)
+
+
+def _pod_status(status: Any) -> None:
+    """The types of the status fields dractl reads (the apiserver's decoder refuses others)."""
+    if status is None:
+        return
+    status = _obj(status, "status")
+    for key in ("phase", "nominatedNodeName"):
+        _str(status.get(key), f"status.{key}")
+    _timestamp(status.get("startTime"), "status.startTime")
+    path = "status.resourceClaimStatuses"
+    for i, entry in enumerate(_list(status.get("resourceClaimStatuses"), path)):
+        ep = f"{path}[{i}]"
+        entry = _obj(entry, ep)
+        _str(entry.get("name"), f"{ep}.name")
+        _str(entry.get("resourceClaimName"), f"{ep}.resourceClaimName")
+    extended = status.get("extendedResourceClaimStatus")
+    if extended is not None:
+        ep = "status.extendedResourceClaimStatus"
+        _str(_obj(extended, ep).get("resourceClaimName"), f"{ep}.resourceClaimName")
 
 
 def _named(value: Any, path: str) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
+from typing import Any
 
 from dractl.model.formats import _blen, _mask_trailing_dash, dns_label_error, label_key_error, label_value_error
 from dractl.model.validate.field_errors import _invalid, _required, _too_long, _wrong_type
-from dractl.model.validate.fields import _key_path, _label_name, _obj, _str
+from dractl.model.validate.fields import _key_path, _label_name, _list, _obj, _opt_bool, _str
 from dractl.model.validate.limits import ANNOTATIONS_MAX_BYTES
 
 
@@ -32,6 +34,45 @@ def _metadata(obj: dict, path: str, name_fn: Callable[[str], str | None], namesp
             if err:
                 raise _invalid(f"{path}.namespace", ns, err)
     _labels_and_annotations(meta, path)
+    _read_fields(meta, path)
+
+
+#: metadata fields the model reads that are plain strings in the API (the apiserver's decoder refuses others)
+_STRING_FIELDS = ("uid", "resourceVersion")
+#: metadata fields that are metav1.Time: a string, or what YAML makes of an unquoted timestamp
+_TIME_FIELDS = ("creationTimestamp", "deletionTimestamp")
+_OWNER_STRINGS = ("apiVersion", "kind", "name", "uid")
+
+
+def _timestamp(value: Any, path: str) -> None:
+    """A metav1.Time: a string (YAML turns an unquoted one into a date, which kubectl sends as a string)."""
+    if value is not None and not isinstance(value, (str, datetime.date)):
+        raise _wrong_type(path, value, "a string")
+
+
+def _read_fields(meta: dict, path: str) -> None:
+    """The types of the metadata fields dractl reads: uid, resourceVersion, timestamps, owners, finalizers."""
+    for key in _STRING_FIELDS:
+        value = meta.get(key)
+        if value is not None and not isinstance(value, str):
+            raise _wrong_type(f"{path}.{key}", value, "a string")
+    for key in _TIME_FIELDS:
+        _timestamp(meta.get(key), f"{path}.{key}")
+    owners = meta.get("ownerReferences")
+    if owners is not None:
+        opath = f"{path}.ownerReferences"
+        for i, ref in enumerate(_list(owners, opath)):
+            rp = f"{opath}[{i}]"
+            ref = _obj(ref, rp)
+            for key in _OWNER_STRINGS:
+                _str(ref.get(key), f"{rp}.{key}")
+            _opt_bool(ref.get("controller"), f"{rp}.controller")
+            _opt_bool(ref.get("blockOwnerDeletion"), f"{rp}.blockOwnerDeletion")
+    finalizers = meta.get("finalizers")
+    if finalizers is not None:
+        fpath = f"{path}.finalizers"
+        for i, name in enumerate(_list(finalizers, fpath)):
+            _str(name, f"{fpath}[{i}]")
 
 
 #: (key, value) labels that passed: the nodes of a cluster repeat the same few (bounded)

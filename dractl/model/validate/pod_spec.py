@@ -156,14 +156,29 @@ def _resource_list(d: Any, path: str, name_fn: Callable[[str, str], None],
     return out
 
 
+_NO_RESOURCES: dict[str, Any] = {}
 _REQUIREMENTS_OK: dict[Any, None] = {}  # requirements already found valid (pods repeat the same few)
 
 
 def _requirements_key(res: Mapping[str, Any], pod_level: bool) -> Any:
-    try:
-        return (pod_level, tuple((f, tuple((res.get(f) or {}).items())) for f in ("limits", "requests")))
-    except AttributeError:  # not mappings: validated (and refused) below
-        return None
+    """What the checks read, for the memo; None when limits or requests are not maps of strings to strings.
+
+    Those are checked each time: they are rare (a quantity given as a number), may be unhashable (a list where
+    a quantity goes), or may equal a good key (``True == 1``).
+    """
+    key: list[Any] = [pod_level]
+    for f in ("limits", "requests"):
+        d = res.get(f)
+        if d is None:
+            d = _NO_RESOURCES
+        elif type(d) is not dict:
+            return None
+        items = tuple(d.items())
+        for k, v in items:
+            if type(k) is not str or type(v) is not str:
+                return None
+        key.append(items)
+    return tuple(key)
 
 
 def resource_requirements(res: Any, path: str, *, pod_level: bool = False) -> None:
@@ -181,12 +196,9 @@ def resource_requirements_errors(res: Any, path: str, *, pod_level: bool = False
         return []
     errs = _resource_requirements(res, path, pod_level)
     if key is not None and not errs:
-        try:
-            if len(_REQUIREMENTS_OK) >= 10_000:
-                _REQUIREMENTS_OK.clear()
-            _REQUIREMENTS_OK[key] = None
-        except TypeError:  # an unhashable value (it passed: a quantity given as a number)
-            pass
+        if len(_REQUIREMENTS_OK) >= 10_000:
+            _REQUIREMENTS_OK.clear()
+        _REQUIREMENTS_OK[key] = None
     return errs
 
 
