@@ -613,6 +613,23 @@ def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, k
     return out
 
 
+def refuse_duplicates(keys: Iterable[tuple[str, str, str]], origin: str) -> None:
+    """InputError for the first (kind, namespace, name) that is in a snapshot twice: no cluster holds both.
+
+    Events are let be (``kubectl get events,events.events.k8s.io`` lists each twice), and so are objects without a
+    name. Checked once the file validated, so that a bad object is said first.
+    """
+    seen: set[tuple[str, str, str]] = set()
+    for key in keys:
+        kind, ns, name = key
+        if not name or kind == "Event":
+            continue
+        if key in seen:
+            label = f"{kind} {ns}/{name}" if ns else f"{kind} {name}"
+            raise InputError(f"{origin}: {label}: Duplicate value: the file holds this object twice")
+        seen.add(key)
+
+
 def load_cluster(data: bytes, origin: str, *, warn=None, validate: bool = True) -> Cluster:
     """Parse every supported object in ``data`` into a Cluster; unknown kinds are skipped with a warning."""
     from dractl.model.cluster import cluster_from

@@ -9,7 +9,7 @@ from dractl.errors import UsageError
 from dractl.model.cluster import Cluster, cluster_from
 from dractl.model.namespaces import DEFAULT_NAMESPACE
 from dractl.sources.loader import LAZY, read_bytes
-from dractl.sources.snapindex import DRIVER, KIND, NAME, NODE, POOL, POOLS, pool_key
+from dractl.sources.snapindex import DRIVER, KIND, NAME, NAMESPACE, NODE, POOL, POOLS, pool_key
 from dractl.sources.types import Needs, Scope, Warn
 
 if TYPE_CHECKING:
@@ -55,20 +55,23 @@ class SnapshotSource:
 
     def _first(self, want: frozenset[str] | None, scope: Scope | None) -> Cluster | None:
         """Read and validate the file (or take its cached index); the Cluster of every object if read whole."""
-        from dractl.sources.loader import parse_objects, read_indexed
+        from dractl.sources.loader import parse_objects, read_indexed, refuse_duplicates
 
         if self.path == "-" and self._stdin is None:
             self._stdin = read_bytes("-")
         # the validator child's verdict is awaited before any output or exit (dractl.sources.verdict)
         got = read_indexed(self.path, warn=self._warn, data=self._stdin, model=_first_pick(want, scope), defer=True)
+        origin = "<stdin>" if self.path == "-" else self.path
         if got is None:  # YAML, or JSON read whole: every object
             data = self._stdin if self.path == "-" else read_bytes(self.path)
             assert data is not None
-            self._cluster = cluster_from(parse_objects(data, "<stdin>" if self.path == "-" else self.path,
-                                                       warn=self._warn))
+            objs = parse_objects(data, origin, warn=self._warn)
+            refuse_duplicates(((type(o).__name__, o.namespace, o.name) for o in objs), origin)
+            self._cluster = cluster_from(objs)
             self._kinds = None
             return self._cluster
         self._ix, self._made = got
+        refuse_duplicates(((e[KIND], e[NAMESPACE], e[NAME]) for e in self._ix.entries), origin)
         return None
 
     def _read(self, kinds: frozenset[str] | None, scope: Scope | None) -> Cluster:

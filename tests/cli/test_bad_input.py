@@ -278,3 +278,30 @@ def test_a_huge_integer_in_a_big_json_file(dractl_proc, tmp_path):
 def test_a_file_or_folder_that_cannot_be_read_or_written_is_one_line(dractl, args, line):
     r = dractl(*args)
     assert (r.code, r.out, r.err) == (2, "", line + "\n")
+
+
+def test_an_object_twice_in_a_snapshot_is_refused(dractl, dractl_proc, tmp_path):
+    """No cluster holds two objects of one kind, namespace and name: a snapshot that does is bad input."""
+    base = yaml.safe_load(open(SLICE))
+    name = base["metadata"]["name"]
+    f = tmp_path / "twice.yaml"
+    f.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [base, base]}))
+    line = f"error: {f}: ResourceSlice {name}: Duplicate value: the file holds this object twice\n"
+    for args in (["--from", str(f), "devices"], ["fake", "load", str(f)]):
+        r = dractl(*args)
+        assert (r.code, r.out, r.err) == (2, "", line), args
+    # a big JSON file (read item by item, its index cached): the first read and a later one
+    items = [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": f"n{i}", "labels": {"a" * 50: "b" * 50}}}
+             for i in range(12000)]
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [*items, items[7]]}))
+    for _ in range(2):
+        r = dractl_proc("--from", str(big), "devices", env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+        assert (r.code, r.out, r.err) == (2, "", f"error: {big}: Node n7: Duplicate value: the file holds this "
+                                                 "object twice\n")
+    # Events may be listed twice (core/v1 and events.k8s.io/v1 list the same ones)
+    ev = {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e", "namespace": "default"},
+          "involvedObject": {"kind": "Pod", "name": "p", "namespace": "default"}, "reason": "X", "message": "m"}
+    g = tmp_path / "events.yaml"
+    g.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [base, ev, ev]}))
+    assert dractl("--from", str(g), "devices").code == 0

@@ -104,6 +104,21 @@ def _gates(tc: UpstreamCase) -> str:
     return ",".join(f"{name}={'true' if on else 'false'}" for name, on in tc.features.gates().overrides.items())
 
 
+def _named_once(slices: list[dict]) -> list[dict]:
+    """The slices, one name each: upstream hands the allocator several slices of one name (the old and the new
+    of an update), which no cluster or snapshot holds at once (dractl refuses such a file). A slice's name plays
+    no part in allocation."""
+    seen: set[str] = set()
+    out = []
+    for s in slices:
+        name = s["metadata"]["name"]
+        if name in seen:
+            s = {**s, "metadata": {**s["metadata"], "name": f"{name}-{len(out)}"}}
+        seen.add(s["metadata"]["name"])
+        out.append(s)
+    return out
+
+
 #: cases whose claim carries a selector the apiserver refuses to create (pkg/apis/resource/validation
 #: validateCELExpression): ``check -f`` refuses the file as the apiserver would, in upstream's words; the
 #: allocator's error is reached by a stored object's selector (the class of invalid-CEL-one-device-class)
@@ -115,7 +130,7 @@ def test_check_gives_upstreams_answer(dractl, tmp_path, tc: UpstreamCase):
     # the claims go to namespace default; admin access needs its label, as on a cluster
     admin = any(ex.get("adminAccess") for _, r in _requests(tc) for ex in [r.get("exactly", {})])
     ns = [namespace("default", {"resource.kubernetes.io/admin-access": "true"})] if admin else []
-    snap = write_docs(tmp_path / "snapshot.yaml", *ns, *tc.classes, *tc.slices, tc.the_node)
+    snap = write_docs(tmp_path / "snapshot.yaml", *ns, *tc.classes, *_named_once(tc.slices), tc.the_node)
     claims = write_docs(tmp_path / "claims.yaml", *tc.claims_to_allocate)
     r = dractl("--from", snap, "--feature-gates", _gates(tc), "check", "-f", claims, "-o", "json")
     if tc.name in REFUSED_ON_CREATE:

@@ -92,9 +92,11 @@ def load(
     """Replace the fake cluster's state with the objects in FILE."""
     from dractl.control.admission import defaulted
     from dractl.control.store import document
+    from dractl.sources.loader import refuse_duplicates
 
     fake, app_ctx = fake_cluster(ctx)
     objs = _read([file], app_ctx)
+    refuse_duplicates(((type(o).__name__, o.namespace, o.name) for o in objs), "<stdin>" if file == "-" else file)
     # stored as the API server stores them: a namespaced object without a namespace is in "default"
     raws = [dict(defaulted(o.raw, None)) for o in objs]
     if not raws:
