@@ -614,20 +614,17 @@ def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, k
 
 
 def refuse_duplicates(keys: Iterable[tuple[str, str, str]], origin: str) -> None:
-    """InputError for the first (kind, namespace, name) that is in a snapshot twice: no cluster holds both.
+    """InputError for the first (kind, namespace, name) that is in a snapshot twice (see snapindex.duplicate)."""
+    from dractl.sources.snapindex import duplicate
 
-    Events are let be (``kubectl get events,events.events.k8s.io`` lists each twice), and so are objects without a
-    name. Checked once the file validated, so that a bad object is said first.
-    """
-    seen: set[tuple[str, str, str]] = set()
-    for key in keys:
-        kind, ns, name = key
-        if not name or kind == "Event":
-            continue
-        if key in seen:
-            label = f"{kind} {ns}/{name}" if ns else f"{kind} {name}"
-            raise InputError(f"{origin}: {label}: Duplicate value: the file holds this object twice")
-        seen.add(key)
+    label = duplicate(keys)
+    if label is not None:
+        raise duplicate_error(label, origin)
+
+
+def duplicate_error(label: str, origin: str) -> InputError:
+    """The error for the object ``label`` that a snapshot holds twice."""
+    return InputError(f"{origin}: {label}: Duplicate value: the file holds this object twice")
 
 
 def load_cluster(data: bytes, origin: str, *, warn=None, validate: bool = True) -> Cluster:

@@ -27,7 +27,7 @@ from dractl.paths import save_cache
 from dractl.sources.jsonstream import LazyRaw, Reread
 
 #: Bump when the index's layout or what it records changes.
-FORMAT = 1
+FORMAT = 2
 #: Smaller files are read faster than their index: none is written for them.
 MIN_BYTES = 256 * 1024
 #: The newest indexes kept (by last use).
@@ -73,6 +73,23 @@ def entry_of(obj: dict[str, Any], start: int, end: int, listed: bool) -> Entry:
     return e
 
 
+def duplicate(keys: Iterable[tuple[str, str, str]]) -> str | None:
+    """``Kind ns/name`` of the first (kind, namespace, name) of ``keys`` seen twice; None if there is none.
+
+    No cluster holds two such objects: a snapshot with one twice is bad input. Events are let be (``kubectl get
+    events,events.events.k8s.io`` lists each twice), and so are objects without a name.
+    """
+    seen: set[tuple[str, str, str]] = set()
+    for key in keys:
+        kind, ns, name = key
+        if not name or kind == "Event":
+            continue
+        if key in seen:
+            return f"{kind} {ns}/{name}" if ns else f"{kind} {name}"
+        seen.add(key)
+    return None
+
+
 def pool_key(driver: str, pool: str) -> str:
     """``driver/pool``: a pool in one string (a driver's name has no slash)."""
     return f"{driver}/{pool}"
@@ -104,6 +121,14 @@ class Indexed:
         self.extra = extra  # the kind and apiVersion of an item that took them from its list
         #: (label, kind, why) of every item of a kind dractl does not use (the read's warning)
         self.skipped = skipped
+        #: the first object the file holds twice (``duplicate``), once worked out (a cached index has it)
+        self._duplicate: tuple[str | None] | None = None
+
+    def duplicate(self) -> str | None:
+        """``Kind ns/name`` of the first object the file holds twice, or None."""
+        if self._duplicate is None:
+            self._duplicate = (duplicate((e[KIND], e[NAMESPACE], e[NAME]) for e in self.entries),)
+        return self._duplicate[0]
 
     def objects(self, picks: Iterable[int], lazy: frozenset[str], have: dict[int, Any] | None = None) -> list[Any]:
         """The model objects of the entries ``picks`` (in that order), unvalidated; ``have``: those made already.
@@ -206,17 +231,22 @@ def load(sha: str, size: int, reread: Reread) -> Indexed | None:
         if not (isinstance(entries, list) and all(isinstance(e, list) and len(e) > NAME for e in entries)):
             return None
         skipped = [(str(a), str(b), str(c)) for a, b, c in doc["skipped"]]
+        twice = doc["duplicate"]
+        if not (twice is None or isinstance(twice, str)):
+            return None
     except (OSError, ValueError, TypeError, KeyError, IndexError):
         return None
     with contextlib.suppress(OSError):
         os.utime(path)  # the last use: what pruning keeps
-    return Indexed(reread, entries, extra if isinstance(extra, dict) else None, skipped)
+    ix = Indexed(reread, entries, extra if isinstance(extra, dict) else None, skipped)
+    ix._duplicate = (twice,)
+    return ix
 
 
 def save(sha: str, size: int, ix: Indexed) -> None:
     """Write the index of the file whose bytes have ``sha``, atomically; silently nothing where that fails."""
     doc = {"format": FORMAT, "key": _key(), "sha256": sha, "size": size, "extra": ix.extra,
-           "skipped": [list(s) for s in ix.skipped], "entries": ix.entries}
+           "skipped": [list(s) for s in ix.skipped], "duplicate": ix.duplicate(), "entries": ix.entries}
     # json.dump encodes in Python: 4x slower; the C encoder's text is ASCII (ensure_ascii)
     save_cache(_dir(), sha + ".json", [json.dumps(doc, separators=(",", ":")).encode("ascii")], KEEP)
 

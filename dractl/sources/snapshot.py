@@ -9,7 +9,7 @@ from dractl.errors import UsageError
 from dractl.model.cluster import Cluster, cluster_from
 from dractl.model.namespaces import DEFAULT_NAMESPACE
 from dractl.sources.loader import LAZY, read_bytes
-from dractl.sources.snapindex import DRIVER, KIND, NAME, NAMESPACE, NODE, POOL, POOLS, pool_key
+from dractl.sources.snapindex import DRIVER, KIND, NAME, NODE, POOL, POOLS, pool_key
 from dractl.sources.types import Needs, Scope, Warn
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ class SnapshotSource:
 
     def _first(self, want: frozenset[str] | None, scope: Scope | None) -> Cluster | None:
         """Read and validate the file (or take its cached index); the Cluster of every object if read whole."""
-        from dractl.sources.loader import parse_objects, read_indexed, refuse_duplicates
+        from dractl.sources.loader import duplicate_error, parse_objects, read_indexed, refuse_duplicates
 
         if self.path == "-" and self._stdin is None:
             self._stdin = read_bytes("-")
@@ -71,7 +71,9 @@ class SnapshotSource:
             self._kinds = None
             return self._cluster
         self._ix, self._made = got
-        refuse_duplicates(((e[KIND], e[NAMESPACE], e[NAME]) for e in self._ix.entries), origin)
+        twice = self._ix.duplicate()  # a cached index knows it
+        if twice is not None:
+            raise duplicate_error(twice, origin)
         return None
 
     def _read(self, kinds: frozenset[str] | None, scope: Scope | None) -> Cluster:
