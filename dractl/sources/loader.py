@@ -105,10 +105,45 @@ class _KeepBrackets(dict):
 _KEEP_BRACKETS = _KeepBrackets({ord(c): c for c in "[]{}"})
 
 
+_UNIQUE_LOADER: Any = None
+
+
+def _unique_keys_loader() -> Any:
+    """PyYAML's safe loader, refusing a key twice in one mapping as kubectl does (``key "x" already set in map``).
+
+    PyYAML keeps the last value silently: a second ``resources:`` or ``metadata:`` would hide the first. Keys a
+    merge (``<<``) brings in may override, as YAML says.
+    """
+    global _UNIQUE_LOADER
+    if _UNIQUE_LOADER is None:
+        import yaml
+        from yaml.constructor import ConstructorError
+
+        base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+        class UniqueKeys(base):  # type: ignore[misc, valid-type]
+            def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+                seen: dict[tuple[str, str], Any] = {}
+                for key_node, _ in node.value:
+                    if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                        continue
+                    k = (key_node.tag, key_node.value)
+                    first = seen.get(k)
+                    if first is not None:
+                        raise ConstructorError(
+                            None, None, f'key "{key_node.value}" already set in map (line {first.line + 1})',
+                            key_node.start_mark)
+                    seen[k] = key_node.start_mark
+                return super().construct_mapping(node, deep=deep)
+
+        _UNIQUE_LOADER = UniqueKeys
+    return _UNIQUE_LOADER
+
+
 def _load_yaml(text: str, origin: str, json_error: Exception | None) -> list[Any]:
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader = _unique_keys_loader()
     result: dict[str, Any] = {}
 
     def work() -> None:

@@ -45,6 +45,9 @@ CASES = {
     "bad-quantity": (open(SLICE).read().replace("value: 80Gi", "value: 80 Gi", 1), "80 Gi"),
     "two-value-types": (open(SLICE).read().replace("int: 0", "int: 0\n        string: zero", 1), "attributes"),
     "items-not-a-list": ("apiVersion: v1\nkind: List\nitems: 5\n", "items is not a list"),
+    # kubectl refuses a key twice in one map (sigs.k8s.io/yaml); PyYAML kept the last, hiding the first
+    "duplicate-yaml-key": ("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n  name: b\n",
+                           'invalid YAML at line 5 column 3: key "name" already set in map (line 4)'),
     # more digits than Python's int() takes (4300): no field holds the number, and nothing crashes on it
     "huge-json-integer": ('{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n", "generation": '
                           + "9" * 5000 + "}}", "line 1: a number of 5000 digits"),
@@ -305,3 +308,13 @@ def test_an_object_twice_in_a_snapshot_is_refused(dractl, dractl_proc, tmp_path)
     g = tmp_path / "events.yaml"
     g.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [base, ev, ev]}))
     assert dractl("--from", str(g), "devices").code == 0
+
+
+def test_a_merge_key_may_override_what_it_brings(dractl, tmp_path):
+    """YAML's ``<<`` merges a mapping whose keys the mapping itself may set again: not a key twice."""
+    f = tmp_path / "merge.yaml"
+    f.write_text("apiVersion: v1\nkind: Namespace\nmetadata:\n  <<: {name: x, labels: {a: b}}\n  name: team\n")
+    r = dractl("--from", str(f), "snapshot", "-o", "json")
+    assert r.code == 0, r.err
+    (ns,) = [o for o in r.json()["items"] if o["kind"] == "Namespace"]
+    assert (ns["metadata"]["name"], ns["metadata"]["labels"]) == ("team", {"a": "b"})
