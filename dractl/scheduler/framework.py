@@ -206,6 +206,8 @@ class PodInfo:
     def priority(self) -> int:
         """The pod's spec.priority (0 when unset)."""
         p = self.spec.get("priority")
+        if isinstance(p, float) and p.is_integer():  # YAML's 10.0: kubectl sends 10
+            return int(p)
         return p if isinstance(p, int) and not isinstance(p, bool) else 0
 
     @cached_property

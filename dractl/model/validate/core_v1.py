@@ -17,10 +17,32 @@ from dractl.model.validate.field_errors import (
     _required,
     _unsupported,
 )
-from dractl.model.validate.fields import _dns_label, _list, _obj, _str
+from dractl.model.validate.fields import _dns_label, _list, _obj, _opt_bool, _opt_int, _str
 from dractl.model.validate.metadata import _metadata, _timestamp
 from dractl.model.validate.namespace_policy import validate_limit_range, validate_resource_quota
 from dractl.model.validate.pod_spec import labels, resource_requirements, tolerations, validate_pod_spec
+
+_INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def _spec_types(spec: dict) -> None:
+    """The types of the spec fields the scheduler reads that no rule below checks.
+
+    The apiserver's decoder refuses another type, where dractl would read it as unset (a priority of "high" as 0).
+    """
+    priority = spec.get("priority")
+    if priority is not None:
+        n = _opt_int(priority, "spec.priority")
+        if n is not None and not _INT32_MIN <= n <= _INT32_MAX:
+            raise _invalid("spec.priority", priority, "must be a 32-bit integer")
+    for name in ("preemptionPolicy", "schedulerName", "runtimeClassName", "hostname", "subdomain"):
+        _str(spec.get(name), f"spec.{name}")
+    for name in ("hostNetwork", "hostPID", "hostIPC", "hostUsers"):
+        _opt_bool(spec.get(name), f"spec.{name}")
+    for group in ("initContainers", "containers"):
+        for i, ctr in enumerate(_list(spec.get(group), f"spec.{group}")):
+            if isinstance(ctr, dict):
+                _str(ctr.get("restartPolicy"), f"spec.{group}[{i}].restartPolicy")
 
 
 def _pod(obj: dict) -> None:
@@ -66,6 +88,7 @@ def _pod(obj: dict) -> None:
         err = dns_subdomain_error(priority_class)
         if err:
             raise _invalid("spec.priorityClassName", priority_class, err)
+    _spec_types(spec)
     validate_pod_spec(spec)
     _container_names_unique(spec)
     _pod_status(obj.get("status"))

@@ -204,3 +204,15 @@ def test_pods_nominated_to_a_node_count_there_for_pods_of_no_higher_priority() -
     p = SchedulingPass(Allocator(c), nodes=["n0"]).place(low, [])
     assert p.message == ("0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No "
                          "preemption victims found for incoming pod.")
+
+
+@pytest.mark.parametrize(("priority", "read"), [(10, 10), (10.0, 10), (None, 0), (-5, -5)])
+def test_a_priority_is_read_as_the_apiserver_decodes_it(priority, read):
+    """YAML's ``priority: 10.0`` is sent by kubectl as 10 (sigs.k8s.io/yaml), so it is 10, not unset."""
+    from dractl.model.parse import parse_object
+    from dractl.scheduler.framework import PodInfo
+
+    spec = {"containers": [{"name": "c", "image": "x"}]} | ({} if priority is None else {"priority": priority})
+    pod = parse_object({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+                        "spec": spec})
+    assert PodInfo(pod).priority == read
