@@ -23,12 +23,12 @@ def read_files(files: list[str], app_ctx: AppContext, *, new: bool = False) -> l
     out = [(f, read_objects(f, warn=app_ctx.warn)) for f in files]
     if new:
         from dractl.cel.validation import new_selector_error
+        from dractl.model.parse import kind_label
 
         for f, objs in out:
             for o in objs:
                 err = new_selector_error(o, app_ctx.features)
                 if err is not None:
-                    ns = getattr(o, "namespace", "")
-                    label = f"{type(o).__name__} {ns}/{o.name}" if ns else f"{type(o).__name__} {o.name}"
-                    raise err.located(obj=label, origin="<stdin>" if f == "-" else f)
+                    raise err.located(obj=kind_label(type(o).__name__, o.namespace, o.name),
+                                      origin="<stdin>" if f == "-" else f)
     return out

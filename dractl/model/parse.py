@@ -48,11 +48,16 @@ class UnknownKind(Exception):
 
 def object_label(obj: Mapping[str, Any]) -> str:
     """``Kind ns/name`` (or ``Kind name``) for messages."""
-    kind = obj.get("kind") if isinstance(obj.get("kind"), str) else "object"
+    kind = obj["kind"] if isinstance(obj.get("kind"), str) else "object"
     md: Mapping[str, Any] = obj["metadata"] if isinstance(obj.get("metadata"), dict) else {}
     name = md.get("name") or md.get("generateName") or "<unnamed>"
     ns = md.get("namespace")
-    return f"{kind} {ns}/{name}" if ns and isinstance(ns, str) else f"{kind} {name}"
+    return kind_label(kind, ns if isinstance(ns, str) else "", name)
+
+
+def kind_label(kind: str, namespace: str, name: str) -> str:
+    """``Kind ns/name`` (``Kind name`` without a namespace): an object in messages."""
+    return f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
 
 
 def parse_object(obj: Any, *, validate: bool = True, model: bool = True) -> Any:

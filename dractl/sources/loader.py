@@ -648,11 +648,11 @@ def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, k
     return out
 
 
-def refuse_duplicates(keys: Iterable[tuple[str, str, str]], origin: str) -> None:
-    """InputError for the first (kind, namespace, name) that is in a snapshot twice (see snapindex.duplicate)."""
+def refuse_duplicates(objs: Iterable[Any], origin: str) -> None:
+    """InputError for the first model object of ``objs`` a snapshot holds twice (see snapindex.duplicate)."""
     from dractl.sources.snapindex import duplicate
 
-    label = duplicate(keys)
+    label = duplicate((type(o).__name__, o.namespace, o.name) for o in objs)
     if label is not None:
         raise duplicate_error(label, origin)
 

@@ -85,7 +85,9 @@ def duplicate(keys: Iterable[tuple[str, str, str]]) -> str | None:
         if not name or kind == "Event":
             continue
         if key in seen:
-            return f"{kind} {ns}/{name}" if ns else f"{kind} {name}"
+            from dractl.model.parse import kind_label
+
+            return kind_label(kind, ns, name)
         seen.add(key)
     return None
 

@@ -66,7 +66,7 @@ class SnapshotSource:
             data = self._stdin if self.path == "-" else read_bytes(self.path)
             assert data is not None
             objs = parse_objects(data, origin, warn=self._warn)
-            refuse_duplicates(((type(o).__name__, o.namespace, o.name) for o in objs), origin)
+            refuse_duplicates(objs, origin)
             self._cluster = cluster_from(objs)
             self._kinds = None
             return self._cluster

@@ -96,7 +96,7 @@ def load(
 
     fake, app_ctx = fake_cluster(ctx)
     objs = _read([file], app_ctx)
-    refuse_duplicates(((type(o).__name__, o.namespace, o.name) for o in objs), "<stdin>" if file == "-" else file)
+    refuse_duplicates(objs, "<stdin>" if file == "-" else file)
     # stored as the API server stores them: a namespaced object without a namespace is in "default"
     raws = [dict(defaulted(o.raw, None)) for o in objs]
     if not raws:

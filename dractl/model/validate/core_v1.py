@@ -39,10 +39,6 @@ def _spec_types(spec: dict) -> None:
         _str(spec.get(name), f"spec.{name}")
     for name in ("hostNetwork", "hostPID", "hostIPC", "hostUsers"):
         _opt_bool(spec.get(name), f"spec.{name}")
-    for group in ("initContainers", "containers"):
-        for i, ctr in enumerate(_list(spec.get(group), f"spec.{group}")):
-            if isinstance(ctr, dict):
-                _str(ctr.get("restartPolicy"), f"spec.{group}[{i}].restartPolicy")
 
 
 def _pod(obj: dict) -> None:
@@ -106,7 +102,11 @@ def _volumes(volumes: Any) -> None:
 
 
 def _containers(spec: dict) -> None:
-    """Containers as validateContainers and validateInitContainers check them: there is one; names, images."""
+    """Containers as validateContainers and validateInitContainers check them: there is one; names, images.
+
+    And the type of a container's restartPolicy, which the scheduler reads (an init container with Always is a
+    sidecar).
+    """
     for group in ("containers", "initContainers"):
         items = _list(spec.get(group), f"spec.{group}")
         if group == "containers" and not items:
@@ -117,6 +117,7 @@ def _containers(spec: dict) -> None:
             _dns_label(ctr.get("name"), f"{ctp}.name")
             if not _str(ctr.get("image"), f"{ctp}.image"):
                 raise _required(f"{ctp}.image")
+            _str(ctr.get("restartPolicy"), f"{ctp}.restartPolicy")  # read by the scheduler (sidecars)
 
 
 def _container_names_unique(spec: dict) -> None:

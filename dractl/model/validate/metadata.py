@@ -53,9 +53,7 @@ def _timestamp(value: Any, path: str) -> None:
 def _read_fields(meta: dict, path: str) -> None:
     """The types of the metadata fields dractl reads: uid, resourceVersion, timestamps, owners, finalizers."""
     for key in _STRING_FIELDS:
-        value = meta.get(key)
-        if value is not None and not isinstance(value, str):
-            raise _wrong_type(f"{path}.{key}", value, "a string")
+        _str(meta.get(key), f"{path}.{key}")
     for key in _TIME_FIELDS:
         _timestamp(meta.get(key), f"{path}.{key}")
     owners = meta.get("ownerReferences")
