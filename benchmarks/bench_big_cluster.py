@@ -37,6 +37,7 @@ sys.path.insert(0, ROOT)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nvidia_local as nvidia  # noqa: E402  (the shared dractl.control NVIDIA profile once it lands)
+from forks import wait_for_forks  # noqa: E402
 
 FABRIC = "fabric.example.com"
 STORAGE = "storage.example.com"
@@ -273,6 +274,7 @@ def _child_run(cmd: list[str], env: dict[str, str]) -> tuple[float, float, float
         nbytes = out.tell()
     if p.returncode not in (0, 1):
         sys.exit(f"{' '.join(cmd)} exited {p.returncode}: {err.decode()[-800:]}")
+    wait_for_forks(cmd)
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, p.returncode, nbytes
 
 

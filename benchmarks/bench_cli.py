@@ -27,6 +27,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
+from forks import wait_for_forks  # noqa: E402
 from gen_snapshot import build  # noqa: E402
 
 EMPTY_APP = """
@@ -68,7 +69,9 @@ def run(cmd: list[str], env: dict | None = None) -> tuple[float, float]:
     t = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _, _, usage = os.wait4(p.pid, 0)
-    return time.perf_counter() - t, usage.ru_maxrss / 1024
+    wall = time.perf_counter() - t
+    wait_for_forks(cmd)
+    return wall, usage.ru_maxrss / 1024
 
 
 def load() -> str:

@@ -326,6 +326,8 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
                 warn(_skipped_text(origin, ix.skipped))
             return ix, {}
     ix = snapindex.Indexed(reread, [], None, [])
+    if sha is not None and validate:
+        ix.sha, ix.size = sha, size
     made: dict[int, Any] = {}
     checker = _validator(path, data) if validate and size >= PARALLEL_BYTES else None
     if checker is not None:  # validated by the checker beside this reader: read here without validating
@@ -354,6 +356,8 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
         else:  # bad input (or a checker that could not say): read again, validating, for the same first error
             f.seek(0)
             ix, made = snapindex.Indexed(reread, [], None, []), {}
+            if sha is not None and validate:
+                ix.sha, ix.size = sha, size
             checker = None
     if checker is None:
         try:

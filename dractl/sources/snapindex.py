@@ -125,12 +125,25 @@ class Indexed:
         self.skipped = skipped
         #: the first object the file holds twice (``duplicate``), once worked out (a cached index has it)
         self._duplicate: tuple[str | None] | None = None
+        #: the sha256 and size of the file (None: not one whose index is cached, e.g. stdin or a small file)
+        self.sha: str | None = None
+        self.size = 0
+        #: whether its slices were taken from its slice cache (dractl.sources.modelcache); None: not tried
+        self.slices_cached: bool | None = None
+        self._of_kind: dict[str, list[int]] = {}
 
     def duplicate(self) -> str | None:
         """``Kind ns/name`` of the first object the file holds twice, or None."""
         if self._duplicate is None:
             self._duplicate = (duplicate((e[KIND], e[NAMESPACE], e[NAME]) for e in self.entries),)
         return self._duplicate[0]
+
+    def of_kind(self, kind: str) -> list[int]:
+        """The entries of ``kind``, in the file's order."""
+        got = self._of_kind.get(kind)
+        if got is None:
+            got = self._of_kind[kind] = [i for i, e in enumerate(self.entries) if e[KIND] == kind]
+        return got
 
     def objects(self, picks: Iterable[int], lazy: frozenset[str], have: dict[int, Any] | None = None) -> list[Any]:
         """The model objects of the entries ``picks`` (in that order), unvalidated; ``have``: those made already.
@@ -242,6 +255,7 @@ def load(sha: str, size: int, reread: Reread) -> Indexed | None:
         os.utime(path)  # the last use: what pruning keeps
     ix = Indexed(reread, entries, extra if isinstance(extra, dict) else None, skipped)
     ix._duplicate = (twice,)
+    ix.sha, ix.size = sha, size
     return ix
 
 

@@ -74,6 +74,10 @@ class SnapshotSource:
         twice = self._ix.duplicate()  # a cached index knows it
         if twice is not None:
             raise duplicate_error(twice, origin)
+        if self._made:
+            from dractl.sources import modelcache
+
+            modelcache.offer(self._ix, self._made)  # written only once the file's verdict says it is valid
         return None
 
     def _read(self, kinds: frozenset[str] | None, scope: Scope | None) -> Cluster:
@@ -112,8 +116,16 @@ class SnapshotSource:
 
     def _decode(self, picks: set[int]) -> None:
         assert self._ix is not None
+        from dractl.sources import modelcache
+
         new = sorted(i for i in picks if i not in self._made)
+        if new:
+            cached = modelcache.slices(self._ix, new)  # every slice of a big file, as a read of it left them
+            if cached:
+                self._made.update(cached)
+                new = [i for i in new if i not in cached]
         self._made.update(zip(new, self._ix.objects(new, LAZY), strict=True))
+        modelcache.offer(self._ix, self._made)
 
     def snapshot_docs(self) -> list[dict[str, Any]]:
         """Every object of the file."""
