@@ -102,6 +102,7 @@ class Change:
     explainable: bool = False
     namespace: str = ""  # of a pending pod (for the hint that explains it) or a deleted object
     cause: str = ""  # why the control plane deleted an object: "owner gone" or "unused"
+    origin: str = ""  # the file the user's object came from (refused, not found), as kubectl names it
 
 
 @dataclass
@@ -214,7 +215,8 @@ class ControlPlane:
         return admission.Admission(self.objects)
 
     def apply(
-        self, objects: Sequence[Any], namespace: str | None, *, namespaces_must_exist: bool = False
+        self, objects: Sequence[Any], namespace: str | None, *, namespaces_must_exist: bool = False,
+        origin: Callable[[Any], str] | None = None,
     ) -> list[Change]:
         """Create or update ``objects`` (model objects, e.g. parsed from a file), as kubectl apply.
 
@@ -225,10 +227,11 @@ class ControlPlane:
         (callers keep nothing then). With ``namespaces_must_exist``, an object in a namespace that neither
         exists nor is created by ``objects`` is refused, as kube-apiserver's NamespaceLifecycle admission
         plugin does (plugin/pkg/admission/namespace/lifecycle/admission.go). An object applied unchanged is
-        reported ``unchanged``, as kubectl apply does.
+        reported ``unchanged``, as kubectl apply does. ``origin(o)``: the file ``o`` came from, named in a refusal
+        (kubectl: ``error when creating "FILE": ...``).
         """
         if namespaces_must_exist:
-            self._check_namespaces(objects, namespace)
+            self._check_namespaces(objects, namespace, origin)
         adm = self.admission()
         events: list[Change] = []
         accepted: list[Any] = []
@@ -239,7 +242,7 @@ class ControlPlane:
             result = adm.review(raw, old.raw if old is not None else None)
             if isinstance(result, admission.Refusal):
                 events.append(Change(admission.reference(raw), "refused", message=result.message,
-                                     namespace=result.namespace))
+                                     namespace=result.namespace, origin=origin(o) if origin else ""))
                 continue
             if old is not None:
                 result = admission.updated(old.raw, result)
@@ -257,7 +260,8 @@ class ControlPlane:
         self._sync_quotas({o.meta.namespace for o in accepted if isinstance(o, ResourceQuota)})
         return events
 
-    def _check_namespaces(self, objects: Sequence[Any], namespace: str | None) -> None:
+    def _check_namespaces(self, objects: Sequence[Any], namespace: str | None,
+                          origin: Callable[[Any], str] | None) -> None:
         # The namespaces kube-apiserver always has, those stored (as objects, or implied by a
         # loaded snapshot's objects), and those the same apply creates.
         known = set(BUILTIN_NAMESPACES)
@@ -268,10 +272,15 @@ class ControlPlane:
             raw = admission.defaulted(o.raw, namespace)
             ns = object_key(raw)[1]
             if ns and ns not in known:
-                raise NotFoundError(f'{admission.reference(raw)}: namespaces "{ns}" not found')
+                where = f"{origin(o)}: " if origin else ""
+                raise NotFoundError(f'{where}{admission.reference(raw)}: namespaces "{ns}" not found')
 
-    def delete(self, objects: Sequence[Any], namespace: str | None) -> list[Change]:
-        """Delete the objects named; a claim in use is only marked (delete-protection)."""
+    def delete(self, objects: Sequence[Any], namespace: str | None,
+               origin: Callable[[Any], str] | None = None) -> list[Change]:
+        """Delete the objects named; a claim in use is only marked (delete-protection).
+
+        ``origin(o)``: the file ``o`` came from, named where it is not found.
+        """
         events = []
         gone: set[Key] = set()
         for o in objects:
@@ -280,7 +289,7 @@ class ControlPlane:
             ref = admission.reference(raw)
             old = self.get(*key) if key not in gone else None
             if old is None:
-                events.append(Change(ref, "not found"))
+                events.append(Change(ref, "not found", origin=origin(o) if origin else ""))
                 continue
             if isinstance(old, ResourceClaim) and old.reserved_for:
                 if not old.meta.deletion_timestamp:

@@ -58,7 +58,7 @@ def test_fake_apply_stores_the_defaults_and_refuses_the_rest(dractl, tmp_path):
     r = dractl("fake", "apply", "-f", f)
     assert r.code == 1
     assert "pod/ok scheduled on" in r.out and "pod/big" not in r.out
-    assert 'error: The Pod "big" is invalid: spec.containers[0].resources.requests: Invalid value: "8"' in r.err
+    assert f'error: {f}: The Pod "big" is invalid: spec.containers[0].resources.requests: Invalid value: "8"' in r.err
     pods = {o["metadata"]["name"]: o for o in _state()["items"] if o["kind"] == "Pod"}
     assert set(pods) == {"ok"}
     ok = pods["ok"]
@@ -93,7 +93,7 @@ def test_quota_counts_pods_and_devices_as_the_quota_controller_does(dractl, tmp_
     assert doc["pods"][0]["message"] == ('pods "c" is forbidden: exceeded quota: gpus, requested: requests.cpu=4, '
                                          'used: requests.cpu=3, limited: requests.cpu=6')
     r = dractl("fake", "apply", "-f", over)
-    assert r.code == 1 and r.err.strip() == f"error: {doc['pods'][0]['message']}"
+    assert r.code == 1 and r.err.strip() == f"error: {over}: {doc['pods'][0]['message']}"
 
 
 def test_quota_constraints_and_claim_quota_in_check(dractl, tmp_path):

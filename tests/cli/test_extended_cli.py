@@ -97,9 +97,10 @@ def test_quota_counts_the_pods_extended_resources(dractl, tmp_path):
     q = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "gpus", "namespace": "default"},
          "spec": {"hard": {f"requests.{GPU}": "1"}}}
     assert dractl("fake", "apply", "-f", write_docs(tmp_path / "q.yaml", CLASS, q)).code == 0
-    r = dractl("fake", "apply", "-f", write_docs(tmp_path / "p.yaml", _pod("p", example_com__gpu="2")))
+    f = write_docs(tmp_path / "p.yaml", _pod("p", example_com__gpu="2"))
+    r = dractl("fake", "apply", "-f", f)
     assert r.code == 1
-    assert r.err == ('error: pods "p" is forbidden: exceeded quota: gpus, requested: requests.example.com/gpu=2, '
+    assert r.err == (f'error: {f}: pods "p" is forbidden: exceeded quota: gpus, requested: requests.example.com/gpu=2, '
                      "used: requests.example.com/gpu=0, limited: requests.example.com/gpu=1\n")
     # one GPU fits the quota; the claim the scheduler creates does not count it twice
     r = dractl("fake", "apply", "-f", write_docs(tmp_path / "one.yaml", _pod("one", example_com__gpu="1")))

@@ -279,3 +279,21 @@ def test_apply_delete_and_check_take_several_files(dractl, tmp_path):
     assert r.code == 0 and r.out.splitlines() == [
         'resourceclaim.resource.k8s.io "one" deleted from team-a namespace', 'namespace "team-a" deleted'], r.out
     assert dractl("fake", "apply", "-f", "-", "-f", "-").code == 2
+
+
+def test_what_the_apiserver_refuses_names_the_file_it_came_from(dractl, dractl_proc, tmp_path):
+    """As kubectl's ``error when creating "FILE": ...``: the refused object's file, of several given."""
+    assert dractl("fake", "reset").code == 0
+    ok = write_docs(tmp_path / "ok.yaml", claim("fine", None))
+    gone = write_docs(tmp_path / "gone.yaml", claim("nowhere", "no-such-ns"))
+    r = dractl("fake", "apply", "-f", ok, "-f", gone)
+    assert (r.code, r.out) == (1, "")  # nothing applied: ok.yaml's claim neither
+    claims = "resourceclaim.resource.k8s.io"
+    assert r.err == f'error: {gone}: {claims}/nowhere: namespaces "no-such-ns" not found\n'
+    other = write_docs(tmp_path / "other.yaml", claim("other", None))
+    r = dractl("fake", "delete", "-f", ok, "-f", other)
+    assert r.code == 1
+    assert r.err == f"error: {ok}: {claims}/fine not found\nerror: {other}: {claims}/other not found\n"
+    with open(gone, "rb") as f:
+        r = dractl_proc("fake", "apply", "-f", "-", input=f.read())
+    assert r.code == 1 and r.err == f'error: <stdin>: {claims}/nowhere: namespaces "no-such-ns" not found\n'

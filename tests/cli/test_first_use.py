@@ -208,7 +208,8 @@ def test_fake_apply_into_a_missing_namespace_is_refused_as_the_apiserver_does(dr
     assert (tmp_path / "state" / "cluster.json").read_bytes() == before
     no_ns = write_docs(tmp_path / "c.yaml", claim("big", None, selectors=[MEM_100GI]))
     r = dractl("-n", "team-x", "fake", "apply", "-f", no_ns)
-    assert r.code == 1 and 'namespaces "team-x" not found' in r.err
+    want = f'error: {no_ns}: resourceclaim.resource.k8s.io/big: namespaces "team-x" not found\n'
+    assert r.code == 1 and r.err == want
     # the Namespace in the same file (after the objects, even) or created first: accepted
     r = dractl("fake", "apply", "-f", write(tmp_path, "both.yaml", DEMO1 + "---\n" + NAMESPACE))
     assert r.code == 0 and "namespace/dra-demo created" in r.out, r.err

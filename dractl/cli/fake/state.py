@@ -163,33 +163,46 @@ def delete(
 
 def _change(ctx: typer.Context, filename: list[str], *, delete: bool, ignore_not_found: bool = False) -> None:
     """Apply or delete FILE's objects, then run the simulated control plane; one atomic write."""
+    from dractl.cli.files import read_files
     from dractl.control.plane import ControlPlane
     from dractl.render.events import event_line
+
     source, app_ctx = fake_cluster(ctx)
-    objs = _read(filename, app_ctx, new=not delete)
+    files = read_files(filename, app_ctx, new=not delete)
+    objs = [o for _, got in files for o in got]
+    # the file of each object, named where the apiserver refuses it (kubectl: error when creating "FILE": ...)
+    where = {id(o): "<stdin>" if f == "-" else f for f, got in files for o in got}
+
+    def origin(o: Any) -> str:
+        return where.get(id(o), "")
+
     with source.store.transaction() as doc:
         plane = ControlPlane(source.objects(doc["items"]), features=app_ctx.features,
                              memory=doc.setdefault("controllers", {}))
         if delete:
-            events = plane.delete(objs, app_ctx.namespace)
+            events = plane.delete(objs, app_ctx.namespace, origin=origin)
         else:
             # admission raises before anything is written
-            events = plane.apply(objs, app_ctx.namespace, namespaces_must_exist=True)
+            events = plane.apply(objs, app_ctx.namespace, namespaces_must_exist=True, origin=origin)
         events.extend(plane.reconcile())
         doc["items"] = plane.raw_items()
     print_changes(app_ctx, [e for e in events if e.verb not in ("not found", "refused")])
     # kubectl apply: what the apiserver refused on stderr (the rest is applied), exit 1
     refused = [e for e in events if e.verb == "refused"]
     for e in refused:
-        app_ctx.stderr.write(f"error: {e.message}\n")
+        app_ctx.stderr.write(f"error: {_located(e, e.message)}\n")
     # kubectl delete: NotFound on stderr, exit 1; --ignore-not-found: silent
     missing = [e for e in events if e.verb == "not found"]
     if missing and not ignore_not_found:
         for e in missing:
-            app_ctx.stderr.write(f"error: {event_line(e)}\n")
+            app_ctx.stderr.write(f"error: {_located(e, event_line(e))}\n")
         raise typer.Exit(ExitCode.NEGATIVE)
     if refused:
         raise typer.Exit(ExitCode.NEGATIVE)
+
+
+def _located(e: Any, text: str) -> str:
+    return f"{e.origin}: {text}" if e.origin else text
 
 
 def print_changes(app_ctx: AppContext, changes: list[Any]) -> None:
