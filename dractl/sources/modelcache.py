@@ -151,7 +151,8 @@ def write_pending(beside: bool = True) -> None:
     _pending.clear()
     if not beside:
         for sha, size, every, objs in work:
-            save(sha, size, every, objs)
+            with contextlib.suppress(Exception):  # a cache that cannot be written is no cache
+                save(sha, size, every, objs)
         return
     from dractl.forking import fork_beside
 
