@@ -14,9 +14,7 @@ A cache that cannot be written or read is no cache; nothing else changes.
 from __future__ import annotations
 
 import contextlib
-import io
 import os
-import pickle
 import sys
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -86,7 +84,7 @@ def _load(ix: Indexed, sha: str, size: int, every: list[int]) -> dict[int, Any] 
         with open(path, "rb") as f:
             if f.read(len(head)) != head:
                 return None
-            order, objs = _Unpickler(f).load()
+            order, objs = _unpickler()(f).load()
     except Exception:  # noqa: BLE001 - a cache file that cannot be read is no cache
         return None
     if order != every or len(objs) != len(every):
@@ -181,12 +179,17 @@ def discard() -> None:
 
 def save(sha: str, size: int, every: list[int], objs: list[Any]) -> None:
     """Write the slice cache of the file whose bytes have ``sha`` (``objs``: its slices, entries ``every``)."""
+    import io
+    import pickle
+
     from dractl.paths import save_cache
     from dractl.sources.snapindex import _dir
 
     buf = io.BytesIO()
     buf.write(_header(sha, size))
-    _Pickler(buf, protocol=5).dump((every, objs))
+    pickler = pickle.Pickler(buf, protocol=5)
+    pickler.dispatch_table = _reducers()  # type: ignore[misc]
+    pickler.dump((every, objs))
     save_cache(_dir(), sha + _SUFFIX, [buf.getvalue()], KEEP)
 
 
@@ -228,26 +231,30 @@ def _reducers() -> dict[type, Any]:
     return table
 
 
-class _Pickler(pickle.Pickler):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.dispatch_table = _reducers()
-
-
 #: what a slice cache may name: the model's classes, quantities, and this module's two helpers
 _ALLOWED_MODULES = frozenset({"dractl.model.objects", "dractl.quantity"})
+_UNPICKLER: Any = None
 
 
-class _Unpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        if module in _ALLOWED_MODULES and not name.startswith("_"):
-            import importlib
+def _unpickler() -> Any:
+    """The Unpickler of pickle, finding only the classes a slice cache may name (nothing else is imported or called)."""
+    global _UNPICKLER
+    if _UNPICKLER is None:
+        import pickle
 
-            return getattr(importlib.import_module(module), name)
-        if module == __name__ and name in ("_proxy", "_empty"):
-            return globals()[name]
-        if (module, name) == ("fractions", "Fraction"):
-            from fractions import Fraction
+        class Unpickler(pickle.Unpickler):
+            def find_class(self, module: str, name: str) -> Any:
+                if module in _ALLOWED_MODULES and not name.startswith("_"):
+                    import importlib
 
-            return Fraction
-        raise pickle.UnpicklingError(f"{module}.{name} is not of dractl's model")
+                    return getattr(importlib.import_module(module), name)
+                if module == __name__ and name in ("_proxy", "_empty"):
+                    return globals()[name]
+                if (module, name) == ("fractions", "Fraction"):
+                    from fractions import Fraction
+
+                    return Fraction
+                raise pickle.UnpicklingError(f"{module}.{name} is not of dractl's model")
+
+        _UNPICKLER = Unpickler
+    return _UNPICKLER
