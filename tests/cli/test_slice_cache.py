@@ -197,3 +197,18 @@ def test_the_command_does_not_wait_for_the_cache_and_a_later_command_takes_it(tm
     os.utime(kept, (1, 1))
     assert dractl_proc("--from", path, "devices", "-o", "wide", env=env, timeout=120) == first
     assert os.path.getmtime(kept) > 1, "the later read did not take the slice cache"
+
+
+def test_a_file_with_a_slice_of_an_older_api_leaves_none(dractl, tmp_path, monkeypatch):
+    """A v1beta1 slice is converted to v1 as it is read: its raw dictionary is not the file's item (not kept)."""
+    monkeypatch.setattr(modelcache, "MIN_BYTES", 0)
+    old = example_gpu_slice("node-beta")
+    old["apiVersion"] = "resource.k8s.io/v1beta1"
+    old["spec"]["devices"] = [{"name": d["name"], "basic": {k: v for k, v in d.items() if k != "name"}}
+                              for d in old["spec"]["devices"]]
+    path = _write(tmp_path, [*_objects(12), node("node-beta"), old])
+    first = dractl("--from", path, "devices", "--node", "node-beta", "-o", "json")
+    assert first.code == 0 and len(first.json()["items"]) == len(old["spec"]["devices"]), first.err
+    assert dractl("--from", path, "devices", "-o", "json").code == 0
+    assert not glob.glob(os.path.join(_cache_dir(tmp_path), "*.slices"))
+    assert dractl("--from", path, "devices", "--node", "node-beta", "-o", "json") == first
