@@ -133,6 +133,22 @@ def call(fn: str, args: list[Node], pos: int, target: Node | None = None) -> Nod
     return Node("call", pos, name=fn, args=tuple(args), operand=target)
 
 
+def _copy(n: Node) -> Node:
+    """A copy of the tree ``n`` with nodes of their own (ids): a macro that uses an expression twice."""
+    def of(v: Any) -> Any:
+        if isinstance(v, Node):
+            return _copy(v)
+        if isinstance(v, tuple):
+            return tuple(of(x) for x in v)
+        return v
+
+    c = Node(n.kind, n.pos)
+    for f in Node.__slots__:
+        if f != "id":
+            setattr(c, f, of(getattr(n, f)))
+    return c
+
+
 # ----------------------------------------------------------------------------- lexer
 
 _TOKEN_RE = re.compile(
@@ -651,7 +667,27 @@ class Parser:
                         loop_step=ident(some(v.name), pos), result=args[2], macro="bind")
         if fn == "block" and target.kind == "ident" and target.name == "cel":
             raise ParseError("cel.block() is not supported by dractl", pos)
+        if fn in ("optMap", "optFlatMap") and n == 2:
+            return self.opt_map(fn, target, args, pos)
         return call(fn, args, pos, target)
+
+    def opt_map(self, fn: str, target: Node, args: list[Node], pos: int) -> Node:
+        """cel-go cel/library.go's optMap and optFlatMap macros, expanded as there.
+
+        ``o.optMap(v, e)`` is ``o.hasValue() ? optional.of(<e with v bound to o.value()>) : optional.none()``;
+        ``optFlatMap`` the same without ``optional.of`` (``e`` is an optional itself). The binding is the
+        comprehension cel.bind() makes.
+        """
+        v = args[0]
+        if v.kind != "ident":
+            raise ParseError(f"{fn}() variable name must be a simple identifier", v.pos)
+        bound = Node("comp", pos, iter_var="#unused", iter_var2=None,
+                     iter_range=Node("list", pos, args=(), optional=frozenset()),
+                     accu_var=v.name, accu_init=call("value", [], pos, _copy(target)), loop_cond=lit(False, pos),
+                     loop_step=ident(some(v.name), pos), result=args[1], macro="bind")
+        then = call("of", [bound], pos, ident("optional", pos)) if fn == "optMap" else bound
+        return call("_?_:_", [call("hasValue", [], pos, target), then, call("none", [], pos, ident("optional", pos))],
+                    pos)
 
     def comprehension(self, fn: str, target: Node, args: list[Node], pos: int) -> Node:
         """The comprehension node of a macro such as ``all``, ``exists``, ``map`` or ``filter``."""

@@ -510,6 +510,22 @@ def _opt_has(o: Any) -> Any:
     return mk_bool(o.has)
 
 
+def _first(v: Any) -> Opt:
+    _want(_is_list(v))
+    return Opt(True, v[0]) if len(v) else NONE
+
+
+def _last(v: Any) -> Opt:
+    _want(_is_list(v))
+    return Opt(True, v[-1]) if len(v) else NONE
+
+
+def _unwrap(v: Any) -> Any:
+    """cel-go cel/library.go optUnwrap: the values of the list's optionals that have one."""
+    _want(_is_list(v) and all(type(o) is Opt for o in v))
+    return ListType([o.v for o in v if o.has])
+
+
 def _opt_or(o: Any, other: Any) -> Any:
     _want(type(o) is Opt)
     return o if o.has else other

@@ -263,6 +263,17 @@ def test_runtime_cost_counts_only_what_upstream_evaluates():
     ("[1, 2].exists_one(x, x > 1)", True), ("[1, 2].map(x, x * 2) == [2, 4]", True),
     ("[1, 2, 3].filter(x, x > 1).size() == 2", True), ("int('12') + 1 == 13", True), ("string(1.5) == '1.5'", True),
     ("1 / 0 == 0 || true", True), ("false && (1 / 0 == 0)", False), ("(1 / 0 == 0) && false", False),
+    # cel-go's optional library, version 2 (cel/library.go): Kubernetes takes its newest version
+    ("[1, 2].first() == optional.of(1)", True), ("[1, 2].last() == optional.of(2)", True),
+    ("[1].first().value() == [1].last().value()", True), ("[1].slice(1, 1).first().hasValue()", False),
+    ("optional.unwrap([optional.of(1), optional.none(), optional.of(3)]) == [1, 3]", True),
+    ("[optional.none(), optional.of('a')].unwrapOpt() == ['a']", True),
+    ("optional.of(2).optMap(x, x * 3) == optional.of(6)", True),
+    ("optional.none().optMap(x, x * 3).hasValue()", False),
+    ("optional.of(2).optFlatMap(x, x > 1 ? optional.of(x) : optional.none()).value() == 2", True),
+    ("optional.of(0).optFlatMap(x, x > 1 ? optional.of(x) : optional.none()).hasValue()", False),
+    ("device.attributes['gpu.example.com'].?model.optMap(m, m.lowerAscii()).orValue('') == 'latest-gpu-model'", True),
+    ("device.attributes['gpu.example.com'].?nosuch.optMap(m, m.size()).orValue(-1) == -1", True),
 ])
 def test_library_functions(expr, want):
     assert compile_selector(expr, stored=True).matches(GPU_DRIVER, gpu()) is want
