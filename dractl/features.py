@@ -25,7 +25,9 @@ V1_37_DEFAULTS: dict[str, tuple[bool, bool]] = {
     "DRAExtendedResource": (True, True),
     "DRAListTypeAttributes": (False, False),
     "DRANodeAllocatableResources": (False, False),
-    "DRAFractionalCapacityRange": (True, False),
+    # Beta in 1.37, default on only where the minimum compatibility version is 1.37; a v1.37 binary defaults it to
+    # 1.36, so the real v1.37.2 apiserver and scheduler of tests/cluster run it off (their /metrics say 0)
+    "DRAFractionalCapacityRange": (False, False),
     "DRAOptionalNodeOperations": (False, False),
     "DRAPartitionableDevicesType": (False, False),
     "DRAWorkloadResourceClaims": (False, False),

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 __all__ = ["Format", "Quantity", "QuantityError"]
 
@@ -367,6 +368,18 @@ class Quantity:
             object.__setattr__(self, "format", Format(self.format))
 
     # -- construction ---------------------------------------------------
+    @classmethod
+    def decoded(cls, v: Any) -> Quantity:
+        """A quantity of an API object's JSON as Quantity.UnmarshalJSON reads it.
+
+        null is zero; a string is parsed with the white space around it trimmed; a number from its text.
+        """
+        if v is None:
+            return cls.parse("0")
+        if isinstance(v, str):
+            return cls.parse(v.strip())
+        return cls.parse(v if isinstance(v, int) and not isinstance(v, bool) else str(v))
+
     @classmethod
     def parse(cls, s: str | int) -> Quantity:
         """ParseQuantity.  An int means a plain number in DecimalSI format."""

@@ -29,7 +29,7 @@ def resource_list(d: Any) -> ResourceList:
     """A raw (already validated) ResourceList as quantities."""
     if not isinstance(d, Mapping):
         return {}
-    return {str(k): Quantity.parse(v if isinstance(v, (str, int)) else str(v)) for k, v in d.items()}
+    return {str(k): Quantity.decoded(v) for k, v in d.items()}
 
 
 # ------------------------------------------------------------------ mutation

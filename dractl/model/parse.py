@@ -143,12 +143,13 @@ def _l(v: Any) -> list[Any]:
 def _frozen(d: Any) -> Mapping[str, str]:
     if not d:
         return m.EMPTY
-    return MappingProxyType({str(k): str(v) for k, v in d.items()})
+    # a null value decodes as "" (encoding/json into map[string]string), as the apiserver stores it
+    return MappingProxyType({str(k): "" if v is None else str(v) for k, v in d.items()})
 
 
 @lru_cache(maxsize=4096)
 def _quantity(text: Any) -> Quantity:
-    return Quantity.parse(text if isinstance(text, (str, int)) and not isinstance(text, bool) else str(text))
+    return Quantity.decoded(text)
 
 
 def quantity(text: Any, field: str = "") -> Quantity:
@@ -519,7 +520,8 @@ def _sub_request(d: dict[str, Any], name: str, field: str) -> m.DeviceSubRequest
         device_class_name=d.get("deviceClassName") or "",
         selectors=_selectors(d.get("selectors")),
         allocation_mode=mode,
-        count=int(count) if count is not None else (1 if mode == "ExactCount" else 0),
+        # SetDefaults_ExactDeviceRequest: ExactCount with no count, or 0, is 1
+        count=int(count) if count else (1 if mode == "ExactCount" else 0),
         tolerations=_tolerations(d.get("tolerations")),
         capacity_requests=MappingProxyType(
             {k: quantity(v, f"{field}.capacity.requests[{k}]") for k, v in caps.items()}

@@ -145,7 +145,7 @@ class RequestMapping:
 def _count(q: Any) -> int | None:
     """AsInt64 of a container's request (None when not a whole int64)."""
     try:
-        v = Quantity.parse(q if isinstance(q, (str, int)) else str(q))
+        v = Quantity.decoded(q)
     except QuantityError:
         return None
     return v.value.numerator if v.value.denominator == 1 else None

@@ -35,8 +35,11 @@ DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
 
 @lru_cache(maxsize=4096)
 def quantity_value(q: Any) -> Fraction:
-    """A quantity's exact value (cached: pods repeat the same few strings)."""
-    return Quantity.parse(q).value
+    """A quantity's exact value (cached: pods repeat the same few strings).
+
+    Read as Quantity.UnmarshalJSON reads it: null is zero, white space around a string is trimmed.
+    """
+    return Quantity.decoded(q).value
 
 
 def resource_list(d: Any) -> ResourceList:

@@ -96,7 +96,7 @@ def _allocation_mode(req: dict, path: str) -> None:
         if count:
             raise _invalid(f"{path}.count", count, "must not be specified when allocationMode is 'All'")
     elif mode == "ExactCount":
-        if count is None:
+        if not count:  # unset or 0: the apiserver's defaulting makes it 1 (SetDefaults_ExactDeviceRequest)
             count = 1
         if count <= 0:
             raise _invalid(f"{path}.count", count, "must be greater than zero")
@@ -107,8 +107,8 @@ def _allocation_mode(req: dict, path: str) -> None:
 def _capacity_requests(capacity: Any, path: str) -> None:
     capacity = _obj(capacity, path)
     rpath = f"{path}.requests"
+    # the keys are not validated by the apiserver (the real one of tests/cluster takes "", "a.b", "a/b/c")
     for key, value in _obj(capacity.get("requests"), rpath).items():
-        _check_key(key, rpath)
         _quantity(value, _key_path(rpath, key))
 
 
@@ -176,17 +176,16 @@ def _device_claim(devices: Any, path: str) -> dict[str, set[str] | None]:
         cp = f"{cpath}[{i}]"
         con = _obj(con, cp)
         _request_refs(con.get("requests"), f"{cp}.requests", names)
+        # validateDeviceConstraint (pkg/apis/resource/validation): matchAttribute wins where both are set (the
+        # allocator reads it first too); neither is required, with upstream's words
         match, distinct = con.get("matchAttribute"), con.get("distinctAttribute")
-        if match is not None and distinct is not None:
-            raise _invalid(cp, {"matchAttribute": match, "distinctAttribute": distinct},
-                           'exactly one of "matchAttribute" or "distinctAttribute" is required, but multiple fields '
-                           'are set')
         if match is not None:
             _fully_qualified_name(match, f"{cp}.matchAttribute")
         elif distinct is not None:
             _fully_qualified_name(distinct, f"{cp}.distinctAttribute")
         else:
-            raise _required(cp, 'exactly one of "matchAttribute" or "distinctAttribute" is required')
+            raise _required(cp, 'exactly one of "matchAttribute" or "distinctAttribute" is required, but multiple '
+                                'fields are set')
 
     gpath = f"{path}.config"
     configs = _list(devices.get("config"), gpath)
@@ -270,10 +269,20 @@ def _resource_claim(obj: dict) -> None:
         _claim_status(_obj(status, "status"), names)
 
 
+_TEMPLATE_META_FORBIDDEN = ("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation",
+                            "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
+                            "ownerReferences", "finalizers", "managedFields")
+
+
 def _resource_claim_template(obj: dict) -> None:
     _metadata(obj, "metadata", dns_subdomain_error, namespaced=True)
     spec = _obj(obj.get("spec"), "spec")
-    _labels_and_annotations(_obj(spec.get("metadata"), "spec.metadata"), "spec.metadata")
+    meta = _obj(spec.get("metadata"), "spec.metadata")
+    _labels_and_annotations(meta, "spec.metadata")
+    # core validation ValidateTemplateObjectMeta: only labels and annotations may be set (ObjectMeta's order)
+    for key in _TEMPLATE_META_FORBIDDEN:
+        if meta.get(key):
+            raise _forbidden(f"spec.metadata.{key}", "cannot be set")
     inner = _obj(spec.get("spec"), "spec.spec")
     _device_claim(inner.get("devices"), "spec.spec.devices")
 

@@ -118,6 +118,16 @@ def _containers(spec: dict) -> None:
             if not _str(ctr.get("image"), f"{ctp}.image"):
                 raise _required(f"{ctp}.image")
             _str(ctr.get("restartPolicy"), f"{ctp}.restartPolicy")  # read by the scheduler (sidecars)
+            for key in ("command", "args"):  # []string: the apiserver's decoder refuses another type
+                for j, word in enumerate(_list(ctr.get(key), f"{ctp}.{key}")):
+                    _str(word, f"{ctp}.{key}[{j}]")
+        if group == "containers":
+            for i, ctr in enumerate(_list(spec.get("ephemeralContainers"), "spec.ephemeralContainers")):
+                # validateEphemeralContainers: resources cannot be set (claims neither)
+                res = _obj(ctr, f"spec.ephemeralContainers[{i}]").get("resources")
+                if res:
+                    raise _forbidden(f"spec.ephemeralContainers[{i}].resources",
+                                     "cannot be set for an Ephemeral Container")
 
 
 def _container_names_unique(spec: dict) -> None:

@@ -229,21 +229,27 @@ def _key_path(path: str, key: Any) -> str:
 _QTY_CACHE: dict[Any, Quantity] = {}
 
 
+_ZERO = Quantity.parse("0")
+
+
 def _quantity(value: Any, path: str | Callable[[], str]) -> Quantity:
-    """Parse a resource.Quantity (string or number); cached for identical strings."""
+    """Parse a resource.Quantity (string or number); cached for identical strings.
+
+    As Quantity.UnmarshalJSON (apimachinery pkg/api/resource/quantity.go) decodes it: null is zero, a string is
+    parsed with the white space around it trimmed (the real apiserver stores " 1" as 1).
+    """
     t = type(value)
     if t is str or t is int:
         q = _QTY_CACHE.get(value)
         if q is not None:
             return q
-        text = value
+        text = value.strip() if t is str else value
     elif t is float:
         text = repr(value)
+    elif value is None:
+        return _ZERO
     else:
-        p = path() if callable(path) else path
-        if value is None:
-            raise _required(p)
-        raise _wrong_type(p, value, "a quantity")
+        raise _wrong_type(path() if callable(path) else path, value, "a quantity")
     try:
         q = Quantity.parse(text)
     except QuantityError as e:

@@ -24,7 +24,6 @@ MAX_SUBREQUESTS = 8  # FirstAvailableDeviceRequestMaxSize
 MAX_SELECTORS = 32  # DeviceSelectorsMaxSize
 MAX_CONSTRAINTS = 32  # DeviceConstraintsMaxSize
 MAX_CONFIG = 32  # DeviceConfigMaxSize
-MAX_TOLERATIONS = 16  # DeviceTolerationsMaxLength
 CEL_MAX_LEN = 10 * 1024  # CELSelectorExpressionMaxLength
 OPAQUE_MAX_LEN = 10 * 1024  # OpaqueParametersMaxLength
 STATUS_DATA_MAX_LEN = 10 * 1024  # AllocatedDeviceStatusDataMaxLength

@@ -85,6 +85,8 @@ def _labels_and_annotations(meta: dict, path: str) -> None:
         if type(k) is str and type(v) is str and (k, v) in good:
             continue
         _label_name(k, lpath)
+        if v is None:  # decoded as "" (encoding/json into map[string]string), a valid label value
+            continue
         if not isinstance(v, str):
             raise _wrong_type(_key_path(lpath, k), v, "a string")
         err = label_value_error(v)
@@ -100,6 +102,8 @@ def _labels_and_annotations(meta: dict, path: str) -> None:
         err = label_key_error(k.lower())
         if err:
             raise _invalid(apath, k, err)
+        if v is None:  # decoded as ""
+            continue
         if not isinstance(v, str):
             raise _wrong_type(_key_path(apath, k), v, "a string")
         total += _blen(k) + _blen(v)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
+from dractl.features import DEFAULT_GATES
 from dractl.model.formats import _DNS_LABEL_RE, _SKIP_NODE_OPS, _blen, dns_label_error, dns_subdomain_error
 from dractl.model.validate.field_errors import (
     _duplicate,
@@ -273,7 +275,9 @@ def _devices(devices: list, per_device: bool) -> None:
         for key, cap in caps.items():
             if key not in qname_ok:
                 _check_key(key, f"spec.devices[{i}].capacity")
-            if type(cap) is not dict:
+            if cap is None:  # a null DeviceCapacity decodes as its zero value
+                cap = _EMPTY
+            elif type(cap) is not dict:
                 raise _wrong_type(_key_path(f"spec.devices[{i}].capacity", key), cap, "an object")
             v = cap.get("value")
             q = qty_cache.get(v) if type(v) is str else None
@@ -478,7 +482,7 @@ _RANGE_FIELDS = frozenset({"min", "max", "step"})
 
 
 def _request_policy(capacity: Quantity, policy: dict, path: str) -> None:
-    """Check a capacity's requestPolicy as upstream validateRequestPolicy does (DRAFractionalCapacityRange on)."""
+    """Check a capacity's requestPolicy as upstream validateRequestPolicy does (DRAFractionalCapacityRange: default)."""
     valid_values = _list(policy.get("validValues"), f"{path}.validValues")
     valid_range = policy.get("validRange")
     if valid_values and valid_range is not None:
@@ -516,6 +520,9 @@ def _request_policy(capacity: Quantity, policy: dict, path: str) -> None:
         _request_policy_range(default, capacity, _obj(valid_range, f"{path}.validRange"), f"{path}.validRange")
 
 
+_FRACTIONAL_RANGE = DEFAULT_GATES.enabled("DRAFractionalCapacityRange")
+
+
 def _request_policy_range(default: Quantity, capacity: Quantity, rng: dict, path: str) -> None:
     if rng.get("min") is None:
         raise _required(f"{path}.min", "required when validRange is defined")
@@ -535,7 +542,8 @@ def _request_policy_range(default: Quantity, capacity: Quantity, rng: dict, path
         if default.value > qmax.value:
             raise _invalid(f"{path}.default", _qstr(default), f"default is more than max: {_qstr(qmax)}")
     named = (("default", default), ("min", qmin), ("max", qmax), ("step", qstep))
-    use_milli = any(q is not None and _is_fractional(q) for _, q in named)
+    # validateRequestPolicy: milli arithmetic only with DRAFractionalCapacityRange (off by default in v1.37)
+    use_milli = _FRACTIONAL_RANGE and any(q is not None and _is_fractional(q) for _, q in named)
     if use_milli:
         for fname, q in named:
             if q is not None and (q.value * 1000).denominator != 1:
@@ -555,8 +563,11 @@ def _request_policy_range(default: Quantity, capacity: Quantity, rng: dict, path
                 raise _invalid(f"{path}.{fname}", _qstr(q), "must be greater than or equal to 0")
             if q.value > _INT64_MAX:
                 raise _invalid(f"{path}.{fname}", _qstr(q), f"must not be larger than {_INT64_MAX}")
+    def at(q: Quantity) -> Fraction:  # MilliValue() on the milli path; else Value(), rounded up
+        return q.value if use_milli else Fraction(math.ceil(q.value))
+
     for q in (default, qmax):
-        if q is not None and ((q.value - qmin.value) / qstep.value).denominator != 1:
+        if q is not None and ((at(q) - at(qmin)) / at(qstep)).denominator != 1:
             raise _invalid(f"{path}.step", _qstr(q),
                            f"value is not a multiple of a given step ({_qstr(qstep)}) from ({_qstr(qmin)})")
 

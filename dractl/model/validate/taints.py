@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from dractl.model.formats import _EFFECTS, _OPERATORS
 from dractl.model.validate.field_errors import _duplicate, _invalid, _required, _too_many, _unsupported
 from dractl.model.validate.fields import _label_name, _label_value, _list, _obj, _opt_int, _str
-from dractl.model.validate.limits import MAX_BINDING_CONDITIONS, MAX_TOLERATIONS
+from dractl.model.validate.limits import MAX_BINDING_CONDITIONS
 
 
 def _taint(taint: dict, path: str) -> None:
@@ -21,13 +22,34 @@ def _taint(taint: dict, path: str) -> None:
         raise _required(f"{path}.effect")
     if effect not in _EFFECTS:
         raise _unsupported(f"{path}.effect", effect, _EFFECTS)
-    _str(taint.get("timeAdded"), f"{path}.timeAdded")
+    _rfc3339(taint.get("timeAdded"), f"{path}.timeAdded")
+
+
+_RFC3339 = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))")
+_RANGES = (("month", 1, 12), ("day", 1, 31), ("hour", 0, 23), ("minute", 0, 59), ("second", 0, 59))
+
+
+def _rfc3339(value: Any, path: str) -> None:
+    """A metav1.Time: null, or what Go's time.Parse(time.RFC3339, ...) takes (the apiserver decodes it so)."""
+    if value is None:
+        return
+    value = _str(value, path)
+    m = _RFC3339.fullmatch(value)
+    if m is None:
+        raise _invalid(path, value, f'parsing time "{value}" as "2006-01-02T15:04:05Z07:00"')
+    for (name, lo, hi), part in zip(_RANGES, m.groups()[1:6], strict=True):
+        if not lo <= int(part) <= hi:
+            raise _invalid(path, value, f'parsing time "{value}": {name} out of range')
+    import calendar
+
+    if int(m.group(3)) > calendar.monthrange(int(m.group(1)), int(m.group(2)))[1]:
+        raise _invalid(path, value, f'parsing time "{value}": day out of range')
 
 
 def _tolerations(tolerations: Any, path: str) -> None:
+    # no limit on their number: the real apiserver of tests/cluster stores 129 (DeviceTolerationsMaxLength is
+    # declared, not enforced, in v1.37)
     tolerations = _list(tolerations, path)
-    if len(tolerations) > MAX_TOLERATIONS:
-        raise _too_many(path, len(tolerations), MAX_TOLERATIONS)
     for j, tol in enumerate(tolerations):
         tp = f"{path}[{j}]"
         tol = _obj(tol, tp)
@@ -35,16 +57,14 @@ def _tolerations(tolerations: Any, path: str) -> None:
         if key:
             _label_name(key, f"{tp}.key")
         operator = tol.get("operator")
-        if operator is None:
-            operator = "Equal"  # the apiserver's default
+        if operator is None or operator == "":
+            operator = "Equal"  # the apiserver's default (an empty operator too)
         value = _str(tol.get("value"), f"{tp}.value")
         if operator == "Exists":
             if value:
                 raise _invalid(f"{tp}.value", value, "must be empty for operator `Exists`")
         elif operator == "Equal":
             _label_value(value, f"{tp}.value")
-        elif operator == "":
-            raise _required(f"{tp}.operator")
         else:
             raise _unsupported(f"{tp}.operator", operator, _OPERATORS)
         effect = tol.get("effect")

@@ -330,7 +330,8 @@ def test_consumable_capacity_fractional_range_gate_disabled():
 
 
 def test_consumable_capacity_fractional_range_gate_enabled_round_up():
-    err, res = _allocate([_device("device-1", {"capacity-0": _FRACTIONAL_RANGE})], _claim({"capacity-0": "250m"}), {})
+    err, res = _allocate([_device("device-1", {"capacity-0": _FRACTIONAL_RANGE})], _claim({"capacity-0": "250m"}),
+                         {"DRAFractionalCapacityRange": True})
     assert err is None
     assert _consumed(res) == [{"capacity-0": "300m"}]
 
@@ -354,7 +355,8 @@ def test_consumable_capacity_range_policy_request_above_int64_rejected(mode, fra
 
 def test_consumable_capacity_range_policy_rounded_value_overflow_rejected():
     # the range is whole-number and fits in milli units, so with the gate on the milli path reports it
-    err, _ = _allocate([_device("device-1", {"capacity-0": _RANGE})], _claim({"capacity-0": "9223372036854775807"}), {})
+    err, _ = _allocate([_device("device-1", {"capacity-0": _RANGE})], _claim({"capacity-0": "9223372036854775807"}),
+                       {"DRAFractionalCapacityRange": True})
     assert err.endswith("request 9223372036854775807 is not a representable milli value")
     err, _ = _allocate([_device("device-1", {"capacity-0": _RANGE})], _claim({"capacity-0": "9223372036854775807"}),
                        {"DRAFractionalCapacityRange": False})
