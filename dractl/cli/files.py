@@ -23,10 +23,17 @@ def read_files(files: list[str], app_ctx: AppContext, *, new: bool = False) -> l
     out = [(f, read_objects(f, warn=app_ctx.warn)) for f in files]
     if new:
         from dractl.cel.validation import new_selector_error
+        from dractl.errors import ValidationError
         from dractl.model.parse import kind_label
+        from dractl.model.unknownfields import unknown_fields_error
 
         for f, objs in out:
             for o in objs:
+                # kubectl asks for strict field validation: an unknown field refuses the object (a 400)
+                unknown = unknown_fields_error(o.raw) if o.raw else None
+                if unknown is not None:
+                    raise ValidationError("", unknown, obj=kind_label(type(o).__name__, o.namespace, o.name),
+                                          origin="<stdin>" if f == "-" else f)
                 err = new_selector_error(o, app_ctx.features)
                 if err is not None:
                     raise err.located(obj=kind_label(type(o).__name__, o.namespace, o.name),
