@@ -19,7 +19,7 @@ from typing import Any
 from dractl.control import limitranger, quota
 from dractl.errors import InputError, ValidationError
 from dractl.model.extendedresources import DeviceClassResolver
-from dractl.model.namespaces import namespace_of, namespace_or_default
+from dractl.model.namespaces import namespace_or_default
 from dractl.model.objects import (
     DeviceClass,
     LimitRange,
@@ -96,18 +96,16 @@ def admit(raw: Mapping[str, Any], old: Mapping[str, Any] | None, namespace_label
     if kind not in ("ResourceClaim", "ResourceClaimTemplate"):
         return
     md = raw.get("metadata") or {}
-    ns, name = namespace_of(md), md.get("name") or ""
-    resource = "resourceclaims" if kind == "ResourceClaim" else "resourceclaimtemplates"
+    name = md.get("name") or ""
     spec = raw.get("spec") or {}
     claim_spec = spec if kind == "ResourceClaim" else spec.get("spec") or {}
-    admin = any(
-        ((r.get("exactly") or {}).get("adminAccess") is True)
-        for r in ((claim_spec.get("devices") or {}).get("requests") or [])
-    )
-    if admin and namespace_labels.get(ADMIN_ACCESS_LABEL) != "true":
+    # pkg/registry/resource/utils.go AuthorizedForAdmin (v1.37): a field error of the first request asking for it
+    admin = next((i for i, r in enumerate((claim_spec.get("devices") or {}).get("requests") or [])
+                  if (r.get("exactly") or {}).get("adminAccess") is True), None)
+    if admin is not None and namespace_labels.get(ADMIN_ACCESS_LABEL) != "true":
         raise InputError(
-            f'{resource}.resource.k8s.io "{name}" is forbidden: admin access to devices requires the '
-            f'`{ADMIN_ACCESS_LABEL}: true` label on the containing namespace "{ns}"'
+            f'The {kind} "{name}" is invalid: spec.devices.requests[{admin}].adminAccess: Forbidden: admin access '
+            f'to devices requires the `{ADMIN_ACCESS_LABEL}: true` label on the containing namespace'
         )
     if old is not None and _defaulted_spec(kind, old.get("spec") or {}) != _defaulted_spec(kind, spec):
         raise InputError(f'{kind}.resource.k8s.io "{name}" is invalid: spec: Invalid value: field is immutable')

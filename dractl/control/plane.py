@@ -35,7 +35,7 @@ from typing import Any
 
 from dractl.control import admission
 from dractl.control.admission import Admission
-from dractl.errors import NotFoundError
+from dractl.errors import InputError, NotFoundError
 from dractl.features import DEFAULT_GATES, FeatureGates
 from dractl.model.cluster import Cluster, cluster_from
 from dractl.model.extendedresources import DeviceClassResolver
@@ -239,7 +239,12 @@ class ControlPlane:
             raw = admission.defaulted(o.raw, namespace)
             key = object_key(raw)
             old = adm.get(*key)
-            result = adm.review(raw, old.raw if old is not None else None)
+            try:
+                result = adm.review(raw, old.raw if old is not None else None)
+            except InputError as e:  # the file of the refused object, as kubectl names it
+                if origin is None or not origin(o):
+                    raise
+                raise InputError(f"{origin(o)}: {e}") from None
             if isinstance(result, admission.Refusal):
                 events.append(Change(admission.reference(raw), "refused", message=result.message,
                                      namespace=result.namespace, origin=origin(o) if origin else ""))

@@ -62,7 +62,12 @@ def check(
     from dractl.cli.names import require_node
 
     require_node(cluster, node)
-    report = what_if(cluster, used, namespace=app_ctx.default_namespace(), node=node, features=app_ctx.features)
+    try:
+        report = what_if(cluster, used, namespace=app_ctx.default_namespace(), node=node, features=app_ctx.features)
+    except InputError as e:  # the apiserver refused one of the file's objects (adminAccess): name the file
+        if str(e).startswith(f"{origin}: "):
+            raise
+        raise InputError(f"{origin}: {e}") from None
     from dractl.render.check import check_result
 
     app_ctx.print(check_result(report, wide=app_ctx.output == "wide"))
