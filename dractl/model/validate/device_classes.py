@@ -30,4 +30,18 @@ def _device_class(obj: dict) -> None:
     if ern is not None:
         ern = _str(ern, "spec.extendedResourceName")
         if not _is_extended_resource_name(ern):
-            raise _invalid("spec.extendedResourceName", ern, "must be a valid extended resource name")
+            raise _invalid("spec.extendedResourceName", ern, _extended_resource_name_error(ern))
+
+
+def _extended_resource_name_error(value: str) -> str:
+    """The first error of apimachinery pkg/api/validate/strfmt.go ExtendedResourceName, for a refused name.
+
+    That declarative validation's words are what the v1.37 apiserver returns.
+    """
+    if "/" not in value:
+        return "a name must be a domain-prefixed path, such as 'example.com/my-prop'"
+    if "kubernetes.io/" in value:
+        return 'must not have "kubernetes.io/" domain'
+    if value.startswith("requests."):
+        return 'must not have "requests." prefix'
+    return label_key_error("requests." + value) or "must be a valid extended resource name"
