@@ -475,9 +475,16 @@ class Admission:
         kind, ns, name = key_of(raw)
         admit(raw, old, self._namespace_labels(ns) if ns else {})
         if old is not None:
+            if kind == "ResourceClaim":  # PrepareForUpdate: the status is the stored one (a subresource)
+                raw = {**{k: v for k, v in raw.items() if k != "status"},
+                       **({"status": old["status"]} if "status" in old else {})}
             return _keep_server_set(old, raw) if kind == "Pod" else raw
         if kind == "Pod":
             return self._create_pod(raw, ns, name)
+        if kind == "ResourceClaim" and "status" in raw:
+            # pkg/registry/resource/resourceclaim/strategy.go PrepareForCreate: "Status must not be set by user on
+            # create" (a claim copied from kubectl get -o yaml is stored unallocated)
+            raw = {k: v for k, v in raw.items() if k != "status"}
         if kind in _FORBIDDEN_RESOURCE:
             return self._charge(kind, ns, name, raw)
         return raw

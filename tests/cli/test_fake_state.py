@@ -301,3 +301,21 @@ def test_what_the_apiserver_refuses_names_the_file_it_came_from(dractl, dractl_p
     with open(gone, "rb") as f:
         r = dractl_proc("fake", "apply", "-f", "-", input=f.read())
     assert r.code == 1 and r.err == f'error: <stdin>: {claims}/nowhere: namespaces "no-such-ns" not found\n'
+
+
+def test_a_claim_copied_with_its_status_is_created_without_it(dractl, tmp_path):
+    """The apiserver drops a new claim's status (resourceclaim strategy PrepareForCreate; the real v1.37.2
+    apiserver stores status {}) and keeps the stored one on an update: a claim copied from kubectl get -o yaml
+    with an allocation is not allocated by being applied."""
+    assert dractl("fake", "reset").code == 0
+    c = claim("copied", "default")
+    c["status"] = {"allocation": {"devices": {"results": [
+        {"request": "gpu", "driver": "gpu.example.com", "pool": "dra-demo-worker", "device": "gpu-3"}]}}}
+    f = write_docs(tmp_path / "copied.yaml", c)
+    r = dractl("fake", "apply", "-f", f)
+    assert r.code == 0, r.err
+    assert dractl("claims", "copied", "-o", "json").json()["state"] == "pending"
+    assert dractl("fake", "apply", "-f", f).out == "resourceclaim.resource.k8s.io/copied unchanged\n"
+    assert dractl("claims", "copied", "-o", "json").json()["state"] == "pending"
+    doc = dractl("check", "-f", f, "-o", "json").json()
+    assert [r["device"] for r in doc["pods"][0]["claims"][0]["allocation"]["devices"]["results"]] == ["gpu-0"]
