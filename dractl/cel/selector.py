@@ -35,7 +35,14 @@ def _position_text(expr: str, pos: int | None) -> str:
     return f"<input>:{line}:{col + 1}"
 
 
+#: cel-go's (ANTLR's) words for an empty expression, as the real apiserver of tests/cluster gives them
+_EMPTY_SYNTAX = ("<input>:1:0: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', "
+                 "'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}")
+
+
 def _compile_error(expr: str, message: str, pos: int | None) -> CELCompileError:
+    if expr == "":
+        return CELCompileError(f"compilation failed: ERROR: {_EMPTY_SYNTAX}", expr, pos)
     text = f"compilation failed: ERROR: {_position_text(expr, pos)}: {message}"
     return CELCompileError(text, expr, pos)
 

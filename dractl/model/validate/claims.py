@@ -79,9 +79,9 @@ def _selectors(selectors: Any, path: str) -> None:
         if cel is None:
             raise _required(f"{sp}.cel")
         cel = _obj(cel, f"{sp}.cel")
+        # no "Required" for an empty expression upstream: a new one fails to compile (a syntax error), a stored one
+        # is taken (validateCELSelector)
         expr = _str(cel.get("expression"), f"{sp}.cel.expression")
-        if not expr:
-            raise _required(f"{sp}.cel.expression")
         if _blen(expr) > CEL_MAX_LEN:
             raise _too_long(f"{sp}.cel.expression", CEL_MAX_LEN)
 
