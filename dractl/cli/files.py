@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from dractl.cli.context import AppContext
@@ -31,11 +32,18 @@ def read_files(files: list[str], app_ctx: AppContext, *, new: bool = False) -> l
             for o in objs:
                 # kubectl asks for strict field validation: an unknown field refuses the object (a 400)
                 unknown = unknown_fields_error(o.raw) if o.raw else None
-                if unknown is not None:
-                    raise ValidationError("", unknown, obj=kind_label(type(o).__name__, o.namespace, o.name),
-                                          origin="<stdin>" if f == "-" else f)
-                err = new_selector_error(o, app_ctx.features)
+                err = (ValidationError("", unknown) if unknown is not None
+                       else new_selector_error(o, app_ctx.features))
                 if err is not None:
-                    raise err.located(obj=kind_label(type(o).__name__, o.namespace, o.name),
-                                      origin="<stdin>" if f == "-" else f)
+                    raise err.located(obj=kind_label(type(o).__name__, o.namespace, o.name), origin=_name(f))
     return out
+
+
+def _name(f: str) -> str:
+    return "<stdin>" if f == "-" else f
+
+
+def origins(files: list[tuple[str, list[Any]]]) -> Callable[[Any], str]:
+    """The file each object of ``read_files``'s answer came from, as messages name it (kubectl: "FILE")."""
+    where = {id(o): _name(f) for f, objs in files for o in objs}
+    return lambda o: where.get(id(o), "")

@@ -13,7 +13,7 @@ its claims, with one claim per template named after the template. Pure.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,20 +183,27 @@ def check(
     namespace: str | None = None,
     node: str | None = None,
     features: FeatureGates = DEFAULT_GATES,
+    origin: Callable[[Any], str] | None = None,
 ) -> CheckReport:
     """Apply ``objects`` (claims, templates and pods; others are ignored) to a copy of ``cluster`` and schedule.
 
-    Objects without a namespace go to ``namespace``.
+    Objects without a namespace go to ``namespace``. ``origin(o)``: the file ``o`` came from.
 
-    Raises InputError when the apiserver would refuse an object (admission).
+    Raises InputError when the apiserver would refuse an object (admission), naming its file.
     """
     # the file's own namespace, else ``namespace``: the model says "default" both for an object in "default" and
     # for one without a namespace, so the raw object tells them apart (defaulted returns it when it names one)
-    objects = [
-        o if (raw := admission.defaulted(o.raw, namespace)) is o.raw else parse_object(dict(raw), validate=False)
-        for o in objects
-        if isinstance(o, CHECKED_KINDS)
-    ]
+    files: dict[int, str] = {}
+    kept = []
+    for o in objects:
+        if not isinstance(o, CHECKED_KINDS):
+            continue
+        raw = admission.defaulted(o.raw, namespace)
+        new = o if raw is o.raw else parse_object(dict(raw), validate=False)
+        if origin is not None:
+            files[id(new)] = origin(o)
+        kept.append(new)
+    objects = kept
     pods = [o for o in objects if isinstance(o, Pod)]
     stand_in = not pods
     if stand_in:
@@ -205,7 +212,7 @@ def check(
     plane = ControlPlane.of(cluster, features=features, random_names=False)
     refused = {}
     report = CheckReport(node=node)
-    for e in plane.apply(objects, namespace):
+    for e in plane.apply(objects, namespace, origin=lambda o: files.get(id(o), "")):
         if e.verb == "refused":
             kind, _, name = e.ref.partition("/")
             if kind == "pod":

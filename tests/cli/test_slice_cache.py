@@ -13,12 +13,12 @@ import hashlib
 import json
 import os
 import pickle
-import time
 
 import pytest
 import yaml
 from builders import allocated, claim, device_class, example_gpu_slice, from_claim, namespace, node, pod
 from conftest import FIXTURES
+from watchproc import wait_until
 
 from dractl.sources import modelcache
 
@@ -190,10 +190,7 @@ def test_the_command_does_not_wait_for_the_cache_and_a_later_command_takes_it(tm
     first = dractl_proc("--from", path, "devices", "-o", "wide", env=env, timeout=120)
     assert first.code == 0, first.err
     kept = _slices_file(tmp_path, path)
-    deadline = time.monotonic() + 120
-    while not os.path.exists(kept):  # the child writes it after the command ended
-        assert time.monotonic() < deadline, "no slice cache was written"
-        time.sleep(0.05)
+    wait_until("the slice cache the child writes after the command", lambda: os.path.exists(kept), timeout=120)
     os.utime(kept, (1, 1))
     assert dractl_proc("--from", path, "devices", "-o", "wide", env=env, timeout=120) == first
     assert os.path.getmtime(kept) > 1, "the later read did not take the slice cache"

@@ -40,7 +40,7 @@ def check(
     claims (and one claim per template) are tried together. Exit 0 when every pod is
     scheduled, 1 when one is not, 2 for bad input.
     """
-    from dractl.cli.files import read_files
+    from dractl.cli.files import origins, read_files
     from dractl.control.whatif import CHECKED_KINDS
     from dractl.control.whatif import check as what_if
     from dractl.errors import InputError
@@ -48,7 +48,8 @@ def check(
     app_ctx = app_context(ctx)
     origin = ", ".join("<stdin>" if f == "-" else f for f in filename)
     used = []
-    for f, objs in read_files(filename, app_ctx, new=True):
+    files = read_files(filename, app_ctx, new=True)
+    for f, objs in files:
         for o in objs:
             if not isinstance(o, CHECKED_KINDS):
                 kind = type(o).__name__
@@ -62,12 +63,8 @@ def check(
     from dractl.cli.names import require_node
 
     require_node(cluster, node)
-    try:
-        report = what_if(cluster, used, namespace=app_ctx.default_namespace(), node=node, features=app_ctx.features)
-    except InputError as e:  # the apiserver refused one of the file's objects (adminAccess): name the file
-        if str(e).startswith(f"{origin}: "):
-            raise
-        raise InputError(f"{origin}: {e}") from None
+    report = what_if(cluster, used, namespace=app_ctx.default_namespace(), node=node, features=app_ctx.features,
+                     origin=origins(files))
     from dractl.render.check import check_result
 
     app_ctx.print(check_result(report, wide=app_ctx.output == "wide"))

@@ -163,18 +163,14 @@ def delete(
 
 def _change(ctx: typer.Context, filename: list[str], *, delete: bool, ignore_not_found: bool = False) -> None:
     """Apply or delete FILE's objects, then run the simulated control plane; one atomic write."""
-    from dractl.cli.files import read_files
+    from dractl.cli.files import origins, read_files
     from dractl.control.plane import ControlPlane
     from dractl.render.events import event_line
 
     source, app_ctx = fake_cluster(ctx)
     files = read_files(filename, app_ctx, new=not delete)
     objs = [o for _, got in files for o in got]
-    # the file of each object, named where the apiserver refuses it (kubectl: error when creating "FILE": ...)
-    where = {id(o): "<stdin>" if f == "-" else f for f, got in files for o in got}
-
-    def origin(o: Any) -> str:
-        return where.get(id(o), "")
+    origin = origins(files)  # named where the apiserver refuses an object (kubectl: error when creating "FILE")
 
     with source.store.transaction() as doc:
         plane = ControlPlane(source.objects(doc["items"]), features=app_ctx.features,

@@ -229,9 +229,6 @@ def _key_path(path: str, key: Any) -> str:
 _QTY_CACHE: dict[Any, Quantity] = {}
 
 
-_ZERO = Quantity.parse("0")
-
-
 def _quantity(value: Any, path: str | Callable[[], str]) -> Quantity:
     """Parse a resource.Quantity (string or number); cached for identical strings.
 
@@ -243,17 +240,12 @@ def _quantity(value: Any, path: str | Callable[[], str]) -> Quantity:
         q = _QTY_CACHE.get(value)
         if q is not None:
             return q
-        text = value.strip() if t is str else value
-    elif t is float:
-        text = repr(value)
-    elif value is None:
-        return _ZERO
-    else:
+    elif t is not float and value is not None:
         raise _wrong_type(path() if callable(path) else path, value, "a quantity")
     try:
-        q = Quantity.parse(text)
+        q = Quantity.decoded(value)
     except QuantityError as e:
-        raise _invalid(path() if callable(path) else path, text, str(e)) from None
+        raise _invalid(path() if callable(path) else path, value.strip() if t is str else value, str(e)) from None
     if t is not float:
         if len(_QTY_CACHE) >= _CACHE_LIMIT:
             _QTY_CACHE.clear()
