@@ -112,8 +112,8 @@ def _capacity_requests(capacity: Any, path: str) -> None:
         _quantity(value, _key_path(rpath, key))
 
 
-def _device_class_name(value: Any, path: str) -> None:
-    _dns_subdomain(value, path)
+def _device_class_name(value: Any, path: str, unit: str = "characters") -> None:
+    _dns_subdomain(value, path, unit)
 
 
 def _exact_request(req: dict, path: str) -> None:
@@ -154,7 +154,8 @@ def _device_claim(devices: Any, path: str) -> dict[str, set[str] | None]:
                 sp = f"{fpath}[{j}]"
                 sub = _obj(sub, sp)
                 sname = _dns_label(sub.get("name"), f"{sp}.name")
-                _device_class_name(sub.get("deviceClassName"), f"{sp}.deviceClassName")
+                # a subrequest's class name is covered by declarative validation (its error says bytes)
+                _device_class_name(sub.get("deviceClassName"), f"{sp}.deviceClassName", "bytes")
                 _selectors(sub.get("selectors"), f"{sp}.selectors")
                 _allocation_mode(sub, sp)
                 _tolerations(sub.get("tolerations"), f"{sp}.tolerations")

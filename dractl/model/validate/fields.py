@@ -77,25 +77,25 @@ def _opt_int(value: Any, path: str) -> int | None:
     return value
 
 
-def _dns_label(value: Any, path: str) -> str:
-    """A required DNS label (device, request, counter names)."""
+def _dns_label(value: Any, path: str, unit: str = "characters") -> str:
+    """A required DNS label (device, request, counter names); ``unit``: see formats.dns_label_error."""
     if value is None or value == "":
         raise _required(path)
     if not isinstance(value, str):
         raise _wrong_type(path, value, "a string")
-    err = dns_label_error(value)
+    err = dns_label_error(value, unit)
     if err:
         raise _invalid(path, value, err)
     return value
 
 
-def _dns_subdomain(value: Any, path: str) -> str:
-    """A required DNS subdomain (class names, node names)."""
+def _dns_subdomain(value: Any, path: str, unit: str = "characters") -> str:
+    """A required DNS subdomain (class names, node names); ``unit``: see formats.dns_label_error."""
     if value is None or value == "":
         raise _required(path)
     if not isinstance(value, str):
         raise _wrong_type(path, value, "a string")
-    err = dns_subdomain_error(value)
+    err = dns_subdomain_error(value, unit)
     if err:
         raise _invalid(path, value, err)
     return value

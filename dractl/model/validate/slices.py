@@ -132,7 +132,7 @@ def _resource_slice(obj: dict) -> None:
     for i, cs in enumerate(counter_sets):
         p = f"spec.sharedCounters[{i}]"
         cs = _obj(cs, p)
-        name = _dns_label(cs.get("name"), f"{p}.name")
+        name = _dns_label(cs.get("name"), f"{p}.name", "bytes")  # covered by declarative validation
         _counters(cs.get("counters"), f"{p}.counters", MAX_COUNTERS_PER_SET)
         if name in seen_sets:
             raise _duplicate(p, name)
@@ -377,7 +377,7 @@ def _device_extras(dev: dict, p: str, per_device: bool, caps: dict) -> None:
     for j, cc in enumerate(consumes):
         cp = f"{p}.consumesCounters[{j}]"
         cc = _obj(cc, cp)
-        counter_set = _dns_label(cc.get("counterSet"), f"{cp}.counterSet")
+        counter_set = _dns_label(cc.get("counterSet"), f"{cp}.counterSet", "bytes")  # covered (declarative)
         _counters(cc.get("counters"), f"{cp}.counters", MAX_COUNTERS_PER_CONSUMPTION)
         if counter_set in seen_sets:
             raise _duplicate(cp, counter_set)
@@ -432,7 +432,7 @@ def _counters(counters: Any, path: str, max_items: int) -> None:
             continue
         if not isinstance(name, str):
             raise _wrong_type(path, name, "a string")
-        err = dns_label_error(name)
+        err = dns_label_error(name, "bytes")  # the keys are covered by declarative validation
         if err:
             raise _invalid(path, name, err)
         cpath = _key_path(path, name)

@@ -205,7 +205,7 @@ CASES: list[tuple[str, str, list, str, str]] = [
     ("device-name-dots", "slice", [S("spec.devices.3.name", "gpu.0")],
      "spec.devices[3].name", 'Invalid value: "gpu.0": must not contain dots'),
     ("device-name-too-long", "slice", [S("spec.devices.3.name", "g" * 64)],
-     "spec.devices[3].name", "must be no more than 63 bytes"),
+     "spec.devices[3].name", "must be no more than 63 characters"),
     ("device-name-missing", "slice", [D("spec.devices.3.name")], "spec.devices[3].name", "Required value"),
     ("device-name-duplicate", "slice", [S("spec.devices.5.name", "gpu-2")],
      "spec.devices[5]", 'Duplicate value: "gpu-2"'),
