@@ -54,6 +54,12 @@ _DNS_SUBDOMAIN_MSG = _regex_error(
     "and must start and end with an alphanumeric character",
     _DNS_SUBDOMAIN_FMT, "example.com",
 )
+#: content.IsDNS1123SubdomainCaseless (declarative validation's k8s-long-name-caseless format)
+_DNS_SUBDOMAIN_CASELESS_MSG = _regex_error(
+    "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', "
+    "and must start and end with an alphanumeric character",
+    _DNS_SUBDOMAIN_FMT, "Example.com",
+)
 _C_ID_MSG = _regex_error(
     "a valid C identifier must start with alphabetic character or '_', "
     "followed by a string of alphanumeric characters or '_'",

@@ -7,6 +7,7 @@ import json
 import uuid as _uuid
 from typing import Any
 
+from dractl.errors import ValidationError
 from dractl.model.formats import (
     _ALLOCATION_MODES,
     _CONDITION_STATUSES,
@@ -239,7 +240,16 @@ def _device_configuration(cfg: dict, path: str) -> None:
         raise _required(f"{path}.opaque")
     op = f"{path}.opaque"
     opaque = _obj(opaque, op)
-    _driver_name(opaque.get("driver"), f"{op}.driver")
+    driver = opaque.get("driver")
+    try:
+        _driver_name(driver, f"{op}.driver", covered=True)
+    except ValidationError:
+        if driver is not None and not isinstance(driver, str):
+            raise  # a type the decoder refuses, before any validation
+        # validateOpaqueConfiguration: the driver's rules are covered by declarative validation, whose errors
+        # come after the handwritten ones (registry/rest ValidateDeclarativelyWithMigrationChecks)
+        _raw_extension(opaque.get("parameters"), f"{op}.parameters", OPAQUE_MAX_LEN)
+        raise
     _raw_extension(opaque.get("parameters"), f"{op}.parameters", OPAQUE_MAX_LEN)
 
 
@@ -436,7 +446,7 @@ def _allocation_result(allocation: dict, path: str, names: dict[str, set[str] | 
         rp = f"{rpath}[{i}]"
         res = _obj(res, rp)
         _request_ref(res.get("request"), f"{rp}.request", names)
-        _driver_name(res.get("driver"), f"{rp}.driver")
+        _driver_name(res.get("driver"), f"{rp}.driver", covered=True)
         _pool_name(res.get("pool"), f"{rp}.pool")
         _dns_label(res.get("device"), f"{rp}.device")
         _opt_bool(res.get("adminAccess"), f"{rp}.adminAccess")

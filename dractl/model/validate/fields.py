@@ -8,6 +8,7 @@ from typing import Any
 from dractl.model.formats import (
     _C_ID_MSG,
     _C_ID_RE,
+    _DNS_SUBDOMAIN_CASELESS_MSG,
     _SEMVER_MSG,
     _SEMVER_RE,
     _blen,
@@ -104,8 +105,12 @@ def _dns_subdomain(value: Any, path: str, unit: str = "characters") -> str:
 _DRIVER_OK: dict[str, None] = {}
 
 
-def _driver_name(value: Any, path: str) -> str:
-    """corevalidation.ValidateCSIDriverName: a caseless DNS subdomain of at most 63 bytes."""
+def _driver_name(value: Any, path: str, covered: bool = False) -> str:
+    """corevalidation.ValidateCSIDriverName: a caseless DNS subdomain of at most 63 bytes.
+
+    ``covered``: its rules are covered by declarative validation (an opaque configuration's driver, an
+    allocation result's), whose format error is worded as content.IsDNS1123SubdomainCaseless words it.
+    """
     if type(value) is str and value in _DRIVER_OK:
         return value
     if value is None or value == "":
@@ -116,7 +121,7 @@ def _driver_name(value: Any, path: str) -> str:
         raise _too_long(path, DRIVER_NAME_MAX_LEN)
     err = dns_subdomain_error(value.lower())
     if err:
-        raise _invalid(path, value, err)
+        raise _invalid(path, value, _DNS_SUBDOMAIN_CASELESS_MSG if covered and _blen(value) <= 253 else err)
     _remember(_DRIVER_OK, value)
     return value
 

@@ -537,7 +537,7 @@ CASES: list[tuple[str, str, list, str, str]] = [
     ("claim-config-unknown-request", "opaque", [S("spec.spec.devices.config.0.requests", ["cpu"])],
      "spec.spec.devices.config[0].requests[0]", 'Invalid value: "cpu": must be the name of a request'),
     ("claim-config-driver-invalid", "opaque", [S("spec.spec.devices.config.0.opaque.driver", "gpu_example")],
-     "spec.spec.devices.config[0].opaque.driver", "a lowercase RFC 1123 subdomain"),
+     "spec.spec.devices.config[0].opaque.driver", "an RFC 1123 subdomain must consist of alphanumeric characters"),
     ("claim-config-parameters-missing", "opaque", [D("spec.spec.devices.config.0.opaque.parameters")],
      "spec.spec.devices.config[0].opaque.parameters", "Required value"),
     ("claim-config-parameters-not-object", "opaque", [S("spec.spec.devices.config.0.opaque.parameters", ["a"])],
