@@ -21,7 +21,13 @@ def read_files(files: list[str], app_ctx: AppContext, *, new: bool = False) -> l
 
     if files.count("-") > 1:
         raise UsageError("-f -: standard input can be read only once")
-    out = [(f, read_objects(f, warn=app_ctx.warn)) for f in files]
+    if new:
+        from dractl.model.validate.mode import written
+
+        with written():
+            out = [(f, read_objects(f, warn=app_ctx.warn)) for f in files]
+    else:
+        out = [(f, read_objects(f, warn=app_ctx.warn)) for f in files]
     if new:
         from dractl.cel.validation import new_selector_error
         from dractl.errors import ValidationError

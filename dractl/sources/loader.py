@@ -317,8 +317,11 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
     if not starts:
         f.close()
         return None
+    from dractl.model.validate.mode import is_written
+
     sha = None
-    if path != "-" and size >= snapindex.MIN_BYTES:
+    # (objects to be written are judged otherwise than a snapshot's: their index is not the snapshot's)
+    if path != "-" and size >= snapindex.MIN_BYTES and not is_written():
         sha = snapindex.file_digest(f, path)
         ix = snapindex.load(sha, size, reread)
         if ix is not None:

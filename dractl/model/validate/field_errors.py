@@ -82,5 +82,9 @@ def _not_found(path: str, value: Any, detail: str = "") -> ValidationError:
     return ValidationError(path, f"{text}: {detail}" if detail else text)
 
 
+class WrongType(ValidationError):
+    """A value of a type the apiserver's decoder refuses (a 400, before any validation)."""
+
+
 def _wrong_type(path: str, value: Any, what: str) -> ValidationError:
-    return ValidationError(path, f'Invalid value: "{_tname(value)}": must be {what}')
+    return WrongType(path, f'Invalid value: "{_tname(value)}": must be {what}')
