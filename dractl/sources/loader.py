@@ -195,12 +195,21 @@ def _long_number(text: str, origin: str) -> InputError:
                       "no Kubernetes field holds one (an int64 has at most 19)")
 
 
+class _ContainsItself(Exception):
+    pass
+
+
 def _check_expansion(docs: list[Any], origin: str) -> None:
-    """Refuse documents whose YAML aliases expand past MAX_EXPANDED_NODES (billion laughs)."""
+    """Refuse documents whose YAML aliases expand past MAX_EXPANDED_NODES (billion laughs) or contain themselves."""
     sizes: dict[int, int] = {}
     total = 0
     for d in docs:
-        total += _expanded_size(d, sizes)
+        try:
+            total += _expanded_size(d, sizes)
+        except _ContainsItself:
+            # sigs.k8s.io/yaml (kubectl): "error converting YAML to JSON: yaml: anchor 'x' value contains itself"
+            raise InputError(f"{origin}: invalid YAML: an anchor's value contains itself (an alias to it inside "
+                             "it)") from None
         if total > MAX_EXPANDED_NODES:
             raise InputError(f"{origin}: YAML aliases expand to more than {MAX_EXPANDED_NODES} values (alias bomb?)")
 
@@ -208,6 +217,7 @@ def _check_expansion(docs: list[Any], origin: str) -> None:
 def _expanded_size(root: Any, sizes: dict[int, int]) -> int:
     # Iterative post-order walk; shared containers (aliases) are sized once and counted each time.
     stack: list[tuple[Any, bool]] = [(root, False)]
+    entered: set[int] = set()  # containers whose children are being sized
     while stack:
         node, done = stack.pop()
         if not isinstance(node, (dict, list)):
@@ -217,6 +227,9 @@ def _expanded_size(root: Any, sizes: dict[int, int]) -> int:
             continue
         children = list(node.values()) if isinstance(node, dict) else node
         if not done:
+            if key in entered:  # met again below itself (a sibling's copy would come after it is sized)
+                raise _ContainsItself
+            entered.add(key)
             stack.append((node, True))
             stack.extend((c, False) for c in children if isinstance(c, (dict, list)) and id(c) not in sizes)
             continue

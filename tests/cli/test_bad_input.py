@@ -33,6 +33,11 @@ CASES = {
     "only-comments": ("# nothing\n---\n", "no Kubernetes objects"),
     "binary": (b"\x00\x01\x02kind", "binary data"),
     "alias-bomb": (ALIAS_BOMB, "alias bomb"),
+    # an alias inside its anchor's value: kubectl refuses it ("anchor 'x' value contains itself"); it looped here
+    "alias-in-itself": ("a: &x [*x]\n", "an anchor's value contains itself"),
+    "alias-in-itself-deep": ("apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  labels: &x {a: [1, {b: *x}]}\n",
+                             "an anchor's value contains itself"),
+    "alias-twice-not-in-itself": ("a: &x [1]\nb: [*x, *x, {c: *x}]\n", "apiVersion and kind are required"),
     "deep-flow-nesting": ("[" * 100000 + "]" * 100000, "nesting too deep"),
     "deep-yaml-flow-nesting": ("a: " + "{b: " * 5000 + "1" + "}" * 5000, "nesting too deep"),
     # PyYAML <= 6.0.3 loads this (then it is not an object), 6.0.4 refuses its depth: only the behaviour counts
@@ -110,7 +115,8 @@ def _state_bytes():
     return open(p, "rb").read()
 
 
-@pytest.mark.parametrize("name", ["malformed-yaml", "too-many-devices", "alias-bomb", "non-utf8", "bad-quantity"])
+@pytest.mark.parametrize("name", ["malformed-yaml", "too-many-devices", "alias-bomb", "alias-in-itself", "non-utf8",
+                                  "bad-quantity"])
 @pytest.mark.parametrize("verb", [["fake", "apply", "-f"], ["fake", "load"], ["fake", "delete", "-f"]])
 def test_bad_input_never_changes_the_fake_state(dractl, tmp_path, name, verb):
     assert dractl("fake", "reset", "--nodes", "2").code == 0
