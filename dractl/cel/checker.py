@@ -62,6 +62,8 @@ def fmt_type(t: Any, any_name: str = "any") -> str:
         return f"{t[0]}(" + ", ".join(fmt_type(x, any_name) for x in t[1:]) + ")"
     if t == ANY:
         return any_name
+    if any_name == "any" and t in (TIMESTAMP, DURATION):  # cel-go checker/format.go FormatCELType
+        return "timestamp" if t == TIMESTAMP else "duration"
     if t == ERROR:
         return "!error!"  # cel-go checker/format.go
     if t == NULL and any_name == "any":
@@ -270,6 +272,28 @@ def _std() -> dict[str, list[Overload]]:
         _ov("uint64_to_string", False, [UINT_T], STRING), _ov("double_to_string", False, [DOUBLE], STRING),
         _ov("bytes_to_string", False, [BYTES], STRING), _ov("bool_to_string", False, [BOOL], STRING))
     add("bytes", _ov("bytes_to_bytes", False, [BYTES], BYTES), _ov("string_to_bytes", False, [STRING], BYTES))
+    # timestamps and durations (cel-go common/stdlib/standard.go)
+    add("int", _ov("duration_to_int64", False, [DURATION], INT), _ov("timestamp_to_int64", False, [TIMESTAMP], INT))
+    add("string", _ov("duration_to_string", False, [DURATION], STRING),
+        _ov("timestamp_to_string", False, [TIMESTAMP], STRING))
+    add("timestamp", _ov("timestamp_to_timestamp", False, [TIMESTAMP], TIMESTAMP),
+        _ov("int64_to_timestamp", False, [INT], TIMESTAMP), _ov("string_to_timestamp", False, [STRING], TIMESTAMP))
+    add("duration", _ov("duration_to_duration", False, [DURATION], DURATION),
+        _ov("string_to_duration", False, [STRING], DURATION))
+    add("_+_", _ov("add_duration_duration", False, [DURATION, DURATION], DURATION),
+        _ov("add_duration_timestamp", False, [DURATION, TIMESTAMP], TIMESTAMP),
+        _ov("add_timestamp_duration", False, [TIMESTAMP, DURATION], TIMESTAMP))
+    add("_-_", _ov("subtract_duration_duration", False, [DURATION, DURATION], DURATION),
+        _ov("subtract_timestamp_duration", False, [TIMESTAMP, DURATION], TIMESTAMP),
+        _ov("subtract_timestamp_timestamp", False, [TIMESTAMP, TIMESTAMP], DURATION))
+    for name, oid in (("getFullYear", "year"), ("getMonth", "month"), ("getDayOfYear", "day_of_year"),
+                      ("getDayOfMonth", "day_of_month"), ("getDate", "day_of_month_1_based"),
+                      ("getDayOfWeek", "day_of_week"), ("getHours", "hours"), ("getMinutes", "minutes"),
+                      ("getSeconds", "seconds"), ("getMilliseconds", "milliseconds")):
+        tz = "timestamp_to_seconds_tz" if oid == "seconds" else f"timestamp_to_{oid}_with_tz"
+        add(name, _ov(f"timestamp_to_{oid}", True, [TIMESTAMP], INT), _ov(tz, True, [TIMESTAMP, STRING], INT))
+        if oid in ("hours", "minutes", "seconds", "milliseconds"):
+            add(name, _ov(f"duration_to_{oid}", True, [DURATION], INT))
     add("bool", _ov("bool_to_bool", False, [BOOL], BOOL), _ov("string_to_bool", False, [STRING], BOOL))
     add("dyn", _ov("to_dyn", False, [A], DYN))
     add("type", _ov("type", False, [A], TYPE))
@@ -417,8 +441,6 @@ INCLUDES = [_ov("dra_includes_dyn_dyn", True, [DYN, DYN], BOOL)]
 # ext.Encoders are not in it: math.greatest() and base64.encode() are undeclared references there, as here;
 # the apiserver of tests/cluster says so; nor is the authorizer variable of authorization expressions.)
 UNSUPPORTED = {
-    "timestamp", "duration", "getDate", "getDayOfMonth", "getDayOfWeek", "getDayOfYear",
-    "getFullYear", "getHours", "getMilliseconds", "getMinutes", "getMonth", "getSeconds",
     "format", "format.named", "validate", "strings.quote_",
     # k8s.io/apiserver pkg/cel/library/format.go: format.<name>() for each of its formats
     *(f"format.{n}" for n in ("dns1123Label", "dns1123Subdomain", "dns1035Label", "qualifiedName",
@@ -426,7 +448,8 @@ UNSUPPORTED = {
                               "uri", "uuid", "byte", "date", "datetime")),
 }
 
-TYPE_IDENTS = {"int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "dyn"}
+TYPE_IDENTS = {"int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "dyn",
+               TIMESTAMP, DURATION}
 
 
 # ----------------------------------------------------------------------------- environment
@@ -469,10 +492,11 @@ class EnvConfig:
 
 class CheckError(Exception):
     """A type-check error upstream also reports, at a source position."""
-    def __init__(self, message: str, pos: int | None) -> None:
+    def __init__(self, message: str, pos: int | None, validator: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.pos = pos
+        self.validator = validator  # an AST validator's error (reported with the others, by position)
 
 
 class Unsupported(Exception):
@@ -646,7 +670,7 @@ class Checker:
                 stack.extend(map(some, (n.iter_range, n.accu_init, n.loop_cond, n.loop_step, n.result)))
         if errs:
             pos, msg = min(errs, key=lambda x: x[0])
-            raise CheckError(msg, pos)
+            raise CheckError(msg, pos, validator=True)
 
     # -- nodes
     def c_lit(self, e: Node) -> Any:
@@ -675,6 +699,11 @@ class Checker:
 
     def c_select(self, e: Node) -> Any:
         """The type of a field selection (or of a ``has()`` test)."""
+        q = None if e.test_only else _qualified_name(e)
+        if q in (TIMESTAMP, DURATION) and self.lookup_var("google") is None:
+            # the type identifiers google.protobuf.Timestamp and .Duration (cel-go stdlib stdTypes)
+            e.kind, e.name, e.operand = "ident", q, None
+            return TYPE
         ot = self.check(some(e.operand))
         rt = self.select_field(e, ot, some(e.name), False)
         return BOOL if e.test_only else rt

@@ -326,7 +326,7 @@ class Lowerer:
         return f"dra_unlet([{{true: {fold}}}].map({b}, {{true: {self.r(some(e.result), rs)[0]}}}))"
 
 
-_CONVERSIONS = frozenset({"bool", "bytes", "double", "dyn", "int", "string", "type", "uint"})
+_CONVERSIONS = frozenset({"bool", "bytes", "double", "dyn", "int", "string", "type", "uint", "timestamp", "duration"})
 
 
 def _const_kind(e: Node) -> bool | None:
@@ -347,7 +347,7 @@ def _const_kind(e: Node) -> bool | None:
         inner = _const_kind(e.args[0])
         if inner is None:
             return None
-        return inner if e.name == "dyn" else e.name not in ("bytes", "type")
+        return inner if e.name == "dyn" else e.name not in ("bytes", "type", "timestamp", "duration")
     return None
 
 

@@ -582,7 +582,7 @@ def env_config(features: FeatureGates, stored: bool = False) -> EnvConfig:
                      list_attrs=features.list_type_attributes, stored=stored)
 
 
-_CONVERSIONS = frozenset({"int", "uint", "double", "string", "bytes", "bool", "dyn", "type"})
+_CONVERSIONS = frozenset({"int", "uint", "double", "string", "bytes", "bool", "dyn", "type", "timestamp", "duration"})
 _REGEX_FUNCS = frozenset({"matches", "find", "findAll"})
 
 
@@ -596,24 +596,47 @@ def _walk(e: Node):
         yield from _walk(v)
 
 
-def _validate_regex_literals(expr: str, root: Node) -> None:
-    """Reject ``matches`` patterns that are string literals and do not compile (cel.ValidateRegexLiterals).
+def _literal_fails(fn: str, v: Any) -> bool:
+    """Whether ``fn(v)`` fails for a literal ``v`` (cel/validator.go formatValidator's evalCall / compileRegex)."""
+    from dractl.cel.library import timelib
+    from dractl.cel.library.values import EvalError
 
-    cel.ValidateRegexLiterals (Kubernetes 1.29+): the first argument of a
-    ``matches`` call (the pattern of ``s.matches(p)``; the subject of the global
-    ``matches(s, p)``) must compile when it is a string literal.
+    try:
+        if fn == "matches":
+            from dractl.cel.library.gostrings import _compile_regex
+
+            if isinstance(v, str):
+                _compile_regex(v)
+        elif fn == "timestamp":
+            if isinstance(v, str):
+                timelib.timestamp_of_string(v)
+            elif isinstance(v, int):
+                timelib.timestamp_of_int(v)
+        elif isinstance(v, str):
+            timelib.duration_of_string(v)
+    except (EvalError, timelib.TimeError):
+        return True
+    return False
+
+
+def _validate_literals(expr: str, root: Node, also: CheckError | None = None) -> None:
+    """Kubernetes' literal validators (cel.ValidateDurationLiterals, ValidateTimestampLiterals, ValidateRegexLiterals).
+
+    The first argument of a ``duration``, ``timestamp`` or ``matches`` call (the pattern of ``s.matches(p)``; the
+    subject of the global ``matches(s, p)``) must convert (compile) when it is a literal: else "invalid <fn>
+    argument" at the literal, the first in the source reported (cel-go lists the errors sorted by position).
     """
+    errs = []
     for e in _walk(root):
-        if e.kind == "call" and e.name == "matches" and e.args:
+        if e.kind == "call" and e.name in ("matches", "timestamp", "duration") and e.args:
             a = e.args[0]
-            if a.kind == "lit" and isinstance(a.value, str):
-                from dractl.cel.library.gostrings import _compile_regex
-                from dractl.cel.library.values import EvalError
-
-                try:
-                    _compile_regex(a.value)
-                except EvalError:
-                    raise _compile_error(expr, "invalid matches argument", a.pos) from None
+            if a.kind == "lit" and _literal_fails(some(e.name), a.value):
+                errs.append((a.pos, f"invalid {e.name} argument"))
+    if also is not None:  # the homogeneous literal validator's error
+        errs.append((-1 if also.pos is None else also.pos, also.message))
+    if errs:
+        pos, msg = min(errs)
+        raise _compile_error(expr, msg, None if pos < 0 else pos)
 
 
 def _program_instantiation(expr: str, root: Node, checked: Any, costed: bool) -> None:
@@ -718,6 +741,8 @@ def _compile(expr: str, cfg: EnvConfig) -> CompiledSelector:
     try:
         t = checker.check(root)
     except CheckError as ex:
+        if ex.validator:
+            _validate_literals(expr, root, ex)
         raise _compile_error(expr, ex.message, ex.pos) from None
     except Unsupported as ex:
         raise CELCompileError(ex.message, expr, ex.pos, unsupported=True) from None
@@ -726,7 +751,7 @@ def _compile(expr: str, cfg: EnvConfig) -> CompiledSelector:
     if t != BOOL and t != cfg.attr_type:
         raise CELCompileError(
             f"must evaluate to bool or the unknown type, not {fmt_type(t, 'google.protobuf.Any')}", expr, None)
-    _validate_regex_literals(expr, root)
+    _validate_literals(expr, root)
     est = estimate_cost(root, checker.out)
     # CompileCELExpression creates the program (an error there is a compile error); the apiserver's validation
     # compares the estimated cost with the limit afterwards

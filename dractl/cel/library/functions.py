@@ -20,8 +20,10 @@ from celpy.celtypes import (
     UintType,
 )
 
+from dractl.cel.library import timelib
 from dractl.cel.library.gostrings import _compile_regex, _go_replace, _go_split, _go_trim_space, _strings_quote
 from dractl.cel.library.runtime import EVAL, demote
+from dractl.cel.library.timelib import CelDuration, CelTimestamp
 from dractl.cel.library.values import (
     ATTR_VALUES_PER_DEVICE,
     FALSE,
@@ -315,6 +317,10 @@ def _to_int(v: Any) -> Any:
             return mk_int(int(s, 10))
         except (ValueError, EvalError):
             raise EvalError("type conversion error from 'string' to 'int'") from None  # cel-go String.ConvertToType
+    if t is CelTimestamp:  # Timestamp.ConvertToType(IntType): t.Unix()
+        return mk_int(v.sec)
+    if t is CelDuration:  # Duration.ConvertToType(IntType): nanoseconds
+        return mk_int(v.ns)
     raise no_overload()
 
 
@@ -384,6 +390,53 @@ def _to_string_fn(v: Any) -> Any:  # also ip_to_string and cidr_to_string
     if type(v) is CelQuantity or is_semver(v):
         raise no_overload()
     return mk_str(to_string(v))
+
+
+def _timestamp(v: Any) -> Any:
+    """timestamp(): cel-go's conversions to TimestampType (standard.go; int.go, string.go)."""
+    t = type(v)
+    try:
+        if t is CelTimestamp:
+            return v
+        if t is IntType:
+            return timelib.timestamp_of_int(int(v))
+        if t is StringType:
+            return timelib.timestamp_of_string(str(v))
+    except timelib.TimeError as ex:
+        raise EvalError(str(ex)) from None
+    raise no_overload()
+
+
+def _duration(v: Any) -> Any:
+    """duration(): cel-go's conversions to DurationType (standard.go; string.go)."""
+    t = type(v)
+    if t is CelDuration:
+        return v
+    if t is StringType:
+        try:
+            return timelib.duration_of_string(str(v))
+        except timelib.TimeError as ex:
+            raise EvalError(str(ex)) from None
+    raise no_overload()
+
+
+def time_getter(name: str) -> Any:
+    """``ts.getX()``, ``ts.getX(tz)`` and ``dur.getX()`` (cel-go common/stdlib/standard.go)."""
+    ts_get = timelib.GETTERS[name]
+    dur_get = timelib.DURATION_GETTERS.get(name)
+
+    def f(v: Any, tz: Any = None) -> Any:
+        try:
+            if type(v) is CelTimestamp:
+                return mk_int(ts_get(timelib.in_zone(v, None if tz is None else str(tz))))
+            if dur_get is not None and type(v) is CelDuration:
+                return mk_int(dur_get(v.ns))
+        except timelib.TimeError as ex:
+            raise EvalError(str(ex)) from None
+        raise no_overload()  # pragma: no cover - the registry's guard answers first
+
+    f.__name__ = name
+    return f
 
 
 def _type_of(v: Any) -> CelType:

@@ -18,6 +18,7 @@ from celpy.celtypes import (
 )
 from celpy.evaluation import CELEvalError
 
+from dractl.cel.library.timelib import CelDuration, TimeError, negate_duration
 from dractl.cel.library.values import (
     FALSE,
     NONE,
@@ -112,6 +113,11 @@ def op_neg(v: Any) -> Any:
         return mk_int(-int(v))
     if t is DoubleType:
         return mk_double(-float(v))
+    if t is CelDuration:  # Duration.Negate (through dyn; the checker declares int and double only)
+        try:
+            return CelDuration(negate_duration(v.ns))
+        except TimeError as ex:
+            raise EvalError(str(ex)) from None
     raise no_overload()
 
 

@@ -15,6 +15,7 @@ from dractl.cel.library.functions import (
     _cmp_generic,
     _contains,
     _distinct,
+    _duration,
     _ends,
     _find,
     _find_all,
@@ -57,6 +58,7 @@ from dractl.cel.library.functions import (
     _starts,
     _substring,
     _sum,
+    _timestamp,
     _to_bool,
     _to_bytes,
     _to_double,
@@ -70,6 +72,7 @@ from dractl.cel.library.functions import (
     _wrap_int64,
     parse_quantity,
     parse_semver,
+    time_getter,
 )
 from dractl.cel.library.lowering import (
     _dra_all,
@@ -232,6 +235,11 @@ LIBRARY: dict[str, Callable[..., Any]] = {
     "prefixLength": lambda v: mk_int(_cidr_of(v).bits),
     "masked": _cidr_masked,
     "includes": _includes,
+    "timestamp": _timestamp,
+    "duration": _duration,
+    **{name: time_getter(name) for name in (
+        "getFullYear", "getMonth", "getDayOfYear", "getDayOfMonth", "getDate", "getDayOfWeek", "getHours",
+        "getMinutes", "getSeconds", "getMilliseconds")},
 }
 
 # Operators: celpy looks these names up in the same table for its infix syntax.
@@ -267,6 +275,9 @@ _GUARDED = frozenset({
     "asInteger", "isInteger", "add", "sub", "semver", "isSemver", "major", "minor", "patch",
     "ip", "family", "ip.isCanonical", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast",
     "isGlobalUnicast", "isIP", "cidr", "containsIP", "containsCIDR", "prefixLength", "masked", "isCIDR",
+    # cel-go's standard timestamp and duration functions (decls overloads: guarded likewise)
+    "timestamp", "duration", "getFullYear", "getMonth", "getDayOfYear", "getDayOfMonth", "getDate", "getDayOfWeek",
+    "getHours", "getMinutes", "getSeconds", "getMilliseconds",
 })
 
 

@@ -21,6 +21,8 @@ from celpy.celtypes import (
 )
 from celpy.evaluation import CELEvalError
 
+from dractl.cel.library import timelib
+from dractl.cel.library.timelib import CelDuration, CelTimestamp
 from dractl.cel.netaddr import CelCIDR, CelIP
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -241,6 +243,10 @@ def bool_conversion_error(v: Any) -> str:
         return "type conversion error from 'CIDR' to 'bool'"
     if t is CelType:
         return "type conversion not supported for 'type'"
+    if t is CelTimestamp:
+        return "type conversion error from 'Timestamp' to 'bool'"
+    if t is CelDuration:
+        return "type conversion error from 'Duration' to 'bool'"
     return f"type conversion error from '{type_name(v)}' to 'bool'"
 
 
@@ -277,6 +283,10 @@ def type_name(v: Any) -> str:
         return "optional_type"
     if t is CelType:
         return "type"
+    if t is CelTimestamp:
+        return "google.protobuf.Timestamp"
+    if t is CelDuration:
+        return "google.protobuf.Duration"
     return "dyn"
 
 
@@ -309,6 +319,10 @@ def go_type_name(v: Any) -> str:
         return "*types.Optional"
     if t is CelType:
         return "*types.Type"
+    if t is CelTimestamp:
+        return "types.Timestamp"
+    if t is CelDuration:
+        return "types.Duration"
     return type(v).__name__
 
 
@@ -382,6 +396,8 @@ def cel_equal(a: Any, b: Any) -> bool:
         return (not a.has) or cel_equal(a.v, b.v)
     if ta is CelType:
         return a == b
+    if ta is CelTimestamp or ta is CelDuration:  # Timestamp.Equal / Duration.Equal: false for other types
+        return tb is ta and a == b
     return False
 
 
@@ -482,6 +498,11 @@ def compare(a: Any, b: Any) -> int:
         return (ea > eb) - (ea < eb)
     if ta is BytesType and tb is BytesType:
         return (bytes(a) > bytes(b)) - (bytes(a) < bytes(b))
+    if ta is CelTimestamp and tb is CelTimestamp:
+        x, y = a.key(), b.key()
+        return (x > y) - (x < y)
+    if ta is CelDuration and tb is CelDuration:
+        return (a.ns > b.ns) - (a.ns < b.ns)
     raise no_overload()
 
 
@@ -537,6 +558,8 @@ def arith(op: str, a: Any, b: Any) -> Any:
                 return mk_double(math.nan)
             return mk_double(math.copysign(math.inf, fx) * math.copysign(1.0, fy))
         return mk_double(fx / fy)
+    if ta is CelTimestamp or ta is CelDuration or tb is CelTimestamp or tb is CelDuration:
+        return _time_arith(op, a, b)
     if op == "+":
         if ta is StringType and tb is StringType:
             return mk_str(str.__add__(a, b))
@@ -551,6 +574,29 @@ def arith(op: str, a: Any, b: Any) -> Any:
     raise no_overload()
 
 
+
+
+def _time_arith(op: str, a: Any, b: Any) -> Any:
+    """Timestamp and duration + and - (cel-go Timestamp/Duration Add and Subtract, overflow.go)."""
+    ta, tb = type(a), type(b)
+    try:
+        if op == "+":
+            if ta is CelDuration and tb is CelDuration:
+                return CelDuration(timelib.add_durations(a.ns, b.ns))
+            if ta is CelDuration and tb is CelTimestamp:
+                return timelib.add_time_duration(b, a.ns)
+            if ta is CelTimestamp and tb is CelDuration:
+                return timelib.add_time_duration(a, b.ns)
+        elif op == "-":
+            if ta is CelDuration and tb is CelDuration:
+                return CelDuration(timelib.sub_durations(a.ns, b.ns))
+            if ta is CelTimestamp and tb is CelDuration:
+                return timelib.sub_time_duration(a, b.ns)
+            if ta is CelTimestamp and tb is CelTimestamp:
+                return CelDuration(timelib.sub_times(a, b))
+    except timelib.TimeError as ex:
+        raise EvalError(str(ex)) from None
+    raise no_overload()
 
 
 def format_double(f: float) -> str:
@@ -604,6 +650,10 @@ def to_string(v: Any) -> str:
         return str(v.q)
     if is_semver(v) or t is CelIP or t is CelCIDR:
         return str(v)
+    if t is CelTimestamp:
+        return timelib.format_timestamp(v)
+    if t is CelDuration:
+        return timelib.format_duration(v.ns)
     raise EvalError(f"type conversion error from '{type_name(v)}' to 'string'")
 
 
