@@ -317,6 +317,7 @@ def _std() -> dict[str, list[Overload]]:
     add("join", _ov("list_join", True, [L(STRING)], STRING),
         _ov("list_join_string", True, [L(STRING), STRING], STRING))
     add("strings.quote", _ov("strings_quote", False, [STRING], STRING))
+    add("format", _ov("string_format", True, [STRING, L(DYN)], STRING))
     # Kubernetes regex library
     add("find", _ov("string_find_string", True, [STRING, STRING], STRING))
     add("findAll", _ov("string_find_all_string", True, [STRING, STRING], L(STRING)),
@@ -441,7 +442,7 @@ INCLUDES = [_ov("dra_includes_dyn_dyn", True, [DYN, DYN], BOOL)]
 # ext.Encoders are not in it: math.greatest() and base64.encode() are undeclared references there, as here;
 # the apiserver of tests/cluster says so; nor is the authorizer variable of authorization expressions.)
 UNSUPPORTED = {
-    "format", "format.named", "validate", "strings.quote_",
+    "format.named", "validate", "strings.quote_",
     # k8s.io/apiserver pkg/cel/library/format.go: format.<name>() for each of its formats
     *(f"format.{n}" for n in ("dns1123Label", "dns1123Subdomain", "dns1035Label", "qualifiedName",
                               "dns1123LabelPrefix", "dns1123SubdomainPrefix", "dns1035LabelPrefix", "labelValue",
@@ -663,6 +664,8 @@ class Checker:
             elif n.kind == "select":
                 stack.append(some(n.operand))
             elif n.kind == "call":
+                if n.name == "format":  # ext/formatting.go: exempt (HomogeneousAggregateLiteralExemptFunctions)
+                    continue
                 if n.operand is not None:
                     stack.append(n.operand)
                 stack.extend(a for a in n.args if isinstance(a, Node))
@@ -673,6 +676,20 @@ class Checker:
             raise CheckError(msg, pos, validator=True)
 
     # -- nodes
+    def check_format_string(self, e: Node, target: Node) -> None:
+        """Dractl's limits on format(): a literal format string without %f and %e clauses.
+
+        Those two go through golang.org/x/text's en_US number printer (ext/formatting.go), which dractl does not
+        reproduce; a format string known only at run time might hold them.
+        """
+        from dractl.cel.library.formatting import clauses
+
+        if target.kind != "lit" or not isinstance(target.value, str):
+            self.unsupported("format() with a format string that is not a string literal is not supported by dractl",
+                             e.pos)
+        elif clauses(target.value) & {"f", "e"}:
+            self.unsupported("format() with a %f or %e clause is not supported by dractl", e.pos)
+
     def c_lit(self, e: Node) -> Any:
         """The type of a literal."""
         v = e.value
@@ -890,6 +907,8 @@ class Checker:
             return self.error(f"found no matching overload for '{fn}' applied to '{sig}'", e.pos)
         if all(ov.id in UNIMPLEMENTED for ov in matched):
             self.unsupported(f"{fn}() is not supported by dractl", e.pos)
+        if fn == "format" and target is not None:
+            self.check_format_string(e, target)
         self.out.overloads[e.id] = matched
         return result
 
@@ -1259,6 +1278,8 @@ class Coster:
         if oid == "bytes_to_string" and len(args) == 1:
             sz = self.size_or_unknown(args[0])
             return sz.factor(STRING_TRAVERSAL).add(argsum), Est(sz.lo // 4, sz.hi)
+        if oid == "string_format" and target is not None:  # no result size: unbounded
+            return self.size_or_unknown(target).factor(STRING_TRAVERSAL).add(argsum), None
         if oid == "strings_quote" and len(args) == 1:
             sz = self.size_or_unknown(args[0])
             return sz.factor(STRING_TRAVERSAL).add(argsum), Est(sz.lo + 2, _sadd(_smul(sz.hi, 2), 2))

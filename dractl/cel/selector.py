@@ -619,7 +619,7 @@ def _literal_fails(fn: str, v: Any) -> bool:
     return False
 
 
-def _validate_literals(expr: str, root: Node, also: CheckError | None = None) -> None:
+def _validate_literals(expr: str, root: Node, types: dict, also: CheckError | None = None) -> None:
     """Kubernetes' literal validators (cel.ValidateDurationLiterals, ValidateTimestampLiterals, ValidateRegexLiterals).
 
     The first argument of a ``duration``, ``timestamp`` or ``matches`` call (the pattern of ``s.matches(p)``; the
@@ -632,6 +632,14 @@ def _validate_literals(expr: str, root: Node, also: CheckError | None = None) ->
             a = e.args[0]
             if a.kind == "lit" and _literal_fails(some(e.name), a.value):
                 errs.append((a.pos, f"invalid {e.name} argument"))
+        if (e.kind == "call" and e.name == "format" and e.operand is not None and e.operand.kind == "lit"
+                and isinstance(e.operand.value, str) and len(e.args) == 1 and e.args[0].kind == "list"):
+            # ext/formatting.go stringFormatValidator: a literal format string with a list literal
+            from dractl.cel.library.formatting import check_format
+
+            bad = check_format(e.operand.value, list(e.args[0].args), lambda n: types.get(n.id, "dyn"))
+            if bad is not None:
+                errs.append(((e if bad[0] is None else bad[0]).pos, bad[1]))
     if also is not None:  # the homogeneous literal validator's error
         errs.append((-1 if also.pos is None else also.pos, also.message))
     if errs:
@@ -742,7 +750,7 @@ def _compile(expr: str, cfg: EnvConfig) -> CompiledSelector:
         t = checker.check(root)
     except CheckError as ex:
         if ex.validator:
-            _validate_literals(expr, root, ex)
+            _validate_literals(expr, root, checker.out.types, ex)
         raise _compile_error(expr, ex.message, ex.pos) from None
     except Unsupported as ex:
         raise CELCompileError(ex.message, expr, ex.pos, unsupported=True) from None
@@ -751,7 +759,7 @@ def _compile(expr: str, cfg: EnvConfig) -> CompiledSelector:
     if t != BOOL and t != cfg.attr_type:
         raise CELCompileError(
             f"must evaluate to bool or the unknown type, not {fmt_type(t, 'google.protobuf.Any')}", expr, None)
-    _validate_literals(expr, root)
+    _validate_literals(expr, root, checker.out.types)
     est = estimate_cost(root, checker.out)
     # CompileCELExpression creates the program (an error there is a compile error); the apiserver's validation
     # compares the estimated cost with the limit afterwards

@@ -439,6 +439,18 @@ def time_getter(name: str) -> Any:
     return f
 
 
+def _format(fmt: Any, args: Any) -> Any:
+    """``fmt.format(args)`` (cel-go ext/formatting.go, strings version 2), guarded by its signature."""
+    from dractl.cel.library.formatting import FormatError, format_string
+
+    if not (_is_str(fmt) and _is_list(args)):
+        raise EvalError(f"no such overload: format({type_name(fmt)}, {type_name(args)})")
+    try:
+        return mk_str(format_string(str(fmt), list(args)))
+    except FormatError as ex:
+        raise EvalError(ex.message) from None
+
+
 def _type_of(v: Any) -> CelType:
     return CelType(type_name(v))
 

@@ -21,6 +21,7 @@ from dractl.cel.library.functions import (
     _find_all,
     _first,
     _flatten,
+    _format,
     _includes,
     _index_of,
     _is_quantity,
@@ -236,6 +237,7 @@ LIBRARY: dict[str, Callable[..., Any]] = {
     "masked": _cidr_masked,
     "includes": _includes,
     "timestamp": _timestamp,
+    "format": _format,
     "duration": _duration,
     **{name: time_getter(name) for name in (
         "getFullYear", "getMonth", "getDayOfYear", "getDayOfMonth", "getDate", "getDayOfWeek", "getHours",

@@ -99,7 +99,8 @@ def call_cost(fn: str) -> Callable[[tuple, Any], int]:
     """cel-go's runtime CallCost with Kubernetes' library.CostEstimator (args include the receiver)."""
     if fn in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes"):
         return lambda args, r: _traversal(args[0]) if args else 0
-    if fn in ("lowerAscii", "upperAscii", "substring", "trim", "quantity", "isQuantity", "semver", "isSemver"):
+    if fn in ("lowerAscii", "upperAscii", "substring", "trim", "quantity", "isQuantity", "semver", "isSemver",
+              "format"):  # format: cel-go interpreter/runtimecost.go ExtFormatString
         return lambda args, r: math.ceil(_sz(args[0]) * 0.1)
     if fn in ("replace", "split"):
         return lambda args, r: math.ceil(_sz(args[0]) * 0.2)
