@@ -519,3 +519,131 @@ def allocator_scenarios(rng: random.Random, n: int) -> list[dict]:
             "claims": [_claim(rng, i, lists) for i in range(rng.choice([1, 1, 2, 2, 3]))],
         })
     return scenarios
+
+
+# ------------------------------------------------------------------- CEL: timestamps, durations, format()
+
+_TS = ['"2023-01-01T00:00:00Z"', '"2023-07-14T10:30:45.123Z"', '"2024-02-29T23:59:59.999999999+05:30"',
+       '"1969-12-31T23:59:59.5Z"', '"0001-01-01T00:00:00Z"', '"9999-12-31T23:59:59.999999999Z"',
+       '"2023-01-01T00:00:00-08:00"', '"2023-01-01T7:00:00Z"', '"2023-01-01T00:00:00,25Z"',
+       '"2023-01-01T00:00:00+24:00"', '"2021-03-28T01:30:00Z"', '"2023-01-01T00:00:00.1234567891234Z"',
+       # not RFC 3339 as Go parses it, or out of CEL's range
+       '"2023-1-01T00:00:00Z"', '"2023-01-01t00:00:00Z"', '"2023-02-30T00:00:00Z"', '"0000-12-31T23:59:59Z"',
+       '"2016-12-31T23:59:60Z"', '""']
+_DUR = ['"1h30m"', '"1.5ms"', '"-1ns"', '"0"', '"2562047h47m16.854775807s"', '"-2562047h47m16.854775808s"',
+        '"1µs"', '".5s"', '"5.s"', '"3723.456s"', '"-3723.456s"', '"+10m"', '"300ms"', '"1.0000000005s"',
+        '"1.5"', '"1d"', '"1h-1m"', '""', '"100000000000000000000ns"']
+_EPOCHS = ["0", "1", "-1", "1700000000", "253402300799", "-62135596800", "253402300800", "86400"]
+_ZONES = ['"UTC"', '""', '"America/Los_Angeles"', '"Europe/Berlin"', '"Asia/Kolkata"', '"Australia/Lord_Howe"',
+          '"-08:00"', '"+05:30"', '"+14:00"', '"-00:30"', '"05:70"', '"x:1"', '":30"', '"Foo/Bar"', '"../etc"',
+          '"Etc/GMT+5"', '"Pacific/Chatham"', '"99999999999999999999:00"']
+_GETTERS = ["getFullYear", "getMonth", "getDayOfYear", "getDayOfMonth", "getDate", "getDayOfWeek", "getHours",
+            "getMinutes", "getSeconds", "getMilliseconds"]
+
+
+def _good(rng: random.Random, values: list[str], bad_from: int) -> str:
+    """Mostly a value that converts: literals that do not are compile errors (the literal validators)."""
+    return rng.choice(values if rng.random() < 0.15 else values[:bad_from])
+
+
+def _ts(rng: random.Random, depth: int = 0) -> str:
+    r = rng.randrange(8 if depth < 2 else 3)
+    if r == 0:
+        return f"timestamp({_good(rng, _TS, 12)})"
+    if r == 1:
+        return f"timestamp({_good(rng, _EPOCHS, 6)})"
+    if r == 2:
+        return f"timestamp(dyn({rng.choice(_TS + _EPOCHS)}))"
+    if r == 3:
+        return f"{_ts(rng, depth + 1)} + {_dur(rng, depth + 1)}"
+    if r == 4:
+        return f"{_dur(rng, depth + 1)} + {_ts(rng, depth + 1)}"
+    if r == 5:
+        return f"{_ts(rng, depth + 1)} - {_dur(rng, depth + 1)}"
+    if r == 6:
+        ref, _ = _attr(rng, "string")
+        return f"timestamp({ref})"
+    return f"timestamp(string({_ts(rng, depth + 1)}))"
+
+
+def _dur(rng: random.Random, depth: int = 0) -> str:
+    r = rng.randrange(7 if depth < 2 else 2)
+    if r == 0:
+        return f"duration({_good(rng, _DUR, 14)})"
+    if r == 1:
+        return f"duration(dyn({rng.choice(_DUR)}))"
+    if r == 2:
+        return f"({_ts(rng, depth + 1)} - {_ts(rng, depth + 1)})"
+    if r == 3:
+        return f"({_dur(rng, depth + 1)} {rng.choice('+-')} {_dur(rng, depth + 1)})"
+    if r == 4:
+        return f"-dyn({_dur(rng, depth + 1)})"
+    if r == 5:
+        return f"duration(string({_dur(rng, depth + 1)}))"
+    return f"duration({_dur(rng, depth + 1)})"
+
+
+def _time_atom(rng: random.Random) -> str:
+    r = rng.randrange(12)
+    op = _cmp(rng)
+    if r == 0:
+        return f"{_ts(rng)} {op} {_ts(rng)}"
+    if r == 1:
+        return f"{_dur(rng)} {op} {_dur(rng)}"
+    if r == 2:
+        return f"{_ts(rng)}.{rng.choice(_GETTERS)}() {op} {rng.choice(['0', '1', '5', '2023', '10'])}"
+    if r == 3:
+        return f"{_ts(rng)}.{rng.choice(_GETTERS)}({rng.choice(_ZONES)}) {op} {rng.choice(['0', '1', '5', '10'])}"
+    if r == 4:
+        fn = rng.choice(["getHours", "getMinutes", "getSeconds", "getMilliseconds"])
+        return f"{_dur(rng)}.{fn}() {op} {rng.choice(['0', '1', '62', '3723', '-62'])}"
+    if r == 5:
+        return f"string({_ts(rng)}) {op} {rng.choice(_TS)}"
+    if r == 6:
+        return f"string({_dur(rng)}) {op} {rng.choice(_DUR)}"
+    if r == 7:
+        return f"int({rng.choice([_ts(rng), _dur(rng)])}) {op} {rng.choice(_EPOCHS)}"
+    if r == 8:
+        other = rng.choice([_ts(rng), _dur(rng), "1", '"x"'])
+        return f"dyn({rng.choice([_ts(rng), _dur(rng)])}) {op} dyn({other})"
+    if r == 9:
+        return f"dyn({rng.choice(['1', '1.5', _ts(rng), _dur(rng)])}).{rng.choice(_GETTERS)}() == 1"
+    if r == 10:
+        t = rng.choice(["google.protobuf.Timestamp", "google.protobuf.Duration", "int"])
+        return f"type({rng.choice([_ts(rng), _dur(rng)])}) == {t}"
+    return f"[{_dur(rng)}, {_dur(rng)}].exists(d, d > duration(\"1s\")) || {_ts(rng)} in [{_ts(rng)}]"
+
+
+# format(): the clauses dractl evaluates (%f and %e are refused), arguments of every kind
+_CLAUSES = ["%s", "%d", "%x", "%X", "%o", "%b", "%%", "%.2s", "%", "%q", "%.x", "%5d", "%.3d"]
+_FORMAT_ARGS = ["1", "-7", "255u", "1.5", "-0.0", 'double("NaN")', '"héllo"', '"a\\"b"', 'b"\\x01\\xff"', 'b"ok"',
+                "true", "null", "[1, 2]", '["a", "b"]', "[]", '{"k": 1}', '{2: "v", 1: "w"}', "[1.25, -2.5]",
+                "[[1], [2, 3]]", "timestamp(1)", 'duration("1m30s")', "int", "type(1.0)", 'quantity("1")',
+                "optional.of(1)", 'semver("1.0.0")', "dyn(1)", 'dyn("x")', 'dyn([1, "a"])', '[1, "a"]',
+                '{"a": 1, "b": "c"}', "[timestamp(1)]", '[b"\\xff"]', "{true: 1.5}", "{1.5: 1}",
+                '[double("Infinity")]', "1e100", "[null, true]", "device.driver", "device.attributes"]
+
+
+def _format_atom(rng: random.Random) -> str:
+    parts = []
+    for _ in range(rng.randrange(0, 4)):
+        parts += [rng.choice(["", "a", " ", "é"]), rng.choice(_CLAUSES)]
+    fmt = ("".join(parts) + rng.choice(["", "x"])).replace('"', '\\"')
+    n = max(0, fmt.count("%") - 2 * fmt.count("%%") + rng.choice([-1, 0, 0, 0, 1]))
+    args = ", ".join(_attr(rng)[0] if rng.random() < 0.15 else rng.choice(_FORMAT_ARGS) for _ in range(n))
+    arg = f"[{args}]" if rng.random() < 0.85 else rng.choice([f"dyn([{args}])", f"[{args}].map(x, x)", "dyn(1)"])
+    e = f'"{fmt}".format({arg})'
+    return rng.choice([f'{e} == ""', f"{e}.size() > 2", f'{e}.startsWith("a")', f"{e} == {e}"])
+
+
+def time_format_cases(rng: random.Random, n: int) -> list[dict[str, str]]:
+    """Selectors with timestamps, durations and format(), over every device and environment."""
+    devices, envs = sorted(DEVICES), sorted(ENVS)
+    cases = []
+    for _ in range(n):
+        atom = _time_atom if rng.random() < 0.6 else _format_atom
+        expr = atom(rng)
+        if rng.random() < 0.25:
+            expr = f"{expr} {rng.choice(['&&', '||'])} {_time_atom(rng)}"
+        cases.append({"expr": expr, "device": rng.choice(devices), "env": rng.choice(envs)})
+    return cases
