@@ -244,7 +244,8 @@ def _device_class(o: dict[str, Any]) -> m.DeviceClass:
 
 
 def _selectors(v: Any) -> tuple[str, ...]:
-    return tuple(_d(_d(s).get("cel")).get("expression", "") for s in _l(v))
+    # a null expression is the empty string (Go's decoder leaves the string unset)
+    return tuple(_d(_d(s).get("cel")).get("expression") or "" for s in _l(v))
 
 
 # ------------------------------------------------------------------ ResourceSlice

@@ -55,6 +55,16 @@ EXPRESSIONS = [
     "[1,2].map(x)",
     "true ? 1 : \"a\"",
     'device.attributes["gpu.example.com"].index.foo()',
+    # a null expression is the empty one (Go's decoder leaves the string unset): a syntax error, not a crash
+    None,
+    "",
+    # timestamps, durations and format() (cel-go's time functions, ext.Strings v2)
+    'timestamp("2026-01-01T00:00:00Z") + duration("90m") > timestamp("2026-01-01T01:00:00Z")',
+    'duration("1h30m").getMinutes() == 90 && timestamp("2026-03-01T10:00:00Z").getDayOfWeek() == 0',
+    'timestamp("2026-13-01T00:00:00Z") == timestamp("2026-01-01T00:00:00Z")',
+    'duration("1x") > duration("1s")',
+    '"%s has %d GPUs".format(["node", 8]) == "node has 8 GPUs"',
+    '"%d".format(["x"]) == "x"',
 ]
 
 
