@@ -34,10 +34,10 @@ from dractl.model.validate.field_errors import (
 )
 from dractl.model.validate.fields import (
     _check_key,
+    _declared_fully_qualified_name,
     _dns_label,
     _dns_subdomain,
     _driver_name,
-    _fully_qualified_name,
     _key_path,
     _label_name,
     _list,
@@ -183,10 +183,11 @@ def _device_claim(devices: Any, path: str) -> dict[str, set[str] | None]:
         # validateDeviceConstraint (pkg/apis/resource/validation): matchAttribute wins where both are set (the
         # allocator reads it first too); neither is required, with upstream's words
         match, distinct = con.get("matchAttribute"), con.get("distinctAttribute")
+        # (both covered by declarative validation, whose errors the apiserver shows)
         if match is not None:
-            _fully_qualified_name(match, f"{cp}.matchAttribute")
+            _declared_fully_qualified_name(match, f"{cp}.matchAttribute")
         elif distinct is not None:
-            _fully_qualified_name(distinct, f"{cp}.distinctAttribute")
+            _declared_fully_qualified_name(distinct, f"{cp}.distinctAttribute")
         else:
             raise _required(cp, 'exactly one of "matchAttribute" or "distinctAttribute" is required, but multiple '
                                 'fields are set')

@@ -202,8 +202,7 @@ def _qualified_name(name: Any, path: str) -> None:
         if not ident:
             raise _invalid(path, "", "the name must not be empty")
         _c_identifier(ident, path)
-    else:
-        raise _invalid(path, name, "must not contain more than one slash")
+    # more than one slash: not judged upstream (a TODO in validateQualifiedName; the apiserver takes "a/b/c")
 
 
 def _check_key(key: Any, path: str) -> None:
@@ -218,6 +217,33 @@ def _fully_qualified_name(name: Any, path: str) -> None:
     if name == "":
         raise _required(path)
     _qualified_name(name, path)
+    if "/" not in name:
+        raise _invalid(path, name, "a fully qualified name must be a domain and a name separated by a slash")
+
+
+def _declared_fully_qualified_name(name: Any, path: str) -> None:
+    """A fully qualified name judged by declarative validation (where it covers the handwritten rule).
+
+    apimachinery api/validate/strfmt.go ResourceFullyQualifiedName: the domain is a lowercase DNS subdomain of
+    at most 63 bytes (the handwritten rule lowercases it first), and the words differ ("prefix: ...").
+    """
+    if not isinstance(name, str):
+        raise _wrong_type(path, name, "a string")
+    parts = name.split("/")
+    if len(parts) == 1:
+        _c_identifier(name, path)
+    elif len(parts) == 2:
+        domain, ident = parts
+        if not domain:
+            raise _invalid(path, "", "prefix must not be empty")
+        if _blen(domain) > 63:
+            raise _too_long(path, 63)
+        err = dns_subdomain_error(domain, "bytes")
+        if err:
+            raise _invalid(path, domain, "prefix: " + err)
+        if not ident:
+            raise _invalid(path, "", "name must not be empty")
+        _c_identifier(ident, path)
     if "/" not in name:
         raise _invalid(path, name, "a fully qualified name must be a domain and a name separated by a slash")
 

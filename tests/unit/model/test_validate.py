@@ -233,8 +233,6 @@ CASES: list[tuple[str, str, list, str, str]] = [
      "spec.devices[0].attributes", 'Invalid value: "": the domain must not be empty'),
     ("attribute-key-empty-name", "slice", [S(["spec", "devices", 0, "attributes", "example.com/"], {"string": "x"})],
      "spec.devices[0].attributes", 'Invalid value: "": the name must not be empty'),
-    ("attribute-key-two-slashes", "slice", [S(["spec", "devices", 0, "attributes", "a.com/b/c"], {"string": "x"})],
-     "spec.devices[0].attributes", 'Invalid value: "a.com/b/c": must not contain more than one slash'),
     ("attribute-no-value", "slice", [S("spec.devices.0.attributes.model", {})],
      "spec.devices[0].attributes[model]", 'Invalid value: "": exactly one value must be specified'),
     ("attribute-two-values", "slice", [S("spec.devices.0.attributes.model", {"string": "x", "int": 1})],
@@ -911,6 +909,8 @@ VALID: list[tuple[str, str, list]] = [
     ("unquoted-timestamps", "claim",
      [S("metadata.creationTimestamp", datetime.datetime(2026, 7, 20, tzinfo=datetime.UTC)),
       S("metadata.deletionTimestamp", datetime.date(2026, 7, 21))]),
+    # more than one slash: validateQualifiedName does not judge it (a TODO upstream); the apiserver takes it
+    ("attribute-key-two-slashes", "slice", [S(["spec", "devices", 0, "attributes", "a.com/b/c"], {"string": "x"})]),
     ("fractional-milli-range", "multi",
      [S("spec.devices.0.capacity.compute.requestPolicy",
         {"default": "1.5", "validRange": {"min": "0.5", "step": "0.5", "max": "100"}})]),
