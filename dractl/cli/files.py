@@ -30,17 +30,13 @@ def read_files(files: list[str], app_ctx: AppContext, *, new: bool = False) -> l
         out = [(f, read_objects(f, warn=app_ctx.warn)) for f in files]
     if new:
         from dractl.cel.validation import new_selector_error
-        from dractl.errors import ValidationError
         from dractl.model.parse import kind_label
-        from dractl.model.unknownfields import unknown_fields_error
         from dractl.model.validate.create import create_error
 
         for f, objs in out:
             for o in objs:
-                # kubectl asks for strict field validation: an unknown field refuses the object (a 400)
-                unknown = unknown_fields_error(o.raw) if o.raw else None
-                err = (ValidationError("", unknown) if unknown is not None
-                       else (create_error(o.raw) if o.raw else None) or new_selector_error(o, app_ctx.features))
+                # (a kind kubectl cannot map and unknown fields were refused as the file was read: parse_object)
+                err = (create_error(o.raw) if o.raw else None) or new_selector_error(o, app_ctx.features)
                 if err is not None:
                     raise err.located(obj=kind_label(type(o).__name__, o.namespace, o.name), origin=_name(f))
     return out

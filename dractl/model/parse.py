@@ -70,6 +70,11 @@ def parse_object(obj: Any, *, validate: bool = True, model: bool = True) -> Any:
     kind = obj.get("kind")
     if not isinstance(kind, str) or not kind or not isinstance(obj.get("apiVersion"), str):
         raise ValidationError("", "not a Kubernetes object: apiVersion and kind are required")
+    if validate:
+        from dractl.model.validate.mode import is_written
+
+        if is_written():  # what kubectl and the apiserver's strict decoder refuse before any validation
+            _refuse_undecodable(obj)
     group, _ = api_version_of(obj)
     if kind not in KINDS or KINDS[kind][0] != group:
         raise UnknownKind(f"{obj.get('apiVersion')}, Kind={kind}")
@@ -92,6 +97,20 @@ def parse_object(obj: Any, *, validate: bool = True, model: bool = True) -> Any:
         raise e.located(obj=object_label(v1)) from None
     except (TypeError, AttributeError, ValueError, KeyError) as e:  # shape the validator let through
         raise ValidationError("", f"malformed object ({e})", obj=object_label(v1)) from None
+
+
+def _refuse_undecodable(obj: dict[str, Any]) -> None:
+    """Refuse an object to be written that kubectl cannot map or the apiserver's strict decoding refuses.
+
+    A kind its version does not serve, fields its kind does not have (kubectl's default fieldValidation=Strict):
+    judged as sent, before a v1beta1 object is converted and before any validation (a misspelt ``Exactly`` is
+    unknown, not a missing ``exactly``).
+    """
+    from dractl.model.unknownfields import unknown_fields_error, unserved_error
+
+    err = unserved_error(obj) or unknown_fields_error(obj)
+    if err is not None:
+        raise ValidationError("", err, obj=object_label(obj))
 
 
 #: (kind, apiVersion) -> the parser parse_object ends in, for objects that need no conversion; None: the others

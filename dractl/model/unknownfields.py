@@ -58,6 +58,29 @@ def unknown_fields(obj: Mapping[str, Any]) -> list[str]:
     return sorted(out)
 
 
+def unserved_error(obj: Mapping[str, Any]) -> str | None:
+    """Kubectl's words for a kind the apiserver does not serve in ``obj``'s apiVersion, or None.
+
+    Judged for the API groups whose every version is in the schema (the core group, resource.k8s.io, policy,
+    scheduling.k8s.io, node.k8s.io); another group's kinds are not known here (None).
+    """
+    s = _schema()
+    api, kind = obj.get("apiVersion"), obj.get("kind")
+    if not isinstance(api, str) or not isinstance(kind, str) or f"{api}/{kind}" in s["kinds"]:
+        return None
+    group = api.rpartition("/")[0]
+    if group not in _groups(s):
+        return None
+    return f'no matches for kind "{kind}" in version "{api}"'
+
+
+def _groups(s: dict[str, Any]) -> set[str]:
+    groups = s.get("_groups")
+    if groups is None:
+        groups = s["_groups"] = {k.rsplit("/", 1)[0].rpartition("/")[0] for k in s["kinds"]}
+    return groups
+
+
 def unknown_fields_error(obj: Mapping[str, Any]) -> str | None:
     """The apiserver's words for ``obj``'s unknown fields, or None."""
     fields = unknown_fields(obj)

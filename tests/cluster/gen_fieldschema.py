@@ -16,8 +16,9 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-GROUPS = ["api/v1", "apis/resource.k8s.io/v1", "apis/policy/v1", "apis/scheduling.k8s.io/v1",
-          "apis/node.k8s.io/v1"]
+# every version of resource.k8s.io the apiserver can serve (tests/cluster serves them all: api/all=true)
+GROUPS = ["api/v1", "apis/resource.k8s.io/v1", "apis/resource.k8s.io/v1beta2", "apis/resource.k8s.io/v1beta1",
+          "apis/resource.k8s.io/v1alpha3", "apis/policy/v1", "apis/scheduling.k8s.io/v1", "apis/node.k8s.io/v1"]
 
 
 def main() -> None:

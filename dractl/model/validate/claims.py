@@ -139,7 +139,7 @@ def _device_claim(devices: Any, path: str) -> dict[str, set[str] | None]:
     for i, req in enumerate(requests):
         rp = f"{rpath}[{i}]"
         req = _obj(req, rp)
-        name = _dns_label(req.get("name"), f"{rp}.name")
+        name = _dns_label(req.get("name"), f"{rp}.name", required=False)
         exactly = req.get("exactly")
         first = _list(req.get("firstAvailable"), f"{rp}.firstAvailable")
         if exactly is None and not first:
@@ -156,7 +156,7 @@ def _device_claim(devices: Any, path: str) -> dict[str, set[str] | None]:
             for j, sub in enumerate(first):
                 sp = f"{fpath}[{j}]"
                 sub = _obj(sub, sp)
-                sname = _dns_label(sub.get("name"), f"{sp}.name")
+                sname = _dns_label(sub.get("name"), f"{sp}.name", required=False)
                 # a subrequest's class name is covered by declarative validation (its error says bytes)
                 _device_class_name(sub.get("deviceClassName"), f"{sp}.deviceClassName", "bytes")
                 _selectors(sub.get("selectors"), f"{sp}.selectors")
@@ -218,8 +218,8 @@ def _request_refs(refs: Any, path: str, names: dict[str, set[str] | None]) -> No
 
 def _request_ref(ref: Any, path: str, names: dict[str, set[str] | None]) -> None:
     """validateRequestNameRef: '<request>' or '<request>/<subrequest>' naming an existing request."""
-    if ref is None or ref == "":
-        raise _required(path)
+    if ref is None:
+        ref = ""  # Go's decoder: a null string is "" (then an invalid request name, as upstream says)
     if not isinstance(ref, str):
         raise _wrong_type(path, ref, "a string")
     segments = ref.split("/")
@@ -369,7 +369,7 @@ def _claim_status(status: dict, names: dict[str, set[str] | None]) -> None:
 def _device_status(dev: dict, path: str, allocated: set[tuple]) -> tuple:
     driver = _driver_name(dev.get("driver"), f"{path}.driver")
     pool = _pool_name(dev.get("pool"), f"{path}.pool")
-    device = _dns_label(dev.get("device"), f"{path}.device")
+    device = _dns_label(dev.get("device"), f"{path}.device", required=False)
     share = dev.get("shareID")
     if share is not None:
         _uid(share, f"{path}.shareID")
@@ -459,7 +459,7 @@ def _allocation_result(allocation: dict, path: str, names: dict[str, set[str] | 
         _request_ref(res.get("request"), f"{rp}.request", names)
         _driver_name(res.get("driver"), f"{rp}.driver", covered=True)
         _pool_name(res.get("pool"), f"{rp}.pool")
-        _dns_label(res.get("device"), f"{rp}.device")
+        _dns_label(res.get("device"), f"{rp}.device", required=False)
         _opt_bool(res.get("adminAccess"), f"{rp}.adminAccess")
         _binding_conditions(res.get("bindingConditions"), res.get("bindingFailureConditions"), rp)
         _tolerations(res.get("tolerations"), f"{rp}.tolerations")

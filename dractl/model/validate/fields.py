@@ -78,9 +78,17 @@ def _opt_int(value: Any, path: str) -> int | None:
     return value
 
 
-def _dns_label(value: Any, path: str, unit: str = "characters") -> str:
-    """A required DNS label (device, request, counter names); ``unit``: see formats.dns_label_error."""
-    if value is None or value == "":
+def _dns_label(value: Any, path: str, unit: str = "characters", *, required: bool = True) -> str:
+    """A required DNS label (device, request, counter names); ``unit``: see formats.dns_label_error.
+
+    ``required=False``: upstream has no Required rule for it (validateRequestName, validateDeviceName): an empty
+    or missing name (Go's "") is an invalid label.
+    """
+    if value is None and not required:
+        value = ""
+    if value == "" and required:
+        raise _required(path)
+    if value is None:
         raise _required(path)
     if not isinstance(value, str):
         raise _wrong_type(path, value, "a string")

@@ -182,7 +182,7 @@ def _devices(devices: list, per_device: bool) -> None:
             raise _wrong_type(f"spec.devices[{i}]", dev, "an object")
         name = dev.get("name")
         if type(name) is not str or len(name) > 63 or label_re(name) is None:
-            name = _dns_label(name, f"spec.devices[{i}].name")
+            name = _dns_label(name, f"spec.devices[{i}].name", required=False)
         if name in seen:
             raise _duplicate(f"spec.devices[{i}]", name)
         seen.add(name)

@@ -23,7 +23,7 @@ def _device_taint_rule(obj: dict) -> None:
         if sel.get("pool") is not None:
             _pool_name(sel["pool"], f"{sp}.pool")
         if sel.get("device") is not None:
-            _dns_label(sel["device"], f"{sp}.device")
+            _dns_label(sel["device"], f"{sp}.device", required=False)
     _taint(_obj(spec.get("taint"), "spec.taint"), "spec.taint")
     status = obj.get("status")
     if status is not None:
