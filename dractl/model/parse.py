@@ -802,7 +802,8 @@ def _pod(o: dict[str, Any]) -> m.Pod:
         container_claims=tuple(containers),
         phase=status.get("phase") or "Pending",
         claim_statuses=tuple([_pod_claim_status(s) for s in statuses]) if isinstance(statuses, list) else (),
-        node_selector=_frozen(selector) if selector else m.EMPTY,
+        # (a null value is "" to Go's decoder: the node's label must be empty)
+        node_selector=_frozen({k: "" if v is None else v for k, v in selector.items()}) if selector else m.EMPTY,
         health=_health_reports(status),
         conditions=conditions(status),
         raw=o,

@@ -35,8 +35,15 @@ def _spec_types(spec: dict) -> None:
         n = _opt_int(priority, "spec.priority")
         if n is not None and not _INT32_MIN <= n <= _INT32_MAX:
             raise _invalid("spec.priority", priority, "must be a 32-bit integer")
-    for name in ("preemptionPolicy", "schedulerName", "runtimeClassName", "hostname", "subdomain"):
+    for name in ("preemptionPolicy", "schedulerName", "runtimeClassName", "hostname", "subdomain", "restartPolicy",
+                 "dnsPolicy"):
         _str(spec.get(name), f"spec.{name}")
+    # validateRestartPolicy, validateDNSPolicy (an empty one is defaulted: Always, ClusterFirst)
+    for name, supported in (("restartPolicy", ("Always", "OnFailure", "Never")),
+                            ("dnsPolicy", ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"))):
+        value = spec.get(name)
+        if value and value not in supported:
+            raise _unsupported(f"spec.{name}", value, supported)
     for name in ("hostNetwork", "hostPID", "hostIPC", "hostUsers"):
         _opt_bool(spec.get(name), f"spec.{name}")
 

@@ -17,8 +17,13 @@ def _is_extended_resource_name(name: str) -> bool:
     return label_key_error("requests." + name) is None
 
 
+def _bytes_subdomain_error(value: str) -> str | None:
+    return dns_subdomain_error(value, "bytes")
+
+
 def _device_class(obj: dict) -> None:
-    _metadata(obj, "metadata", dns_subdomain_error, namespaced=False)
+    # a DeviceClass's name is judged by declarative validation (k8s-long-name): its words say "bytes"
+    _metadata(obj, "metadata", _bytes_subdomain_error, namespaced=False)
     spec = _obj(obj.get("spec"), "spec")
     _selectors(spec.get("selectors"), "spec.selectors")
     configs = _list(spec.get("config"), "spec.config")

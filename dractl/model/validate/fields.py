@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from dractl.errors import ValidationError
 from dractl.model.formats import (
     _C_ID_MSG,
     _C_ID_RE,
@@ -125,11 +126,18 @@ def _driver_name(value: Any, path: str, covered: bool = False) -> str:
         raise _required(path)
     if not isinstance(value, str):
         raise _wrong_type(path, value, "a string")
+    if covered:
+        # declarative validation's order: the format (its length too), then the size in its words
+        err = dns_subdomain_error(value.lower(), "bytes")
+        if err:
+            raise _invalid(path, value, err if _blen(value) > 253 else _DNS_SUBDOMAIN_CASELESS_MSG)
+        if _blen(value) > DRIVER_NAME_MAX_LEN:
+            raise ValidationError(path, f"Too long: may not be more than {DRIVER_NAME_MAX_LEN} characters")
     if _blen(value) > DRIVER_NAME_MAX_LEN:
         raise _too_long(path, DRIVER_NAME_MAX_LEN)
     err = dns_subdomain_error(value.lower())
     if err:
-        raise _invalid(path, value, _DNS_SUBDOMAIN_CASELESS_MSG if covered and _blen(value) <= 253 else err)
+        raise _invalid(path, value, err)
     _remember(_DRIVER_OK, value)
     return value
 

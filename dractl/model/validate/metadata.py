@@ -8,8 +8,9 @@ from typing import Any
 
 from dractl.model.formats import _blen, _mask_trailing_dash, dns_label_error, label_key_error, label_value_error
 from dractl.model.validate.field_errors import _invalid, _required, _too_long, _wrong_type
-from dractl.model.validate.fields import _key_path, _label_name, _list, _obj, _opt_bool, _str
+from dractl.model.validate.fields import _key_path, _label_name, _list, _obj, _opt_bool, _opt_int, _str
 from dractl.model.validate.limits import ANNOTATIONS_MAX_BYTES
+from dractl.model.validate.mode import is_written
 
 
 def _metadata(obj: dict, path: str, name_fn: Callable[[str], str | None], namespaced: bool) -> None:
@@ -45,32 +46,80 @@ _OWNER_STRINGS = ("apiVersion", "kind", "name", "uid")
 
 
 def _timestamp(value: Any, path: str) -> None:
-    """A metav1.Time: a string (YAML turns an unquoted one into a date, which kubectl sends as a string)."""
-    if value is not None and not isinstance(value, (str, datetime.date)):
+    """A metav1.Time: an RFC 3339 string (YAML turns an unquoted one into a date, which kubectl sends as one)."""
+    if value is None or isinstance(value, datetime.date):
+        return
+    if not isinstance(value, str):
         raise _wrong_type(path, value, "a string")
+    from dractl.model.validate.taints import _rfc3339
+
+    _rfc3339(value, path)  # metav1.Time.UnmarshalJSON: time.Parse(time.RFC3339, ...), "" too
+
+
+#: core/v1 helper.IsStandardFinalizerName
+_STANDARD_FINALIZERS = frozenset({"kubernetes", "orphan", "foregroundDeletion"})
 
 
 def _read_fields(meta: dict, path: str) -> None:
     """The types of the metadata fields dractl reads: uid, resourceVersion, timestamps, owners, finalizers."""
+    # the decoder's types first (a 400 before any validation)
     for key in _STRING_FIELDS:
         _str(meta.get(key), f"{path}.{key}")
     for key in _TIME_FIELDS:
         _timestamp(meta.get(key), f"{path}.{key}")
-    owners = meta.get("ownerReferences")
-    if owners is not None:
-        opath = f"{path}.ownerReferences"
-        for i, ref in enumerate(_list(owners, opath)):
-            rp = f"{opath}[{i}]"
-            ref = _obj(ref, rp)
-            for key in _OWNER_STRINGS:
-                _str(ref.get(key), f"{rp}.{key}")
-            _opt_bool(ref.get("controller"), f"{rp}.controller")
-            _opt_bool(ref.get("blockOwnerDeletion"), f"{rp}.blockOwnerDeletion")
-    finalizers = meta.get("finalizers")
-    if finalizers is not None:
-        fpath = f"{path}.finalizers"
-        for i, name in enumerate(_list(finalizers, fpath)):
-            _str(name, f"{fpath}[{i}]")
+    _opt_int(meta.get("generation"), f"{path}.generation")
+    owners = _list(meta.get("ownerReferences"), f"{path}.ownerReferences")
+    for i, ref in enumerate(owners):
+        rp = f"{path}.ownerReferences[{i}]"
+        ref = _obj(ref, rp)
+        for key in _OWNER_STRINGS:
+            _str(ref.get(key), f"{rp}.{key}")
+        _opt_bool(ref.get("controller"), f"{rp}.controller")
+        _opt_bool(ref.get("blockOwnerDeletion"), f"{rp}.blockOwnerDeletion")
+    fpath = f"{path}.finalizers"
+    finalizers = [_str(name, f"{fpath}[{i}]") for i, name in enumerate(_list(meta.get("finalizers"), fpath))]
+    for i, mf in enumerate(_list(meta.get("managedFields"), f"{path}.managedFields")):
+        _obj(mf, f"{path}.managedFields[{i}]")
+    if is_written():
+        _owners_and_finalizers(owners, finalizers, path)
+
+
+def _owners_and_finalizers(owners: list, finalizers: list[str], path: str) -> None:
+    """The owners and finalizers, as apimachinery api/validation/objectmeta.go judges them after the labels.
+
+    Judged for objects to be written only: a snapshot may come from documentation, whose owners often lost
+    their uid (real drivers' example slices do).
+    """
+    fpath = f"{path}.finalizers"
+    controller = ""
+    for i, ref in enumerate(owners):
+        rp = f"{path}.ownerReferences[{i}]"
+        api = ref.get("apiVersion") or ""
+        if api and (api.count("/") > 1 or not api.rpartition("/")[2]):  # schema.ParseGroupVersion
+            raise _invalid(f"{rp}.apiVersion", api, "must be <group>/<version> or <version>")
+        if ref.get("controller") is True:
+            current = f"{ref.get('kind') or ''}/{ref.get('name') or ''}"
+            if controller:
+                raise _invalid(f"{path}.ownerReferences", "<value omitted>",
+                               'Only one reference can have Controller set to true. Found "true" in references for '
+                               f"{controller} and {current}")
+            controller = current
+    for name in finalizers:
+        err = label_key_error(name)  # validation.IsQualifiedName; the path names no index upstream
+        if err:
+            raise _invalid(fpath, name, err)
+    if "orphan" in finalizers and "foregroundDeletion" in finalizers:
+        raise _invalid(fpath, finalizers, "finalizer orphan and foregroundDeletion cannot be both set")
+    # declarative validation covers these (its errors come after the handwritten ones)
+    for i, ref in enumerate(owners):
+        for key in ("apiVersion", "kind", "name", "uid"):
+            if not ref.get(key):
+                raise _required(f"{path}.ownerReferences[{i}].{key}", "must not be empty")
+    # (a negative generation is not judged: the apiserver sets it on create)
+    # core/v1 ValidateObjectMeta: a finalizer of no domain is one of the standard ones
+    for i, name in enumerate(finalizers):
+        if "/" not in name and name not in _STANDARD_FINALIZERS:
+            raise _invalid(f"{fpath}[{i}]", name, "name is neither a standard finalizer name nor is it fully qualified")
 
 
 #: (key, value) labels that passed: the nodes of a cluster repeat the same few (bounded)

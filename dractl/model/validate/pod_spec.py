@@ -26,7 +26,7 @@ from dractl.model.validate.field_errors import (
     _unsupported,
     _wrong_type,
 )
-from dractl.model.validate.fields import _label_value, _list, _obj, _quantity, _str
+from dractl.model.validate.fields import _label_value, _list, _obj, _opt_int, _quantity, _str
 from dractl.model.validate.node_selector import _node_selector, _node_selector_term
 from dractl.quantity import Quantity
 
@@ -313,6 +313,8 @@ def labels(d: Any, path: str) -> None:
     """ValidateLabels (nodeSelector, matchLabels)."""
     for k, v in _obj(d, path).items():
         label_name(k, path)
+        if v is None:
+            v = ""  # a map[string]string's null value is "" to Go's decoder
         if not isinstance(v, str):
             raise _wrong_type(f"{path}[{k}]", v, "a string")
         err = label_value_error(v)
@@ -481,6 +483,7 @@ def tolerations(items: Any, path: str) -> None:
         if not key and op != "Exists":
             raise _invalid(f"{p}.operator", op,
                            'operator must be Exists when `key` is empty, which means "match all values and all keys"')
+        _opt_int(t.get("tolerationSeconds"), f"{p}.tolerationSeconds")  # *int64: the decoder refuses others
         if t.get("tolerationSeconds") is not None and t.get("effect") != "NoExecute":
             raise _invalid(f"{p}.effect", t.get("effect") or "",
                            "effect must be 'NoExecute' when `tolerationSeconds` is set")
