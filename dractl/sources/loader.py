@@ -109,34 +109,20 @@ _UNIQUE_LOADER: Any = None
 
 
 def _unique_keys_loader() -> Any:
-    """PyYAML's safe loader, refusing a key twice in one mapping as kubectl does (``key "x" already set in map``).
+    """PyYAML's C loader reading values as kubectl does (:mod:`dractl.sources.yamlcompat`), refusing a key twice.
 
-    PyYAML keeps the last value silently: a second ``resources:`` or ``metadata:`` would hide the first. Keys a
-    merge (``<<``) brings in may override, as YAML says.
+    kubectl turns YAML into JSON with sigs.k8s.io/yaml (go-yaml v2): ``2024-01-01`` is a string, ``y`` is true,
+    ``1e1`` is 10, map keys are strings. A key twice in one mapping is refused as kubectl's strict decoding does
+    (``key "x" already set in map``): PyYAML would keep the last value silently, and a second ``resources:`` or
+    ``metadata:`` would hide the first. Keys a merge (``<<``) brings in may override, as YAML says.
     """
     global _UNIQUE_LOADER
     if _UNIQUE_LOADER is None:
         import yaml
-        from yaml.constructor import ConstructorError
 
-        base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        from dractl.sources.yamlcompat import loader_class
 
-        class UniqueKeys(base):  # type: ignore[misc, valid-type]
-            def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-                seen: dict[tuple[str, str], Any] = {}
-                for key_node, _ in node.value:
-                    if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
-                        continue
-                    k = (key_node.tag, key_node.value)
-                    first = seen.get(k)
-                    if first is not None:
-                        raise ConstructorError(
-                            None, None, f'key "{key_node.value}" already set in map (line {first.line + 1})',
-                            key_node.start_mark)
-                    seen[k] = key_node.start_mark
-                return super().construct_mapping(node, deep=deep)
-
-        _UNIQUE_LOADER = UniqueKeys
+        _UNIQUE_LOADER = loader_class(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     return _UNIQUE_LOADER
 
 
