@@ -238,13 +238,16 @@ class _Merged:
 def _read_yaml(path: str) -> dict[str, Any]:
     import yaml
 
+    from dractl.sources.yamlcompat import kubectl_loader
+
     try:
         with open(path, "rb") as f:
             text = f.read()
     except OSError as e:
         raise InputError(f"kubeconfig {path}: {_os_error(e)}") from None
     try:
-        doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        # client-go reads it with sigs.k8s.io/yaml, as kubectl reads manifests (a key twice: the last one wins)
+        doc = yaml.load(text, Loader=kubectl_loader(unique_keys=False))
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""

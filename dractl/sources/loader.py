@@ -118,11 +118,9 @@ def _unique_keys_loader() -> Any:
     """
     global _UNIQUE_LOADER
     if _UNIQUE_LOADER is None:
-        import yaml
+        from dractl.sources.yamlcompat import kubectl_loader
 
-        from dractl.sources.yamlcompat import loader_class
-
-        _UNIQUE_LOADER = loader_class(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        _UNIQUE_LOADER = kubectl_loader()
     return _UNIQUE_LOADER
 
 

@@ -258,8 +258,12 @@ def _float32_g(f: float) -> str:
     return ("-" if neg else "") + out
 
 
-def loader_class(base: Any) -> Any:
-    """A subclass of the PyYAML loader ``base`` (CSafeLoader) that makes the values kubectl makes."""
+def loader_class(base: Any, *, unique_keys: bool = True) -> Any:
+    """A subclass of the PyYAML loader ``base`` (CSafeLoader) that makes the values kubectl makes.
+
+    ``unique_keys``: refuse a key given twice in one mapping (``key "x" already set in map``, as strict decoding
+    says); else the last one is kept, as sigs.k8s.io/yaml.Unmarshal (client-go reading a kubeconfig) keeps it.
+    """
     import yaml
     from yaml.constructor import ConstructorError
     from yaml.nodes import MappingNode, ScalarNode, SequenceNode
@@ -344,7 +348,7 @@ def loader_class(base: Any) -> Any:
                     continue
                 key = self.key_of(key_node)
                 first = seen.get(key)
-                if first is not None:
+                if first is not None and unique_keys:
                     raise fail(f'key "{key}" already set in map (line {first.line + 1})', key_node)
                 seen[key] = key_node.start_mark
                 data[key] = value_of(value_node)
@@ -383,3 +387,17 @@ def loader_class(base: Any) -> Any:
     }
     assert yaml  # imported for its C extension's sake (the base loader)
     return GoYAMLLoader
+
+
+_CACHED: dict[bool, Any] = {}
+
+
+def kubectl_loader(*, unique_keys: bool = True) -> Any:
+    """:func:`loader_class` of PyYAML's C loader (its pure-Python one without libyaml), made once."""
+    got = _CACHED.get(unique_keys)
+    if got is None:
+        import yaml
+
+        got = _CACHED[unique_keys] = loader_class(getattr(yaml, "CSafeLoader", yaml.SafeLoader),
+                                                  unique_keys=unique_keys)
+    return got
