@@ -342,10 +342,16 @@ def namespace(name: str, labels: Mapping[str, str] | None = None) -> Obj:
 
 
 def docs_to_yaml(*objs: Mapping[str, Any]) -> str:
-    """A multi-document YAML stream, as ``kubectl apply -f`` reads it (fields in builder order)."""
+    """A multi-document YAML stream, as ``kubectl apply -f`` reads it (fields in builder order).
+
+    Strings go-yaml would read as something else (``y``, ``n``, ``1e1``) are quoted, as kubectl quotes them.
+    """
     import yaml
 
-    return "---\n".join(yaml.safe_dump(dict(o), sort_keys=False) for o in objs)
+    from dractl.sources.yamlcompat import dumper_class
+
+    dumper = dumper_class(getattr(yaml, "CSafeDumper", yaml.SafeDumper))
+    return "---\n".join(yaml.dump(dict(o), Dumper=dumper, sort_keys=False) for o in objs)
 
 
 def write_docs(path: str | Path, *objs: Mapping[str, Any]) -> str:

@@ -401,3 +401,22 @@ def kubectl_loader(*, unique_keys: bool = True) -> Any:
         got = _CACHED[unique_keys] = loader_class(getattr(yaml, "CSafeLoader", yaml.SafeLoader),
                                                   unique_keys=unique_keys)
     return got
+
+
+def dumper_class(base: Any) -> Any:
+    """A subclass of the PyYAML dumper ``base`` (CSafeDumper) that quotes what kubectl would not read as a string.
+
+    PyYAML writes ``y``, ``n``, ``1e1`` or ``0o10`` plain (to YAML 1.1 they are strings); go-yaml reads them as a
+    boolean or a number. A string is written plain only when both read it as that string.
+    """
+    from yaml.nodes import ScalarNode
+
+    class GoYAMLDumper(base):  # type: ignore[misc, valid-type]
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+            if kind is ScalarNode and implicit[0] and _HINT.get(value[:1]) is not None:
+                rtag, _ = _resolve("", value)
+                if rtag != STR:
+                    return rtag
+            return super().resolve(kind, value, implicit)
+
+    return GoYAMLDumper

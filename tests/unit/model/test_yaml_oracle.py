@@ -310,3 +310,16 @@ def test_oracle_is_kubectl_v1_37s_yaml() -> None:
     mod = (ORACLE / "go.mod").read_text()
     assert "sigs.k8s.io/yaml v1.6.0" in mod
     assert "go.yaml.in/yaml/v2 v2.4.4" in mod
+
+
+def test_dumped_strings_read_back_as_strings(yaml_oracle: Path) -> None:
+    """yamlcompat.dumper_class quotes every string kubectl would read as something else."""
+    import yaml
+
+    from dractl.sources.yamlcompat import dumper_class
+
+    dumper = dumper_class(getattr(yaml, "CSafeDumper", yaml.SafeDumper))
+    strings = [*SCALARS, *random_scalars(RANDOM_SCALARS, SEED), "", "<<"]
+    texts = [yaml.dump({"v": s, s: "k"}, Dumper=dumper) for s in strings]
+    for s, text, w in zip(strings, texts, kubectl(yaml_oracle, texts), strict=True):
+        assert "json" in w and json.loads(w["json"]) == {"v": s, s: "k"}, (s, text, w)
