@@ -386,13 +386,16 @@ _DUMPER: Any = None
 def _dumper() -> Any:
     """The YAML dumper: libyaml's safe dumper, without anchors.
 
-    A value shared by two items (one capacity map) is written out in each, as kubectl writes it.
+    A value shared by two items (one capacity map) is written out in each, as kubectl writes it. A string that
+    kubectl would read as another value (``y``, ``1e1``) is quoted (:func:`dractl.sources.yamlcompat.dumper_class`).
     """
     global _DUMPER
     if _DUMPER is None:
         import yaml
 
-        class Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+        from dractl.sources.yamlcompat import dumper_class
+
+        class Dumper(dumper_class(getattr(yaml, "CSafeDumper", yaml.SafeDumper))):  # type: ignore[misc]
             def ignore_aliases(self, data: Any) -> bool:
                 return True
 

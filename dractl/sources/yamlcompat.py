@@ -411,10 +411,16 @@ def dumper_class(base: Any) -> Any:
     """
     from yaml.nodes import ScalarNode
 
+    memo: dict[str, str] = {}  # the tag go-yaml reads a plain string as (names and quantities repeat)
+
     class GoYAMLDumper(base):  # type: ignore[misc, valid-type]
         def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
             if kind is ScalarNode and implicit[0] and _HINT.get(value[:1]) is not None:
-                rtag, _ = _resolve("", value)
+                rtag = memo.get(value)
+                if rtag is None:
+                    rtag, _ = _resolve("", value)
+                    if len(memo) < 65536:
+                        memo[value] = rtag
                 if rtag != STR:
                     return rtag
             return super().resolve(kind, value, implicit)

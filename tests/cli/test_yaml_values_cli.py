@@ -82,3 +82,23 @@ def test_what_kubectl_refuses(dractl_proc, tmp_path, name, count, why):
     assert r.out == ""
     (line,) = r.err.splitlines()
     assert f in line and why in line, line
+
+
+def test_yaml_output_reads_back_as_written_through_kubectls_rules(dractl, tmp_path):
+    """`-o yaml` quotes a string kubectl would read as another value (y, n, 1e1, 0o10): fed back, it is a string."""
+    from dractl.sources.loader import parse_documents
+
+    values = ["y", "n", "1e1", "0o10", "plain"]
+    slice_ = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "odd"},
+              "spec": {"driver": "gpu.example.com", "nodeName": "n1", "pool": {"name": "odd", "resourceSliceCount": 1},
+                       "devices": [{"name": f"d{i}", "attributes": {"v": {"string": v}}}
+                                   for i, v in enumerate(values)]}}
+    import json
+
+    f = tmp_path / "odd.json"
+    f.write_text(json.dumps(slice_))
+    r = dractl("--from", str(f), "devices", "-o", "yaml")
+    assert r.code == 0, r.err
+    (doc,) = parse_documents(r.out, "out")
+    got = [d["attributes"]["gpu.example.com/v"] for d in doc["items"]]
+    assert got == values
