@@ -70,10 +70,12 @@ def parse_object(obj: Any, *, validate: bool = True, model: bool = True) -> Any:
     kind = obj.get("kind")
     if not isinstance(kind, str) or not kind or not isinstance(obj.get("apiVersion"), str):
         raise ValidationError("", "not a Kubernetes object: apiVersion and kind are required")
+    written = False
     if validate:
         from dractl.model.validate.mode import is_written
 
-        if is_written():  # what kubectl and the apiserver's strict decoder refuse before any validation
+        written = is_written()
+        if written:  # what kubectl and the apiserver's strict decoder refuse before any validation
             _refuse_undecodable(obj)
     group, _ = api_version_of(obj)
     if kind not in KINDS or KINDS[kind][0] != group:
@@ -82,6 +84,8 @@ def parse_object(obj: Any, *, validate: bool = True, model: bool = True) -> Any:
         v1 = to_v1(obj)
     except ValidationError as e:  # a shape the older version's decoder refuses
         raise e.located(obj=object_label(obj)) from None
+    if written and kind == "ResourceSlice":
+        _drop_disabled_fields(v1)
     if validate:
         from dractl.model.validate import validate_object
 
@@ -111,6 +115,27 @@ def _refuse_undecodable(obj: dict[str, Any]) -> None:
     err = unserved_error(obj) or unknown_fields_error(obj)
     if err is not None:
         raise ValidationError("", err, obj=object_label(obj))
+
+
+def _drop_disabled_fields(obj: dict[str, Any]) -> None:
+    """What the apiserver drops from a new ResourceSlice before validating it, its feature gates at their defaults.
+
+    pkg/registry/resource/resourceslice/strategy.go dropDisabledFields: with DRAListTypeAttributes off, a
+    device attribute's list values (``ints``, ``strings``, ...) are dropped: ``{ints: [1]}`` is then no value,
+    ``{ints: [1], int: 1}`` an int. (The object is the file's, about to be stored as the apiserver stores it.)
+    """
+    from dractl.features import DEFAULT_GATES
+
+    if DEFAULT_GATES.list_type_attributes:
+        return
+    spec = obj.get("spec")
+    for d in (spec.get("devices") if isinstance(spec, dict) else None) or ():
+        attrs = d.get("attributes") if isinstance(d, dict) else None
+        if not isinstance(attrs, dict):
+            continue
+        for k, a in list(attrs.items()):
+            if isinstance(a, dict) and not _LISTS.isdisjoint(a):
+                attrs[k] = {f: v for f, v in a.items() if f not in _LISTS}
 
 
 #: (kind, apiVersion) -> the parser parse_object ends in, for objects that need no conversion; None: the others

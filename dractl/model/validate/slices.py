@@ -164,6 +164,8 @@ def _uses_advanced_features(devices: list) -> bool:
 
 # attribute value field -> kind code
 _ATTR_FIELDS = {"int": 0, "bool": 1, "string": 2, "version": 3, "ints": 4, "bools": 5, "strings": 6, "versions": 7}
+_NOT_GOOD = object()  # (a null attribute is no value: never one that passed)
+_ATTR_UNION = ", ".join(f"`{f}`" for f in _ATTR_FIELDS)
 
 
 def _devices(devices: list, per_device: bool) -> None:
@@ -209,7 +211,7 @@ def _devices(devices: list, per_device: bool) -> None:
         # attributes
         values = 0
         for key, attr in attrs.items():
-            if good_attrs.get(key) == attr:  # what the last device passed under this name (one string value)
+            if good_attrs.get(key, _NOT_GOOD) == attr:  # what the last device passed under this name (one value)
                 values += 1
                 continue
             if key not in qname_ok:
@@ -237,6 +239,8 @@ def _devices(devices: list, per_device: bool) -> None:
                     if fval is True or fval is False:
                         values += 1
                         continue
+            if attr is None:
+                attr = {}  # Go's decoder: a null attribute is one with no value
             if type(attr) is not dict:
                 raise _wrong_type(_key_path(f"spec.devices[{i}].attributes", key), attr, "an object")
             nfields = 0
@@ -264,9 +268,13 @@ def _devices(devices: list, per_device: bool) -> None:
                 else:
                     values += _attr_list(fval, kind, f"{_key_path(f'spec.devices[{i}].attributes', key)}.{fname}")
             if nfields != 1:
-                shown = "" if nfields == 0 else {k: v for k, v in attr.items() if k in attr_fields and v is not None}
+                # the union's declarative validation words it (its error covers the handwritten one)
+                if nfields == 0:
+                    raise _invalid(_key_path(f"spec.devices[{i}].attributes", key), "",
+                                   f"must specify one of: {_ATTR_UNION}")
+                shown = "{" + ", ".join(f for f in attr_fields if attr.get(f) is not None) + "}"
                 raise _invalid(_key_path(f"spec.devices[{i}].attributes", key), shown,
-                               "exactly one value must be specified")
+                               f"must specify exactly one of: {_ATTR_UNION}")
         if values > MAX_ATTR_VALUES:
             raise _invalid(f"spec.devices[{i}]", values,
                            f"the total number of attribute values must not exceed {MAX_ATTR_VALUES}")

@@ -235,9 +235,10 @@ CASES: list[tuple[str, str, list, str, str]] = [
     ("attribute-key-empty-name", "slice", [S(["spec", "devices", 0, "attributes", "example.com/"], {"string": "x"})],
      "spec.devices[0].attributes", 'Invalid value: "": the name must not be empty'),
     ("attribute-no-value", "slice", [S("spec.devices.0.attributes.model", {})],
-     "spec.devices[0].attributes[model]", 'Invalid value: "": exactly one value must be specified'),
+     "spec.devices[0].attributes[model]", 'Invalid value: "": must specify one of: `int`, `bool`, `string`, '
+     '`version`, `ints`, `bools`, `strings`, `versions`'),
     ("attribute-two-values", "slice", [S("spec.devices.0.attributes.model", {"string": "x", "int": 1})],
-     "spec.devices[0].attributes[model]", "exactly one value must be specified"),
+     "spec.devices[0].attributes[model]", 'Invalid value: "{int, string}": must specify exactly one of: `int`'),
     ("attribute-not-object", "slice", [S("spec.devices.0.attributes.model", "LATEST")],
      "spec.devices[0].attributes[model]", 'Invalid value: "string": must be an object'),
     ("attribute-string-too-long", "slice", [S("spec.devices.0.attributes.model.string", "m" * 65)],
