@@ -112,6 +112,14 @@ spec:
 """
 
 CASES |= {
+    # kubectl sends JSON as Go writes it: each <, > or & is 6 bytes of a RawExtension's 10 KiB
+    "parameters of 1,710 '<'": _class("k-html", "  config: [{opaque: {driver: gpu.example.com, "
+                                                "parameters: {x: '" + "<" * 1710 + "'}}}]"),
+    "parameters of 1,710 'a'": _class("k-plain", "  config: [{opaque: {driver: gpu.example.com, "
+                                                 "parameters: {x: '" + "a" * 1710 + "'}}}]"),
+}
+
+CASES |= {
     f"an attribute {attr}": SLICE.format(name=f"k-attr-{i}", attr=attr)
     for i, attr in enumerate(["{}", "null", "{int: 1, string: x}", "{int: 1, bool: true, version: 1.0.0}",
                               # DRAListTypeAttributes is off: the apiserver drops the list values

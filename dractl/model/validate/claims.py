@@ -256,6 +256,20 @@ def _device_configuration(cfg: dict, path: str) -> None:
     _raw_extension(opaque.get("parameters"), f"{op}.parameters", OPAQUE_MAX_LEN)
 
 
+def _go_json_len(text: str) -> int:
+    """The bytes of ``text`` (compact JSON) as Go's json.Marshal writes it, which is what kubectl sends.
+
+    Go escapes <, > and & as \u003c... (6 bytes for 1) and U+2028, U+2029 as \u2028 (6 bytes for 3): the
+    apiserver counts a RawExtension's bytes as received.
+    """
+    n = _blen(text)
+    if "<" in text or ">" in text or "&" in text:
+        n += 5 * (text.count("<") + text.count(">") + text.count("&"))
+    if "\u2028" in text or "\u2029" in text:
+        n += 3 * (text.count("\u2028") + text.count("\u2029"))
+    return n
+
+
 def _raw_extension(value: Any, path: str, max_len: int) -> None:
     """validateRawExtension: a JSON object of at most max_len bytes when serialized.
 
@@ -268,7 +282,7 @@ def _raw_extension(value: Any, path: str, max_len: int) -> None:
         raw = json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
     except (TypeError, ValueError) as e:
         raise _invalid(path, "<value omitted>", f"error parsing data as JSON: {e}") from None
-    if _blen(raw) > max_len:
+    if _go_json_len(raw) > max_len:
         raise _too_long(path, max_len)
     if not isinstance(value, dict):
         raise _invalid(path, "<value omitted>", "must be a valid JSON object")
