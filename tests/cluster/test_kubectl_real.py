@@ -115,6 +115,8 @@ CASES |= {
     # kubectl sends JSON as Go writes it: each <, > or & is 6 bytes of a RawExtension's 10 KiB
     "parameters of 1,710 '<'": _class("k-html", "  config: [{opaque: {driver: gpu.example.com, "
                                                 "parameters: {x: '" + "<" * 1710 + "'}}}]"),
+    "a null device": SLICE.format(name="k-nulldev", attr="{int: 1}").replace("  - name: d0\n    attributes:\n"
+                                                                            "      v: {int: 1}\n", "  - null\n"),
     "parameters of 1,710 'a'": _class("k-plain", "  config: [{opaque: {driver: gpu.example.com, "
                                                  "parameters: {x: '" + "a" * 1710 + "'}}}]"),
 }

@@ -180,6 +180,8 @@ def _devices(devices: list, per_device: bool) -> None:
     good_consumes = _GOOD_CONSUMES
     good_attrs = _GOOD_ATTRS
     for i, dev in enumerate(devices):
+        if dev is None:
+            dev = {}  # Go's decoder: a null list item is a zero Device (then a name error)
         if type(dev) is not dict:
             raise _wrong_type(f"spec.devices[{i}]", dev, "an object")
         name = dev.get("name")
