@@ -9,7 +9,8 @@ from dractl.cli.context import AppContext
 from dractl.errors import UsageError
 
 
-def read_files(files: list[str], app_ctx: AppContext, *, new: bool = False) -> list[tuple[str, list[Any]]]:
+def read_files(files: list[str], app_ctx: AppContext, *, new: bool = False,
+               warn: Callable[[str], None] | None = None) -> list[tuple[str, list[Any]]]:
     """Each file of ``files`` with its model objects, in order.
 
     Every file is read and validated before anything is done with any of them (a bad file is bad input, exit 2,
@@ -25,9 +26,9 @@ def read_files(files: list[str], app_ctx: AppContext, *, new: bool = False) -> l
         from dractl.model.validate.mode import written
 
         with written():
-            out = [(f, read_objects(f, warn=app_ctx.warn)) for f in files]
+            out = [(f, read_objects(f, warn=warn or app_ctx.warn)) for f in files]
     else:
-        out = [(f, read_objects(f, warn=app_ctx.warn)) for f in files]
+        out = [(f, read_objects(f, warn=warn or app_ctx.warn)) for f in files]
     if new:
         from dractl.cel.validation import new_selector_error
         from dractl.model.parse import kind_label

@@ -183,6 +183,12 @@ def test_bad_input_exits_2(dractl, write, tmp_path):
     assert r.code == 2 and "no such file" in r.err
     r = dractl("check", "-f", write(device_class("x", expr=())))
     assert r.code == 2 and "no ResourceClaim, ResourceClaimTemplate or Pod to check" in r.err
+    # what was skipped is told in the same one line
+    f = write("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {}\n")
+    r = dractl("check", "-f", f)
+    assert (r.code, r.out) == (2, "")
+    assert r.err.splitlines() == [f"error: {f}: no ResourceClaim, ResourceClaimTemplate or Pod to check; skipping "
+                                  "Deployment web (apps/v1, Kind=Deployment): not a kind dractl uses"]
     r = dractl("check", "-f",
                write("kind: ResourceClaim\napiVersion: resource.k8s.io/v1\nmetadata: {name: x}\nspec: 3\n"))
     assert r.code == 2

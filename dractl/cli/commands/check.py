@@ -48,17 +48,21 @@ def check(
     app_ctx = app_context(ctx)
     origin = ", ".join("<stdin>" if f == "-" else f for f in filename)
     used = []
-    files = read_files(filename, app_ctx, new=True)
+    said: list[str] = []  # what was skipped: told with the error if nothing is left to check (one line)
+    files = read_files(filename, app_ctx, new=True, warn=said.append)
     for f, objs in files:
         for o in objs:
             if not isinstance(o, CHECKED_KINDS):
                 kind = type(o).__name__
                 uses = "check uses ResourceClaims, ResourceClaimTemplates, Pods, DeviceClasses and Namespaces"
-                app_ctx.warn(f"{'<stdin>' if f == '-' else f}: ignoring {kind} {o.name}: {uses}")
+                said.append(f"{'<stdin>' if f == '-' else f}: ignoring {kind} {o.name}: {uses}")
                 continue
             used.append(o)
     if not any(isinstance(o, CHECKED_KINDS[:3]) for o in used):
-        raise InputError(f"{origin}: no ResourceClaim, ResourceClaimTemplate or Pod to check")
+        why = "".join(f"; {w.removeprefix(origin + ': ')}" for w in said)
+        raise InputError(f"{origin}: no ResourceClaim, ResourceClaimTemplate or Pod to check{why}")
+    for w in said:
+        app_ctx.warn(w)
     cluster = app_ctx.cluster()
     from dractl.cli.names import require_node
 
