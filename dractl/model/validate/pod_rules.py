@@ -1,0 +1,523 @@
+"""ValidatePodSpec's rules beyond what scheduling reads, in upstream's order (pkg/apis/core/validation/validation.go).
+
+Containers (validateContainerCommon: name, image, terminationMessagePolicy, env, volumeMounts, imagePullPolicy,
+resizePolicy, securityContext; then lifecycle, probes and restartPolicy), init containers (sidecar rules), the
+pod-level resources against the containers' (validatePodResourceConsistency), and the spec fields after them
+(securityContext, dnsConfig, readiness and scheduling gates, activeDeadlineSeconds, hostname, hostAliases, os).
+
+Each rule raises its error (the first the apiserver appends is the one it reports first); the values are those
+the apiserver validates, after its defaulting: an empty imagePullPolicy, terminationMessagePolicy or restartPolicy
+is defaulted, and so is a probe's zero periodSeconds, timeoutSeconds and thresholds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from dractl.model.formats import dns_label_error, dns_subdomain_error, label_key_error
+from dractl.model.validate.field_errors import (
+    _duplicate,
+    _forbidden,
+    _invalid,
+    _not_found,
+    _required,
+    _too_many,
+    _unsupported,
+)
+from dractl.model.validate.pod_spec import _port_name_err, is_hugepages
+from dractl.quantity import Quantity
+
+_INT32_MAX = (1 << 31) - 1
+_PULL_POLICIES = ("Always", "IfNotPresent", "Never")
+_MESSAGE_POLICIES = ("File", "FallbackToLogsOnError")
+_RESIZE_RESOURCES = ("cpu", "memory")
+_RESIZE_POLICIES = ("NotRequired", "RestartContainer")
+_CONTAINER_RESTART_POLICIES = ("Always", "Never", "OnFailure")
+_RESTART_ACTIONS = ("Restart",)
+_EXIT_CODE_OPERATORS = ("In", "NotIn")
+_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc", "sleep")
+_PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+_LIFECYCLE_HANDLERS = ("exec", "httpGet", "tcpSocket", "sleep")
+_HTTP_SCHEMES = ("HTTP", "HTTPS")
+_OS_NAMES = ("linux", "windows")
+_NONNEG = "must be greater than or equal to 0"
+_ID_RANGE = "must be between 0 and 2147483647, inclusive"
+_RELAXED_ENV_NAME = "a valid environment variable name must consist only of printable ASCII characters other than '='"
+_ENV_SOURCES = ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef", "fileKeyRef")
+_ENV_SOURCE_MSG = ("must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` "
+                   "or `fileKeyRef`")
+_NOT_SIDECAR = "may not be set for init containers without restartPolicy=Always"
+_PRINTABLE_ASCII = re.compile("[ -<>-~]*")  # printable ASCII but '='
+_EMPTY: Mapping[str, Any] = {}
+
+
+def _d(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, dict) else _EMPTY
+
+
+def _l(v: Any) -> list:
+    return v if isinstance(v, list) else []
+
+
+# ------------------------------------------------------------------ a container's own fields
+
+
+def container_name_image(ctr: Mapping[str, Any], path: str) -> None:
+    """Upstream validateContainerCommon: the name (a DNS label), the image, terminationMessagePolicy."""
+    name = ctr.get("name") or ""
+    if not name:
+        raise _required(f"{path}.name")
+    err = dns_label_error(name)
+    if err:
+        raise _invalid(f"{path}.name", name, err)
+    if not ctr.get("image"):
+        raise _required(f"{path}.image")
+    policy = ctr.get("terminationMessagePolicy") or "File"  # "" is defaulted
+    if policy not in _MESSAGE_POLICIES:
+        raise _unsupported(f"{path}.terminationMessagePolicy", policy, _MESSAGE_POLICIES)
+
+
+def env(items: list, path: str) -> None:
+    """ValidateEnv (RelaxedEnvironmentVariableValidation is on: IsRelaxedEnvVarName) and validateEnvVarValueFrom."""
+    for i, ev in enumerate(items):
+        ev = _d(ev)
+        name = ev.get("name") or ""
+        if not name:
+            raise _required(f"{path}[{i}].name")
+        if _PRINTABLE_ASCII.fullmatch(name) is None:
+            raise _invalid(f"{path}[{i}].name", name, _RELAXED_ENV_NAME)
+        source = ev.get("valueFrom")
+        if source is None:
+            continue
+        source = _d(source)
+        vp = f"{path}[{i}].valueFrom"
+        given = [k for k in _ENV_SOURCES if source.get(k) is not None]
+        for k in given:
+            _env_source(k, _d(source[k]), f"{vp}.{k}")
+        if not given:
+            raise _invalid(vp, "", _ENV_SOURCE_MSG)
+        if ev.get("value"):
+            raise _invalid(vp, "", "may not be specified when `value` is not empty")
+        if len(given) > 1:
+            raise _invalid(vp, "", "may not have more than one field specified at a time")
+
+
+def _env_source(kind: str, src: Mapping[str, Any], path: str) -> None:
+    """ValidateObjectFieldSelector's required fields, validateConfigMapKeySelector / validateSecretKeySelector."""
+    if kind == "fieldRef":
+        if not src.get("apiVersion") and not src.get("fieldPath"):
+            raise _required(f"{path}.fieldPath")  # apiVersion is defaulted to v1
+    elif kind == "resourceFieldRef":
+        if not src.get("resource"):
+            raise _required(f"{path}.resource")
+    elif kind in ("configMapKeyRef", "secretKeyRef"):
+        name = src.get("name") or ""
+        if not name:
+            raise _required(f"{path}.name")
+        err = dns_subdomain_error(name)
+        if err:
+            raise _invalid(f"{path}.name", name, err)
+        if not src.get("key"):
+            raise _required(f"{path}.key")
+
+
+def volume_mounts(items: list, path: str, volumes: set[str]) -> None:
+    """ValidateVolumeMounts: a named volume of the pod, a unique mount path, subPath and subPathExpr exclusive."""
+    mount_points: set[str] = set()
+    for i, mnt in enumerate(items):
+        mnt = _d(mnt)
+        p = f"{path}[{i}]"
+        name = mnt.get("name") or ""
+        if not name:
+            raise _required(f"{p}.name")
+        if name not in volumes:
+            raise _not_found(f"{p}.name", name)
+        mount_path = mnt.get("mountPath") or ""
+        if not mount_path:
+            raise _required(f"{p}.mountPath")
+        if mount_path in mount_points:
+            raise _invalid(f"{p}.mountPath", mount_path, "must be unique")
+        mount_points.add(mount_path)
+        if mnt.get("subPath") and mnt.get("subPathExpr"):
+            raise _invalid(f"{p}.subPathExpr", mnt["subPathExpr"], "subPathExpr and subPath are mutually exclusive")
+
+
+def pull_policy(ctr: Mapping[str, Any], path: str) -> None:
+    """ValidatePullPolicy ("" is defaulted: Always for :latest, IfNotPresent otherwise)."""
+    policy = ctr.get("imagePullPolicy")
+    if policy and policy not in _PULL_POLICIES:
+        raise _unsupported(f"{path}.imagePullPolicy", policy, _PULL_POLICIES)
+
+
+def resize_policy(items: list, path: str, pod_restart: str) -> None:
+    """ValidateResizePolicy."""
+    seen: set[str] = set()
+    for i, p in enumerate(items):
+        p = _d(p)
+        name = p.get("resourceName") or ""
+        if name in seen:
+            raise _duplicate(f"{path}[{i}]", name)
+        seen.add(name)
+        if not name:
+            raise _required(path)
+        if name not in _RESIZE_RESOURCES:
+            raise _unsupported(path, name, _RESIZE_RESOURCES)
+        policy = p.get("restartPolicy") or ""
+        if not policy:
+            raise _required(path)
+        if policy not in _RESIZE_POLICIES:
+            raise _unsupported(path, policy, _RESIZE_POLICIES)
+        if pod_restart == "Never" and policy != "NotRequired":
+            raise _invalid(path, policy, "must be 'NotRequired' when pod `restartPolicy` is 'Never'")
+
+
+def security_context(sc: Mapping[str, Any], path: str) -> None:
+    """Upstream ValidateSecurityContext (a container's): user and group ids, procMount."""
+    for key in ("runAsUser", "runAsGroup"):
+        v = sc.get(key)
+        if v is not None and not 0 <= v <= _INT32_MAX:
+            raise _invalid(f"{path}.{key}", v, _ID_RANGE)
+    proc = sc.get("procMount")
+    if proc is not None and proc not in ("Default", "Unmasked"):
+        raise _unsupported(f"{path}.procMount", proc, ("Default", "Unmasked"))
+    if proc == "Unmasked":  # hostUsers defaults to true
+        raise _invalid(f"{path}.procMount", proc, "`hostUsers` must be false to use `Unmasked`")
+    # (privileged: true is taken: clusters run kube-apiserver with --allow-privileged=true, kubeadm and kind do;
+    # its rule with allowPrivilegeEscalation: false prints Go's struct, not matched here)
+
+
+# ------------------------------------------------------------------ lifecycle, probes, restart policies
+
+
+def _handler(h: Mapping[str, Any], path: str, kinds: tuple[str, ...], grace: Any) -> None:
+    """Upstream validateHandler: exactly one handler of ``kinds``, each checked."""
+    n = 0
+    for kind in _HANDLERS:
+        if kind not in kinds or h.get(kind) is None:
+            continue
+        if n:
+            raise _forbidden(f"{path}.{kind}", "may not specify more than 1 handler type")
+        n += 1
+        act = _d(h[kind])
+        ap = f"{path}.{kind}"
+        if kind == "exec":
+            if not act.get("command"):
+                raise _required(f"{ap}.command")
+        elif kind == "httpGet":
+            _port_num_or_name(act.get("port"), f"{ap}.port")
+            scheme = act.get("scheme") or "HTTP"
+            if scheme not in _HTTP_SCHEMES:
+                raise _unsupported(f"{ap}.scheme", scheme, _HTTP_SCHEMES)
+        elif kind in ("tcpSocket", "grpc"):
+            _port_num_or_name(act.get("port"), f"{ap}.port")
+        elif kind == "sleep":
+            seconds = act.get("seconds") or 0
+            if grace is not None and (seconds < 0 or seconds > grace):
+                raise _invalid(ap, seconds,
+                               f"must be non-negative and less than terminationGracePeriodSeconds ({grace})")
+    if not n:
+        raise _required(path, "must specify a handler type")
+
+
+def _port_num_or_name(port: Any, path: str) -> None:
+    """ValidatePortNumOrName."""
+    if isinstance(port, str):
+        err = _port_name_err(port)
+        if err:
+            raise _invalid(path, port, err)
+    elif not 1 <= (port or 0) <= 65535:
+        raise _invalid(path, port or 0, "must be between 1 and 65535, inclusive")
+
+
+def lifecycle(lc: Mapping[str, Any], path: str, grace: Any, os_name: str | None) -> None:
+    """ValidateLifecycle."""
+    for key in ("postStart", "preStop"):
+        if lc.get(key) is not None:
+            _handler(_d(lc[key]), f"{path}.{key}", _LIFECYCLE_HANDLERS, grace)
+    if lc.get("stopSignal") is not None and os_name is None:
+        raise _forbidden(f"{path}.stopSignal", "may not be set for containers with empty `spec.os.name`")
+
+
+def probe(pr: Any, path: str, kind: str, grace: Any) -> None:
+    """ValidateLivenessProbe / validateReadinessProbe / validateStartupProbe (validateProbe, then their own rule)."""
+    if pr is None:
+        return
+    pr = _d(pr)
+    _handler(pr, path, _PROBE_HANDLERS, grace)
+    for key in ("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold"):
+        v = pr.get(key)
+        if v is not None and v < 0:
+            raise _invalid(f"{path}.{key}", v, _NONNEG)
+    tgp = pr.get("terminationGracePeriodSeconds")
+    if tgp is not None and tgp <= 0:
+        raise _invalid(f"{path}.terminationGracePeriodSeconds", tgp, "must be greater than 0")
+    success = pr.get("successThreshold") or 1  # 0 is defaulted to 1
+    if kind == "readinessProbe":
+        if tgp is not None:
+            raise _invalid(f"{path}.terminationGracePeriodSeconds", tgp, "must not be set for readinessProbes")
+    elif success != 1:
+        raise _invalid(f"{path}.successThreshold", success, "must be 1")
+
+
+def container_restart_policy(ctr: Mapping[str, Any], path: str) -> None:
+    """ValidateContainerRestartPolicy (ContainerRestartRules is on in v1.37)."""
+    policy = ctr.get("restartPolicy")
+    rules = _l(ctr.get("restartPolicyRules"))
+    if policy is None:
+        if not rules:
+            return
+        raise _required(f"{path}.restartPolicy", "must specify restartPolicy when restart rules are used")
+    if policy not in _CONTAINER_RESTART_POLICIES:
+        raise _unsupported(f"{path}.restartPolicy", policy, _CONTAINER_RESTART_POLICIES)
+    if len(rules) > 20:
+        raise _too_many(f"{path}.restartPolicyRules", len(rules), 20)
+    for i, rule in enumerate(rules):
+        rule = _d(rule)
+        rp = f"{path}.restartPolicyRules[{i}]"
+        action = rule.get("action") or ""
+        if action not in _RESTART_ACTIONS:
+            raise _unsupported(f"{rp}.action", action, _RESTART_ACTIONS)
+        codes = rule.get("exitCodes")
+        if codes is None:
+            raise _required(f"{rp}.exitCodes", "must be specified")
+        op = _d(codes).get("operator") or ""
+        if op not in _EXIT_CODE_OPERATORS:
+            raise _unsupported(f"{rp}.exitCodes.operator", op, _EXIT_CODE_OPERATORS)
+
+
+def init_container_restart_policy(ctr: Mapping[str, Any], path: str) -> None:
+    """ValidateInitContainerRestartPolicy (ContainerRestartRules on, RestartAllContainersOnContainerExits off)."""
+    policy = ctr.get("restartPolicy")
+    if policy is None:
+        if _l(ctr.get("restartPolicyRules")):
+            raise _required(f"{path}.restartPolicy", "must specify restartPolicy when restart rules are used")
+        return
+    if policy == "Always":
+        if _l(ctr.get("restartPolicyRules")):
+            raise _forbidden(f"{path}.restartPolicyRules",
+                             "restartPolicyRules are not allowed for init containers with restart policy Always")
+        return
+    container_restart_policy(ctr, path)
+
+
+def init_container_only(ctr: Mapping[str, Any], path: str, grace: Any, os_name: str | None) -> None:
+    """ValidateInitContainers after the common checks: a sidecar's lifecycle and probes; a plain one has none."""
+    if ctr.get("restartPolicy") == "Always":
+        if ctr.get("lifecycle") is not None:
+            lifecycle(_d(ctr["lifecycle"]), f"{path}.lifecycle", grace, os_name)
+        for kind in ("livenessProbe", "readinessProbe", "startupProbe"):
+            probe(ctr.get(kind), f"{path}.{kind}", kind, grace)
+    else:
+        for kind in ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe"):
+            if ctr.get(kind) is not None:
+                raise _forbidden(f"{path}.{kind}", _NOT_SIDECAR)
+        for j, p in enumerate(_l(ctr.get("resizePolicy"))):
+            if _d(p).get("restartPolicy") == "RestartContainer":
+                raise _invalid(f"{path}.resizePolicy[{j}].restartPolicy", "RestartContainer",
+                               "must not be set to 'RestartContainer' for non-sidecar initContainers")
+
+
+# ------------------------------------------------------------------ pod-level resources against the containers'
+
+
+def _container_requests(ctr: Mapping[str, Any]) -> dict[str, Quantity]:
+    """A container's requests after defaulting (a missing request is its limit)."""
+    res = _d(ctr.get("resources"))
+    out = {k: Quantity.decoded(v) for k, v in _d(res.get("limits")).items()}
+    out.update((k, Quantity.decoded(v)) for k, v in _d(res.get("requests")).items())
+    return out
+
+
+def _add(into: dict[str, Quantity], more: Mapping[str, Quantity]) -> None:
+    for k, q in more.items():
+        into[k] = into[k] + q if k in into else q
+
+
+def _max_into(into: dict[str, Quantity], more: Mapping[str, Quantity]) -> None:
+    for k, q in more.items():
+        if k not in into or q.cmp(into[k]) > 0:
+            into[k] = q
+
+
+def _aggregate(spec: Mapping[str, Any], get: Any) -> dict[str, Quantity]:
+    """resourcehelper.AggregateContainerRequests / ...Limits over the spec (sidecars add up, init containers max)."""
+    out: dict[str, Quantity] = {}
+    for ctr in _l(spec.get("containers")):
+        _add(out, get(_d(ctr)))
+    restartable: dict[str, Quantity] = {}
+    init: dict[str, Quantity] = {}
+    for ctr in _l(spec.get("initContainers")):
+        ctr = _d(ctr)
+        r = get(ctr)
+        if ctr.get("restartPolicy") == "Always":
+            _add(out, r)
+            _add(restartable, r)
+            r = restartable
+        else:
+            combined = dict(r)
+            _add(combined, restartable)
+            r = combined
+        _max_into(init, r)
+    _max_into(out, init)
+    return out
+
+
+def _container_limits(ctr: Mapping[str, Any]) -> dict[str, Quantity]:
+    return {k: Quantity.decoded(v) for k, v in _d(_d(ctr.get("resources")).get("limits")).items()}
+
+
+def pod_resource_consistency(spec: Mapping[str, Any], path: str = "spec.resources") -> None:
+    """Upstream validatePodResourceConsistency: the pod's resources against its containers'.
+
+    The pod's requests cover the containers' (added up); no container's limit is above the pod's (hugepages: the
+    containers' limits added up). Resource names in sorted order (Go walks a map).
+    """
+    res = _d(spec.get("resources"))
+    pod_requests = _d(res.get("requests"))
+    pod_limits = _d(res.get("limits"))
+    if not pod_requests and not pod_limits:
+        return
+    aggregate = _aggregate(spec, _container_requests)
+    for name in sorted(aggregate):
+        if name in pod_requests:
+            want = Quantity.decoded(pod_requests[name])
+            if aggregate[name].cmp(want) > 0:
+                raise _invalid(f"{path}.requests[{name}]", str(want),
+                               f"must be greater than or equal to aggregate container requests of {aggregate[name]}")
+    if any(is_hugepages(k) for k in pod_limits):
+        limits = _aggregate(spec, _container_limits)
+        for name in sorted(limits):
+            if is_hugepages(name) and name in pod_limits:
+                have = Quantity.decoded(pod_limits[name])
+                if limits[name].cmp(have) > 0:
+                    raise _invalid(f"{path}.limits[{name}]", str(have),
+                                   f"must be greater than or equal to aggregate container limits of {limits[name]}")
+    for i, ctr in enumerate(_l(spec.get("containers"))):
+        for name, q in sorted(_container_limits(_d(ctr)).items()):
+            if name in pod_limits:
+                have = Quantity.decoded(pod_limits[name])
+                if q.cmp(have) > 0:
+                    raise _invalid(f"{path}.containers[{i}][{name}].limits", str(q),
+                                   f"must be less than or equal to pod limits of {have}")
+
+
+# ------------------------------------------------------------------ the spec fields after the containers
+
+
+def host_network_ports(spec: Mapping[str, Any]) -> None:
+    """Upstream validatePodHostNetworkDeps: with hostNetwork a hostPort is its containerPort (defaulted so)."""
+    if spec.get("hostNetwork") is not True:
+        return
+    for i, ctr in enumerate(_l(spec.get("containers"))):
+        for j, port in enumerate(_l(_d(ctr).get("ports"))):
+            port = _d(port)
+            hp, cp = port.get("hostPort") or 0, port.get("containerPort") or 0
+            if hp and hp != cp:
+                raise _invalid(f"spec.containers[{i}].ports[{j}].hostPort", hp,
+                               "must match `containerPort` when `hostNetwork` is true")
+
+
+def pod_security_context(sc: Mapping[str, Any], path: str) -> None:
+    """Upstream validatePodSpecSecurityContext: fsGroup, runAsUser, runAsGroup, supplementalGroups."""
+    for key in ("fsGroup", "runAsUser", "runAsGroup"):
+        v = sc.get(key)
+        if v is not None and not 0 <= v <= _INT32_MAX:
+            raise _invalid(f"{path}.{key}", v, _ID_RANGE)
+    for g, gid in enumerate(_l(sc.get("supplementalGroups"))):
+        if gid is not None and not 0 <= gid <= _INT32_MAX:
+            raise _invalid(f"{path}.supplementalGroups[{g}]", gid, _ID_RANGE)
+
+
+def share_process_namespace(spec: Mapping[str, Any]) -> None:
+    """ValidateShareProcessNamespace."""
+    if spec.get("shareProcessNamespace") is True and spec.get("hostPID") is True:
+        raise _invalid("spec.shareProcessNamespace", True, "ShareProcessNamespace and HostPID cannot both be enabled")
+
+
+def dns_config(spec: Mapping[str, Any], path: str = "spec.dnsConfig") -> None:
+    """ValidatePodDNSConfig (the nameservers' IP formats are not checked here)."""
+    cfg = spec.get("dnsConfig")
+    if spec.get("dnsPolicy") == "None":
+        if cfg is None:
+            raise _required(path, "must provide `dnsConfig` when `dnsPolicy` is None")
+        if not _l(_d(cfg).get("nameservers")):
+            raise _required(f"{path}.nameservers", "must provide at least one DNS nameserver when `dnsPolicy` is None")
+    if cfg is None:
+        return
+    cfg = _d(cfg)
+    servers = _l(cfg.get("nameservers"))
+    if len(servers) > 3:
+        raise _invalid(f"{path}.nameservers", servers, "must not have more than 3 nameservers")
+    searches = _l(cfg.get("searches"))
+    if len(searches) > 32:
+        raise _invalid(f"{path}.searches", searches, "must not have more than 32 search paths")
+    if len(" ".join(searches)) > 2048:
+        raise _invalid(f"{path}.searches", searches,
+                       "must not have more than 2048 characters (including spaces) in the search list")
+    for i, opt in enumerate(_l(cfg.get("options"))):
+        if not _d(opt).get("name"):
+            raise _required(f"{path}.options[{i}]", "must not be empty")
+
+
+def readiness_gates(items: list) -> None:
+    """Upstream validateReadinessGates: each conditionType a qualified name."""
+    for i, gate in enumerate(items):
+        value = _d(gate).get("conditionType") or ""
+        _qualified_name(value, f"spec.readinessGates[{i}].conditionType")
+
+
+def scheduling_gates(items: list) -> None:
+    """Upstream validateSchedulingGates: qualified names, no duplicates."""
+    seen: set[str] = set()
+    for i, gate in enumerate(items):
+        name = _d(gate).get("name") or ""
+        _qualified_name(name, f"spec.schedulingGates[{i}]")
+        if name in seen:
+            raise _duplicate(f"spec.schedulingGates[{i}]", name)
+        seen.add(name)
+
+
+def _qualified_name(value: str, path: str) -> None:
+    """ValidateQualifiedName."""
+    err = label_key_error(value)
+    if err:
+        raise _invalid(path, value, err)
+
+
+def host_aliases(items: list) -> None:
+    """ValidateHostAliases: the hostnames DNS subdomains (the IP's format is not checked here)."""
+    for i, alias in enumerate(items):
+        for j, host in enumerate(_l(_d(alias).get("hostnames"))):
+            err = dns_subdomain_error(host or "")
+            if err:
+                raise _invalid(f"spec.hostAliases[{i}].hostnames[{j}]", host or "", err)
+
+
+def active_deadline(spec: Mapping[str, Any]) -> None:
+    """ValidatePodSpec: activeDeadlineSeconds between 1 and MaxInt32."""
+    v = spec.get("activeDeadlineSeconds")
+    if v is not None and not 1 <= v <= _INT32_MAX:
+        raise _invalid("spec.activeDeadlineSeconds", v, "must be between 1 and 2147483647, inclusive")
+
+
+def host_and_subdomain(spec: Mapping[str, Any]) -> None:
+    """ValidatePodSpec: hostname and subdomain DNS labels."""
+    for key in ("hostname", "subdomain"):
+        v = spec.get(key)
+        if v:
+            err = dns_label_error(v)
+            if err:
+                raise _invalid(f"spec.{key}", v, err)
+
+
+def pod_os(spec: Mapping[str, Any]) -> None:
+    """ValidateOS."""
+    if spec.get("os") is None:
+        return
+    name = _d(spec["os"]).get("name") or ""
+    if not name:
+        raise _required("spec.os.name")
+    if name not in _OS_NAMES:
+        raise _unsupported("spec.os", name, _OS_NAMES)
