@@ -155,3 +155,136 @@ def test_a_file_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_p
         assert first.startswith(said), (said, real.stderr)
     else:
         assert said in real.stderr, (said, real.stderr)
+
+
+def _ctr(name: str, fields: str, spec: str = "", init: str = "") -> str:
+    """A pod whose one container has ``fields`` (YAML flow mapping items); ``init``: an init container's."""
+    text = f"apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec:\n" \
+           f"  containers: [{{name: c, image: busybox{', ' + fields if fields else ''}}}]\n"
+    if init:
+        text += f"  initContainers: [{{name: i, image: busybox, {init}}}]\n"
+    return text + (spec + "\n" if spec else "")
+
+
+# ValidatePodSpec beyond scheduling: pod-level resources, containers, init containers, the spec's own fields
+CASES |= {
+    "pod cpu limit below a container's": _ctr("k-pl1", "resources: {limits: {cpu: '2'}}",
+                                              "  resources: {limits: {cpu: '1'}}"),
+    "pod cpu limit above a container's": _ctr("k-pl1ok", "resources: {limits: {cpu: '1'}}",
+                                              "  resources: {limits: {cpu: '2'}}"),
+    "pod request below the containers' sum": _ctr("k-pl2", "resources: {requests: {cpu: '1'}}",
+                                                  "  resources: {requests: {cpu: '1'}}",
+                                                  "restartPolicy: Always, resources: {requests: {cpu: '1'}}"),
+    "pod request covering the containers' sum": _ctr("k-pl2ok", "resources: {requests: {cpu: '1'}}",
+                                                     "  resources: {requests: {cpu: '2'}}",
+                                                     "restartPolicy: Always, resources: {requests: {cpu: '1'}}"),
+    "pod memory limit below a container's limit and request": _ctr(
+        "k-pl3", "resources: {limits: {memory: 2Gi}, requests: {memory: 1Gi}}", "  resources: {limits: {memory: 1Gi}}"),
+    "activeDeadlineSeconds 0": _ctr("k-ads", "", "  activeDeadlineSeconds: 0"),
+    "activeDeadlineSeconds 1": _ctr("k-adsok", "", "  activeDeadlineSeconds: 1"),
+    "a bad hostname": _ctr("k-host", "", "  hostname: Bad_"),
+    "a bad subdomain": _ctr("k-sub", "", "  subdomain: Bad_"),
+    "a hostname and subdomain": _ctr("k-hostok", "", "  hostname: h\n  subdomain: s"),
+    "a bad scheduling gate": _ctr("k-sg", "", "  schedulingGates: [{name: 'a b'}]"),
+    "duplicate scheduling gates": _ctr("k-sg2", "", "  schedulingGates: [{name: example.com/a}, "
+                                                    "{name: example.com/a}]"),
+    "scheduling gates": _ctr("k-sgok", "", "  schedulingGates: [{name: example.com/a}, {name: b}]"),
+    "scheduling gates with a node name": _ctr("k-sgnode", "", "  nodeName: n\n  schedulingGates: [{name: b}]"),
+    "an os name not supported": _ctr("k-os", "", "  os: {name: plan9}"),
+    "an os without a name": _ctr("k-os2", "", "  os: {}"),
+    "os linux": _ctr("k-osok", "", "  os: {name: linux}"),
+    "dnsPolicy None without dnsConfig": _ctr("k-dns1", "", "  dnsPolicy: None"),
+    "dnsPolicy None without nameservers": _ctr("k-dns2", "", "  dnsPolicy: None\n  dnsConfig: {searches: [a]}"),
+    "a dns option without a name": _ctr("k-dns3", "", "  dnsConfig: {options: [{value: '1'}]}"),
+    "four nameservers": _ctr("k-dns4", "", "  dnsConfig: {nameservers: [1.1.1.1, 1.1.1.2, 1.1.1.3, 1.1.1.4]}"),
+    "dnsPolicy None with a nameserver": _ctr("k-dnsok", "", "  dnsPolicy: None\n  dnsConfig: {nameservers: [1.1.1.1],"
+                                                           " options: [{name: ndots, value: '2'}]}"),
+    "a host alias of a bad hostname": _ctr("k-ha", "", "  hostAliases: [{ip: 10.0.0.1, hostnames: [Bad_]}]"),
+    "a host alias": _ctr("k-haok", "", "  hostAliases: [{ip: 10.0.0.1, hostnames: [a.example.com]}]"),
+    "a bad readiness gate": _ctr("k-rg", "", "  readinessGates: [{conditionType: 'a b'}]"),
+    "a readiness gate": _ctr("k-rgok", "", "  readinessGates: [{conditionType: example.com/ready}]"),
+    "a negative pod runAsUser": _ctr("k-ru", "", "  securityContext: {runAsUser: -1}"),
+    "a negative fsGroup": _ctr("k-fsg", "", "  securityContext: {fsGroup: -1, supplementalGroups: [1]}"),
+    "a pod runAsUser": _ctr("k-ruok", "", "  securityContext: {runAsUser: 1000, fsGroup: 2000}"),
+    "a negative terminationGracePeriodSeconds (set to 1)": _ctr("k-tgp", "", "  terminationGracePeriodSeconds: -1"),
+    "an image with trailing space": _ctr("k-img", "").replace("image: busybox}", "image: 'busybox '}"),
+    "shareProcessNamespace with hostPID": _ctr("k-spn", "", "  shareProcessNamespace: true\n  hostPID: true"),
+    "hostNetwork with another hostPort": _ctr("k-hn", "ports: [{containerPort: 80, hostPort: 81}]",
+                                              "  hostNetwork: true"),
+    "hostNetwork with its hostPort": _ctr("k-hnok", "ports: [{containerPort: 80}]", "  hostNetwork: true"),
+    "imagePullPolicy not supported": _ctr("k-ipp", "imagePullPolicy: Sometimes"),
+    "imagePullPolicy Never": _ctr("k-ippok", "imagePullPolicy: Never"),
+    "terminationMessagePolicy not supported": _ctr("k-tmp", "terminationMessagePolicy: X"),
+    "terminationMessagePolicy FallbackToLogsOnError": _ctr("k-tmpok",
+                                                           "terminationMessagePolicy: FallbackToLogsOnError"),
+    "an env var without a name": _ctr("k-env1", "env: [{name: '', value: x}]"),
+    "an env var name with =": _ctr("k-env2", "env: [{name: 'a=b'}]"),
+    "an env var valueFrom nothing": _ctr("k-env3", "env: [{name: a, valueFrom: {}}]"),
+    "an env var value and valueFrom": _ctr("k-env4", "env: [{name: a, value: x, valueFrom: {fieldRef: "
+                                                     "{fieldPath: metadata.name}}}]"),
+    "an env var from two sources": _ctr("k-env5", "env: [{name: a, valueFrom: {fieldRef: {fieldPath: metadata.name},"
+                                                  " secretKeyRef: {name: s, key: k}}}]"),
+    "an env var from a secret without a key": _ctr("k-env6", "env: [{name: a, valueFrom: {secretKeyRef: {name: s}}}]"),
+    "env vars": _ctr("k-envok", "env: [{name: 1a.b-c, value: x}, {name: b, valueFrom: {fieldRef: "
+                                "{fieldPath: metadata.name}}}, {name: c, valueFrom: {configMapKeyRef: "
+                                "{name: m, key: k}}}]"),
+    "a mount of an unknown volume": _ctr("k-vm1", "volumeMounts: [{name: v, mountPath: /v}]"),
+    "a mount without a path": _ctr("k-vm2", "volumeMounts: [{name: v}]", "  volumes: [{name: v, emptyDir: {}}]"),
+    "two mounts on one path": _ctr("k-vm3", "volumeMounts: [{name: v, mountPath: /v}, {name: w, mountPath: /v}]",
+                                   "  volumes: [{name: v, emptyDir: {}}, {name: w, emptyDir: {}}]"),
+    "a mount": _ctr("k-vmok", "volumeMounts: [{name: v, mountPath: /v, readOnly: true}]",
+                    "  volumes: [{name: v, emptyDir: {}}]"),
+    "a probe's negative periodSeconds": _ctr("k-pr1", "readinessProbe: {exec: {command: [true]}, periodSeconds: -1}"),
+    "a probe without a handler": _ctr("k-pr2", "livenessProbe: {periodSeconds: 5}"),
+    "a probe of two handlers": _ctr("k-pr3", "livenessProbe: {exec: {command: [true]}, tcpSocket: {port: 80}}"),
+    "a liveness probe's successThreshold 2": _ctr("k-pr4", "livenessProbe: {tcpSocket: {port: 80}, "
+                                                           "successThreshold: 2}"),
+    "a readiness probe's terminationGracePeriodSeconds": _ctr(
+        "k-pr5", "readinessProbe: {tcpSocket: {port: 80}, terminationGracePeriodSeconds: 5}"),
+    "a probe's port 0": _ctr("k-pr6", "startupProbe: {httpGet: {port: 0}}"),
+    "a probe's bad port name": _ctr("k-pr7", "startupProbe: {httpGet: {port: Bad_}}"),
+    "probes": _ctr("k-prok", "readinessProbe: {httpGet: {port: http}, successThreshold: 3}, livenessProbe: "
+                             "{exec: {command: [true]}, periodSeconds: 0}, startupProbe: {grpc: {port: 9000}}"),
+    "a lifecycle hook without a handler": _ctr("k-lc1", "lifecycle: {preStop: {}}"),
+    "a sleep hook over the grace period": _ctr("k-lc2", "lifecycle: {preStop: {sleep: {seconds: 40}}}"),
+    "a lifecycle hook": _ctr("k-lcok", "lifecycle: {postStart: {exec: {command: [true]}}, preStop: {sleep: "
+                                       "{seconds: 5}}}"),
+    "a resizePolicy of a bad resource": _ctr("k-rz1", "resizePolicy: [{resourceName: gpu, "
+                                                      "restartPolicy: NotRequired}]"),
+    "a resizePolicy twice": _ctr("k-rz2", "resizePolicy: [{resourceName: cpu, restartPolicy: NotRequired}, "
+                                          "{resourceName: cpu, restartPolicy: NotRequired}]"),
+    "a restarting resizePolicy in a Never pod": _ctr("k-rz3", "resizePolicy: [{resourceName: cpu, restartPolicy: "
+                                                              "RestartContainer}]", "  restartPolicy: Never"),
+    "a resizePolicy": _ctr("k-rzok", "resizePolicy: [{resourceName: memory, restartPolicy: RestartContainer}]"),
+    "a container restartPolicy not supported": _ctr("k-crp", "restartPolicy: Sometimes"),
+    "a container restartPolicy Never": _ctr("k-crpok", "restartPolicy: Never"),
+    "a negative container runAsUser": _ctr("k-cru", "securityContext: {runAsUser: -1}"),
+    "a container procMount not supported": _ctr("k-cpm", "securityContext: {procMount: Half}"),
+    "a container security context": _ctr("k-cscok", "securityContext: {privileged: false, runAsUser: 0, "
+                                                    "runAsNonRoot: false, procMount: Default}"),
+    "stdin as a string": _ctr("k-t1", "stdin: 'yes'"),
+    "workingDir a number": _ctr("k-t2", "workingDir: 5"),
+    "privileged as a string": _ctr("k-t3", "securityContext: {privileged: 'yes'}"),
+    "periodSeconds as a string": _ctr("k-t4", "readinessProbe: {exec: {command: [true]}, periodSeconds: '5'}"),
+    "env as a map": _ctr("k-t5", "env: {a: b}"),
+    "activeDeadlineSeconds as a string": _ctr("k-t6", "", "  activeDeadlineSeconds: soon"),
+    "stdin and tty": _ctr("k-tok", "stdin: true, tty: true, workingDir: /w"),
+    "an init container's lifecycle": _ctr("k-ic1", "", init="lifecycle: {preStop: {exec: {command: [true]}}}"),
+    "an init container's readinessProbe": _ctr("k-ic2", "", init="readinessProbe: {exec: {command: [true]}}"),
+    "a sidecar's readinessProbe": _ctr("k-icok", "", init="restartPolicy: Always, readinessProbe: "
+                                                         "{exec: {command: [true]}}"),
+    "a sidecar's bad probe": _ctr("k-ic3", "", init="restartPolicy: Always, livenessProbe: {exec: {command: [true]},"
+                                                   " successThreshold: 2}"),
+    "an init container's restartPolicy not supported": _ctr("k-ic4", "", init="restartPolicy: Sometimes"),
+    "an init container's restartPolicy OnFailure": _ctr("k-ic5", "", init="restartPolicy: OnFailure"),
+    "an init container restarting on resize": _ctr("k-ic6", "", init="resizePolicy: [{resourceName: cpu, "
+                                                                     "restartPolicy: RestartContainer}]"),
+    "an init container named as a container": _ctr("k-ic7", "", init="command: [true]").replace("name: i,", "name: c,"),
+    "an init container's env var without a name": _ctr("k-ic8", "", init="env: [{name: ''}]"),
+    "errors in order: a container's port before the next's image": _ctr(
+        "k-ord1", "ports: [{containerPort: 0}]").replace("}]\n", "}, {name: d, image: ''}]\n", 1),
+    "errors in order: env before volumeMounts before imagePullPolicy": _ctr(
+        "k-ord2", "imagePullPolicy: X, volumeMounts: [{name: v}], env: [{name: ''}]"),
+    "errors in order: a container before the pod's resources": _ctr(
+        "k-ord3", "imagePullPolicy: X, resources: {limits: {cpu: '2'}}", "  resources: {limits: {cpu: '1'}}"),
+}
