@@ -82,6 +82,38 @@ def _walk(value: Any, schema: Any, path: str) -> None:
                 _walk(x, sub, f"{path}[{i}]")
 
 
+_SCALAR = {"s": (str,), "b": (bool,), "i": (int,), "p": (int, str)}
+
+
+def _ok(value: Any, schema: Any) -> bool:
+    """Whether ``value`` fits ``schema`` (the fast path: no field paths; a float or a big int goes to _walk)."""
+    if type(schema) is dict:
+        if type(value) is not dict:
+            return False
+        for k, v in value.items():
+            sub = schema.get(k)
+            if sub is None or v is None:
+                continue
+            if type(sub) is str:
+                types = _SCALAR.get(sub)
+                if types is None:
+                    if type(v) is not dict:
+                        return False
+                elif type(v) not in types or sub == "i" and not -(1 << 63) <= v < 1 << 63:
+                    return False
+            elif not _ok(v, sub):
+                return False
+        return True
+    if type(value) is not list:
+        return False
+    sub = schema[0]
+    if type(sub) is str:
+        types = _SCALAR[sub]
+        return all(x is None or type(x) in types and (sub != "i" or -(1 << 63) <= x < 1 << 63) for x in value)
+    return all(x is None or _ok(x, sub) for x in value)
+
+
 def pod_field_types(spec: dict) -> None:
     """The decoder's refusal of a wrong type in the pod fields the pod rules read (the first one)."""
-    _walk(spec, _SPEC, "spec")
+    if not _ok(spec, _SPEC):
+        _walk(spec, _SPEC, "spec")
