@@ -288,3 +288,15 @@ CASES |= {
     "errors in order: a container before the pod's resources": _ctr(
         "k-ord3", "imagePullPolicy: X, resources: {limits: {cpu: '2'}}", "  resources: {limits: {cpu: '1'}}"),
 }
+
+CASES |= {
+    "restart rules without a restartPolicy": _ctr("k-rr1", "restartPolicyRules: [{action: Restart, exitCodes: "
+                                                           "{operator: In, values: [42]}}]"),
+    "a restart rule's action not supported": _ctr("k-rr2", "restartPolicy: Never, restartPolicyRules: [{action: X, "
+                                                           "exitCodes: {operator: In, values: [42]}}]"),
+    "a restart rule restarting all containers": _ctr("k-rrok", "restartPolicy: Never, restartPolicyRules: [{action: "
+                                                               "RestartAllContainers, exitCodes: {operator: In, "
+                                                               "values: [42]}}]"),
+    "a sidecar's restart rule without exitCodes": _ctr("k-rr3", "", init="restartPolicy: Always, restartPolicyRules: "
+                                                                         "[{action: Restart}]"),
+}

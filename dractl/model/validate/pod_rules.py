@@ -35,7 +35,7 @@ _MESSAGE_POLICIES = ("File", "FallbackToLogsOnError")
 _RESIZE_RESOURCES = ("cpu", "memory")
 _RESIZE_POLICIES = ("NotRequired", "RestartContainer")
 _CONTAINER_RESTART_POLICIES = ("Always", "Never", "OnFailure")
-_RESTART_ACTIONS = ("Restart",)
+_RESTART_ACTIONS = ("Restart", "RestartAllContainers")  # RestartAllContainersOnContainerExits is on
 _EXIT_CODE_OPERATORS = ("In", "NotIn")
 _HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc", "sleep")
 _PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
@@ -288,18 +288,13 @@ def container_restart_policy(ctr: Mapping[str, Any], path: str) -> None:
 
 
 def init_container_restart_policy(ctr: Mapping[str, Any], path: str) -> None:
-    """ValidateInitContainerRestartPolicy (ContainerRestartRules on, RestartAllContainersOnContainerExits off)."""
+    """Upstream validateInitContainerRestartPolicy (ContainerRestartRules, RestartAllContainersOnContainerExits on)."""
     policy = ctr.get("restartPolicy")
     if policy is None:
         if _l(ctr.get("restartPolicyRules")):
             raise _required(f"{path}.restartPolicy", "must specify restartPolicy when restart rules are used")
         return
-    if policy == "Always":
-        if _l(ctr.get("restartPolicyRules")):
-            raise _forbidden(f"{path}.restartPolicyRules",
-                             "restartPolicyRules are not allowed for init containers with restart policy Always")
-        return
-    container_restart_policy(ctr, path)
+    container_restart_policy(ctr, path)  # (AllowRestartAllContainers: a sidecar's rules are checked too)
 
 
 def init_container_only(ctr: Mapping[str, Any], path: str, grace: Any, os_name: str | None) -> None:
