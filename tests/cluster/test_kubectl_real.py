@@ -157,6 +157,9 @@ def test_a_file_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_p
         assert said in real.stderr, (said, real.stderr)
 
 
+_JUDGED = set(CASES)  # the cases above: the test above is parametrized with them, the one below with the rest
+
+
 def _ctr(name: str, fields: str, spec: str = "", init: str = "") -> str:
     """A pod whose one container has ``fields`` (YAML flow mapping items); ``init``: an init container's."""
     text = f"apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec:\n" \
@@ -300,3 +303,8 @@ CASES |= {
     "a sidecar's restart rule without exitCodes": _ctr("k-rr3", "", init="restartPolicy: Always, restartPolicyRules: "
                                                                          "[{action: Restart}]"),
 }
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c not in _JUDGED])
+def test_a_pod_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case):
+    test_a_file_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case)
