@@ -160,7 +160,8 @@ def test_host_ports_and_declared_features(dractl, write):
     assert "pod/web scheduled on dra-demo-worker" in r.out
     assert ("pod/web2 pending: 0/1 nodes are available: 1 node(s) didn't have free ports for the requested pod "
             "ports.") in r.out
-    rules = b.pod("rules", containers=[ctr("c", restartPolicyRules=[
+    # (restart rules need the container's restartPolicy: the apiserver refuses them without it)
+    rules = b.pod("rules", containers=[ctr("c", restartPolicy="Never", restartPolicyRules=[
         {"action": "RestartAllContainers", "exitCodes": {"operator": "In", "values": [42]}}])])
     r = dractl("check", "-f", write(rules))
     assert "0/1 nodes are available: 1 node(s) didn't match Pod's required features." in r.out
