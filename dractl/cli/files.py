@@ -32,12 +32,11 @@ def read_files(files: list[str], app_ctx: AppContext, *, new: bool = False,
     if new:
         from dractl.cel.validation import new_selector_error
         from dractl.model.parse import kind_label
-        from dractl.model.validate.create import create_error
-
         for f, objs in out:
             for o in objs:
-                # (a kind kubectl cannot map and unknown fields were refused as the file was read: parse_object)
-                err = (create_error(o.raw) if o.raw else None) or new_selector_error(o, app_ctx.features)
+                # (what kubectl cannot map, unknown fields and the rules of creation were judged as the file was
+                # read, in written mode: parse_object, validate.mode)
+                err = new_selector_error(o, app_ctx.features)
                 if err is not None:
                     raise err.located(obj=kind_label(type(o).__name__, o.namespace, o.name), origin=_name(f))
     return out

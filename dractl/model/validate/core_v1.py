@@ -20,6 +20,7 @@ from dractl.model.validate.field_errors import (
 )
 from dractl.model.validate.fields import _dns_label, _list, _obj, _opt_bool, _opt_int, _str
 from dractl.model.validate.metadata import _metadata, _timestamp
+from dractl.model.validate.mode import is_written
 from dractl.model.validate.namespace_policy import validate_limit_range, validate_resource_quota
 from dractl.model.validate.pod_spec import (
     _host_port_conflicts,
@@ -135,9 +136,13 @@ def _pod(obj: dict) -> None:
             image = ctr["image"]
             if image != image.strip():
                 raise _invalid(f"spec.{group}[{i}].image", image, "must not have leading or trailing whitespace")
-    # ValidatePodCreate
-    if spec.get("nodeName") and spec.get("schedulingGates"):
-        raise _forbidden("spec.nodeName", "cannot be set until all schedulingGates have been cleared")
+    # ValidatePodCreate (a pod to be created only: a snapshot's pods are judged as stored, and a stored pod gets
+    # its ephemeral containers through the ephemeralcontainers subresource)
+    if is_written():
+        if spec.get("ephemeralContainers"):
+            raise _forbidden("spec.ephemeralContainers", "cannot be set on create")
+        if spec.get("nodeName") and spec.get("schedulingGates"):
+            raise _forbidden("spec.nodeName", "cannot be set until all schedulingGates have been cleared")
     _pod_status(obj.get("status"))
 
 
