@@ -203,8 +203,13 @@ def _remember(cache: dict, key: Any) -> None:
     cache[key] = None
 
 
-def _qualified_name(name: Any, path: str) -> None:
-    """validateQualifiedName: a C identifier (<= 32), optionally '<domain>/'-prefixed."""
+def _qualified_name(name: Any, path: str, declared: bool = False) -> None:
+    """validateQualifiedName: a C identifier (<= 32), optionally '<domain>/'-prefixed.
+
+    ``declared``: as declarative validation judges it where it covers the handwritten rule (apimachinery
+    api/validate/strfmt.go resourcesQualifiedName): the domain is a lowercase DNS subdomain of at most 63 bytes
+    (the handwritten rule lowercases it first), in other words ("prefix: ...").
+    """
     if not isinstance(name, str):
         raise _wrong_type(path, name, "a string")
     parts = name.split("/")
@@ -213,10 +218,17 @@ def _qualified_name(name: Any, path: str) -> None:
     elif len(parts) == 2:
         domain, ident = parts
         if not domain:
-            raise _invalid(path, "", "the domain must not be empty")
-        _driver_name(domain, path)
+            raise _invalid(path, "", "prefix must not be empty" if declared else "the domain must not be empty")
+        if not declared:
+            _driver_name(domain, path)
+        elif _blen(domain) > 63:
+            raise _too_long(path, 63)
+        else:
+            err = dns_subdomain_error(domain, "bytes")
+            if err:
+                raise _invalid(path, domain, "prefix: " + err)
         if not ident:
-            raise _invalid(path, "", "the name must not be empty")
+            raise _invalid(path, "", "name must not be empty" if declared else "the name must not be empty")
         _c_identifier(ident, path)
     # more than one slash: not judged upstream (a TODO in validateQualifiedName; the apiserver takes "a/b/c")
 
@@ -238,28 +250,8 @@ def _fully_qualified_name(name: Any, path: str) -> None:
 
 
 def _declared_fully_qualified_name(name: Any, path: str) -> None:
-    """A fully qualified name judged by declarative validation (where it covers the handwritten rule).
-
-    apimachinery api/validate/strfmt.go ResourceFullyQualifiedName: the domain is a lowercase DNS subdomain of
-    at most 63 bytes (the handwritten rule lowercases it first), and the words differ ("prefix: ...").
-    """
-    if not isinstance(name, str):
-        raise _wrong_type(path, name, "a string")
-    parts = name.split("/")
-    if len(parts) == 1:
-        _c_identifier(name, path)
-    elif len(parts) == 2:
-        domain, ident = parts
-        if not domain:
-            raise _invalid(path, "", "prefix must not be empty")
-        if _blen(domain) > 63:
-            raise _too_long(path, 63)
-        err = dns_subdomain_error(domain, "bytes")
-        if err:
-            raise _invalid(path, domain, "prefix: " + err)
-        if not ident:
-            raise _invalid(path, "", "name must not be empty")
-        _c_identifier(ident, path)
+    """A fully qualified name judged by declarative validation (ResourceFullyQualifiedName; see _qualified_name)."""
+    _qualified_name(name, path, declared=True)
     if "/" not in name:
         raise _invalid(path, name, "a fully qualified name must be a domain and a name separated by a slash")
 

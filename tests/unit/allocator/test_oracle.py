@@ -11,15 +11,13 @@ DRACTL_ORACLE_CEL_CASES / DRACTL_ORACLE_ALLOCATOR_SCENARIOS raise the case count
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import random
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
+import gobuild
 import pytest
 from oracle_cases import DEVICES, ENVS, allocator_scenarios, cel_cases
 from test_allocator_upstream_corpus import normalize, run_dractl
@@ -32,42 +30,15 @@ ORACLE = Path(__file__).parents[2] / "oracle"
 SEED = int(os.environ.get("DRACTL_ORACLE_SEED") or 20261201)
 CEL_CASES = int(os.environ.get("DRACTL_ORACLE_CEL_CASES") or 2500)
 ALLOCATOR_SCENARIOS = int(os.environ.get("DRACTL_ORACLE_ALLOCATOR_SCENARIOS") or 1500)
-# Captured before any test swaps HOME: Go's module and build caches live there.
-GO_ENV = dict(os.environ)
-CACHE = Path(os.environ.get("DRACTL_ORACLE_CACHE") or Path(
-    os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dractl-oracle")
-
-
-def _source_hash() -> str:
-    h = hashlib.sha256()
-    for p in sorted(ORACLE.rglob("*")):
-        if p.is_file() and (p.suffix == ".go" or p.name in ("go.mod", "go.sum")):
-            h.update(str(p.relative_to(ORACLE)).encode() + b"\0" + p.read_bytes() + b"\0")
-    return h.hexdigest()[:16]
 
 
 @pytest.fixture(scope="session")
 def oracles() -> dict[str, Path]:
-    go = shutil.which("go", path=GO_ENV.get("PATH"))
-    assert go, "the upstream oracles need Go (https://go.dev/dl/) on PATH"
-    out = CACHE / _source_hash()
-    built = {name: out / name for name in ("cel", "allocator")}
-    for name, binary in built.items():
-        if binary.exists():
-            continue
-        out.mkdir(parents=True, exist_ok=True)
-        tmp = out / f".{name}.{os.getpid()}"
-        p = subprocess.run([go, "build", "-o", str(tmp), f"./{name}"], cwd=ORACLE, env=GO_ENV,
-                           capture_output=True, text=True, timeout=1800)
-        assert p.returncode == 0, f"go build ./{name} failed:\n{p.stderr}"
-        tmp.replace(binary)
-    return built
+    return {name: gobuild.build(ORACLE, f"./{name}", name) for name in ("cel", "allocator")}
 
 
 def _run(binary: Path, doc: dict) -> list[dict]:
-    p = subprocess.run([str(binary)], input=json.dumps(doc), capture_output=True, text=True, timeout=600)
-    assert p.returncode == 0, p.stderr
-    return json.loads(p.stdout)["results"]
+    return gobuild.run(binary, doc)["results"]
 
 
 # ------------------------------------------------------------------------------------------------ CEL
@@ -117,9 +88,9 @@ def cel_difference(want: dict, got: dict) -> str | None:
     return None
 
 
-def test_cel_agrees_with_upstream(oracles: dict[str, Path]) -> None:
-    cases = cel_cases(random.Random(SEED), CEL_CASES)
-    upstream = _run(oracles["cel"], {"devices": DEVICES, "envs": ENVS, "cases": cases})
+def cel_differences(binary: Path, cases: list[dict]) -> list[str]:
+    """Each case where dractl's CEL answer differs from upstream's (the oracle ``binary``), told for a reader."""
+    upstream = _run(binary, {"devices": DEVICES, "envs": ENVS, "cases": cases})
     assert len(upstream) == len(cases)
     diffs = []
     for case, want in zip(cases, upstream, strict=True):
@@ -128,6 +99,12 @@ def test_cel_agrees_with_upstream(oracles: dict[str, Path]) -> None:
         if why:
             diffs.append(f"{why}: {case['expr']!r} on {case['device']} ({case['env']})\n"
                          f"    upstream: {json.dumps(want)}\n    dractl:   {json.dumps(got)}")
+    return diffs
+
+
+def test_cel_agrees_with_upstream(oracles: dict[str, Path]) -> None:
+    cases = cel_cases(random.Random(SEED), CEL_CASES)
+    diffs = cel_differences(oracles["cel"], cases)
     assert not diffs, (f"seed {SEED}: {len(diffs)} of {len(cases)} CEL cases differ from upstream; the first:\n"
                        + "\n".join(diffs[:10]))
 

@@ -9,13 +9,12 @@ zones, the literal validators, format()'s clauses and its compile-time check); s
 
 from __future__ import annotations
 
-import json
 import os
 import random
 from pathlib import Path
 
 from oracle_cases import DEVICES, ENVS, time_format_cases
-from test_oracle import _run, cel_difference, dractl_cel, oracles  # noqa: F401 (oracles: the fixture)
+from test_oracle import _run, cel_differences, oracles  # noqa: F401 (oracles: the fixture)
 
 SEED = int(os.environ.get("DRACTL_ORACLE_SEED") or 20261203)
 CASES = int(os.environ.get("DRACTL_ORACLE_TIME_FORMAT_CASES") or 600)
@@ -80,30 +79,17 @@ HAND_WRITTEN = [
 ]
 
 
-def _compare(binary: Path, cases: list[dict]) -> list[str]:
-    upstream = _run(binary, {"devices": DEVICES, "envs": ENVS, "cases": cases})
-    assert len(upstream) == len(cases)
-    diffs = []
-    for case, want in zip(cases, upstream, strict=True):
-        got = dractl_cel(case)
-        why = cel_difference(want, got)
-        if why:
-            diffs.append(f"{why}: {case['expr']!r} on {case['device']} ({case['env']})\n"
-                         f"    upstream: {json.dumps(want)}\n    dractl:   {json.dumps(got)}")
-    return diffs
-
-
 def test_hand_written_cases_agree_with_upstream(oracles: dict[str, Path]) -> None:  # noqa: F811 (the fixture)
     cases = [{"expr": e, "device": d, "env": env} for e in HAND_WRITTEN for d in ("ex0", "nv")
              for env in ("default", "list", "stored")]
-    diffs = _compare(oracles["cel"], cases)
+    diffs = cel_differences(oracles["cel"], cases)
     assert not diffs, f"{len(diffs)} of {len(cases)} cases differ from upstream; the first:\n" + "\n".join(diffs[:10])
 
 
 def test_random_cases_agree_with_upstream(oracles: dict[str, Path]) -> None:  # noqa: F811 (the fixture)
     cases = time_format_cases(random.Random(SEED), CASES)
     upstream_outcomes = _run(oracles["cel"], {"devices": DEVICES, "envs": ENVS, "cases": cases})
-    diffs = _compare(oracles["cel"], cases)
+    diffs = cel_differences(oracles["cel"], cases)
     assert not diffs, (f"seed {SEED}: {len(diffs)} of {len(cases)} cases differ from upstream; the first:\n"
                        + "\n".join(diffs[:10]))
     # the generator must reach every outcome, or the comparison proves little

@@ -9,25 +9,20 @@ what kubectl refuses dractl must refuse as bad input.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
 import random
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
+import gobuild
 import pytest
 
 from dractl.errors import InputError
 from dractl.sources.loader import parse_documents
 
 ORACLE = Path(__file__).parents[2] / "oracle" / "yaml"
-GO_ENV = dict(os.environ)  # captured before any test swaps HOME: Go's module and build caches live there
-CACHE = Path(os.environ.get("DRACTL_ORACLE_CACHE") or Path(
-    os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dractl-oracle")
 SEED = int(os.environ.get("DRACTL_ORACLE_SEED") or 20261203)
 RANDOM_SCALARS = int(os.environ.get("DRACTL_ORACLE_YAML_SCALARS") or 3000)
 
@@ -200,33 +195,13 @@ DUPLICATES = [
 ]
 
 
-def _source_hash() -> str:
-    h = hashlib.sha256()
-    for p in sorted(ORACLE.rglob("*")):
-        if p.is_file() and (p.suffix == ".go" or p.name in ("go.mod", "go.sum")):
-            h.update(str(p.relative_to(ORACLE)).encode() + b"\0" + p.read_bytes() + b"\0")
-    return h.hexdigest()[:16]
-
-
 @pytest.fixture(scope="session")
 def yaml_oracle() -> Path:
-    go = shutil.which("go", path=GO_ENV.get("PATH"))
-    assert go, "the sigs.k8s.io/yaml oracle needs Go (https://go.dev/dl/) on PATH"
-    binary = CACHE / _source_hash() / "yaml"
-    if not binary.exists():
-        binary.parent.mkdir(parents=True, exist_ok=True)
-        tmp = binary.parent / f".yaml.{os.getpid()}"
-        p = subprocess.run([go, "build", "-o", str(tmp), "."], cwd=ORACLE, env=GO_ENV,
-                           capture_output=True, text=True, timeout=1800)
-        assert p.returncode == 0, f"go build tests/oracle/yaml failed:\n{p.stderr}"
-        tmp.replace(binary)
-    return binary
+    return gobuild.build(ORACLE, ".", "yaml")
 
 
 def kubectl(binary: Path, texts: list[str]) -> list[dict[str, Any]]:
-    p = subprocess.run([str(binary)], input=json.dumps(texts), capture_output=True, text=True, timeout=600)
-    assert p.returncode == 0, p.stderr
-    out = json.loads(p.stdout)
+    out = gobuild.run(binary, texts)
     assert len(out) == len(texts)
     return out
 
