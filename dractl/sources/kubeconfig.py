@@ -247,7 +247,7 @@ def _read_yaml(path: str) -> dict[str, Any]:
         raise InputError(f"kubeconfig {path}: {_os_error(e)}") from None
     try:
         # client-go reads it with sigs.k8s.io/yaml, as kubectl reads manifests (a key twice: the last one wins)
-        doc = yaml.load(text, Loader=kubectl_loader(unique_keys=False))
+        doc = yaml.load(text, Loader=kubectl_loader())
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""

@@ -105,29 +105,28 @@ class _KeepBrackets(dict):
 _KEEP_BRACKETS = _KeepBrackets({ord(c): c for c in "[]{}"})
 
 
-_UNIQUE_LOADER: Any = None
+_YAML_LOADER: Any = None
 
 
-def _unique_keys_loader() -> Any:
-    """PyYAML's C loader reading values as kubectl does (:mod:`dractl.sources.yamlcompat`), refusing a key twice.
+def _yaml_loader() -> Any:
+    """PyYAML's C loader reading values as kubectl does (:mod:`dractl.sources.yamlcompat`).
 
     kubectl turns YAML into JSON with sigs.k8s.io/yaml (go-yaml v2): ``2024-01-01`` is a string, ``y`` is true,
-    ``1e1`` is 10, map keys are strings. A key twice in one mapping is refused as kubectl's strict decoding does
-    (``key "x" already set in map``): PyYAML would keep the last value silently, and a second ``resources:`` or
-    ``metadata:`` would hide the first. Keys a merge (``<<``) brings in may override, as YAML says.
+    ``1e1`` is 10, map keys are strings. A key twice in one mapping keeps its last value: kubectl sends that one
+    and the real apiserver creates the object (tests/cluster/test_kubectl_real.py); it is not refused.
     """
-    global _UNIQUE_LOADER
-    if _UNIQUE_LOADER is None:
+    global _YAML_LOADER
+    if _YAML_LOADER is None:
         from dractl.sources.yamlcompat import kubectl_loader
 
-        _UNIQUE_LOADER = kubectl_loader()
-    return _UNIQUE_LOADER
+        _YAML_LOADER = kubectl_loader()
+    return _YAML_LOADER
 
 
 def _load_yaml(text: str, origin: str, json_error: Exception | None) -> list[Any]:
     import yaml
 
-    loader = _unique_keys_loader()
+    loader = _yaml_loader()
     result: dict[str, Any] = {}
 
     def work() -> None:

@@ -258,11 +258,11 @@ def _float32_g(f: float) -> str:
     return ("-" if neg else "") + out
 
 
-def loader_class(base: Any, *, unique_keys: bool = True) -> Any:
+def loader_class(base: Any) -> Any:
     """A subclass of the PyYAML loader ``base`` (CSafeLoader) that makes the values kubectl makes.
 
-    ``unique_keys``: refuse a key given twice in one mapping (``key "x" already set in map``, as strict decoding
-    says); else the last one is kept, as sigs.k8s.io/yaml.Unmarshal (client-go reading a kubeconfig) keeps it.
+    A key given twice in one mapping keeps its last value, as sigs.k8s.io/yaml keeps it (kubectl sends that
+    one and the apiserver takes it; client-go reads a kubeconfig so).
     """
     import yaml
     from yaml.constructor import ConstructorError
@@ -340,18 +340,12 @@ def loader_class(base: Any, *, unique_keys: bool = True) -> Any:
             self.fill_mapping(node, data)
 
         def fill_mapping(self, node: Any, data: dict[str, Any]) -> None:
-            seen: dict[str, Any] = {}
             value_of = self.value_of
             for key_node, value_node in node.value:
                 if key_node.__class__ is ScalarNode and key_node.value == "<<" and key_node.tag == MERGE:
                     self.merge(value_node, data, {id(node)})
                     continue
-                key = self.key_of(key_node)
-                first = seen.get(key)
-                if first is not None and unique_keys:
-                    raise fail(f'key "{key}" already set in map (line {first.line + 1})', key_node)
-                seen[key] = key_node.start_mark
-                data[key] = value_of(value_node)
+                data[self.key_of(key_node)] = value_of(value_node)
 
         def merge(self, node: Any, data: dict[str, Any], within: set[int]) -> None:
             """go-yaml's merge: the maps' keys are set where ``<<`` stands (earlier maps of a list win)."""
@@ -392,14 +386,13 @@ def loader_class(base: Any, *, unique_keys: bool = True) -> Any:
 _CACHED: dict[bool, Any] = {}
 
 
-def kubectl_loader(*, unique_keys: bool = True) -> Any:
+def kubectl_loader() -> Any:
     """:func:`loader_class` of PyYAML's C loader (its pure-Python one without libyaml), made once."""
-    got = _CACHED.get(unique_keys)
+    got = _CACHED.get(True)
     if got is None:
         import yaml
 
-        got = _CACHED[unique_keys] = loader_class(getattr(yaml, "CSafeLoader", yaml.SafeLoader),
-                                                  unique_keys=unique_keys)
+        got = _CACHED[True] = loader_class(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     return got
 
 

@@ -50,9 +50,6 @@ CASES = {
     "bad-quantity": (open(SLICE).read().replace("value: 80Gi", "value: 80 Gi", 1), "80 Gi"),
     "two-value-types": (open(SLICE).read().replace("int: 0", "int: 0\n        string: zero", 1), "attributes"),
     "items-not-a-list": ("apiVersion: v1\nkind: List\nitems: 5\n", "items is not a list"),
-    # kubectl refuses a key twice in one map (sigs.k8s.io/yaml); PyYAML kept the last, hiding the first
-    "duplicate-yaml-key": ("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n  name: b\n",
-                           'invalid YAML at line 5 column 3: key "name" already set in map (line 4)'),
     # more digits than Python's int() takes (4300): no field holds the number, and nothing crashes on it
     "huge-json-integer": ('{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n", "generation": '
                           + "9" * 5000 + "}}", "line 1: a number of 5000 digits"),

@@ -41,6 +41,9 @@ CASES = {
                                               request="      Exactly: {deviceClassName: gpu.example.com}"),
     "an unknown field in an old version": CLAIM.format(
         api="resource.k8s.io/v1beta1", name="k-b1u", request=V1BETA1_REQUEST + "\n      bogus: 1"),
+    # kubectl keeps the last of a key given twice (sigs.k8s.io/yaml), and the apiserver creates that object
+    "a key given twice": CLAIM.format(api="resource.k8s.io/v1", name="k-dup", request=V1_REQUEST).replace(
+        "- name: gpu", "- name: first\n      name: gpu"),
     "an empty request name": CLAIM.format(api="resource.k8s.io/v1", name="k-empty", request=V1_REQUEST).replace(
         "- name: gpu", '- name: ""'),
 }
