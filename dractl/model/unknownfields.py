@@ -75,10 +75,8 @@ def unserved_error(obj: Mapping[str, Any]) -> str | None:
 
 
 def _groups(s: dict[str, Any]) -> set[str]:
-    groups = s.get("_groups")
-    if groups is None:
-        groups = s["_groups"] = {k.rsplit("/", 1)[0].rpartition("/")[0] for k in s["kinds"]}
-    return groups
+    """The API groups the schema holds (from its "group/version/Kind" keys)."""
+    return {k.rsplit("/", 1)[0].rpartition("/")[0] for k in s["kinds"]}
 
 
 def unknown_fields_error(obj: Mapping[str, Any]) -> str | None:

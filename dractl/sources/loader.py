@@ -105,28 +105,17 @@ class _KeepBrackets(dict):
 _KEEP_BRACKETS = _KeepBrackets({ord(c): c for c in "[]{}"})
 
 
-_YAML_LOADER: Any = None
-
-
-def _yaml_loader() -> Any:
-    """PyYAML's C loader reading values as kubectl does (:mod:`dractl.sources.yamlcompat`).
-
-    kubectl turns YAML into JSON with sigs.k8s.io/yaml (go-yaml v2): ``2024-01-01`` is a string, ``y`` is true,
-    ``1e1`` is 10, map keys are strings. A key twice in one mapping keeps its last value: kubectl sends that one
-    and the real apiserver creates the object (tests/cluster/test_kubectl_real.py); it is not refused.
-    """
-    global _YAML_LOADER
-    if _YAML_LOADER is None:
-        from dractl.sources.yamlcompat import kubectl_loader
-
-        _YAML_LOADER = kubectl_loader()
-    return _YAML_LOADER
-
-
 def _load_yaml(text: str, origin: str, json_error: Exception | None) -> list[Any]:
+    """The documents of ``text`` as kubectl reads them (sigs.k8s.io/yaml: :mod:`dractl.sources.yamlcompat`).
+
+    ``2024-01-01`` is a string, ``y`` is true, ``1e1`` is 10, map keys are strings; a key given twice keeps its
+    last value (kubectl sends that one and the real apiserver creates the object).
+    """
     import yaml
 
-    loader = _yaml_loader()
+    from dractl.sources.yamlcompat import kubectl_loader
+
+    loader = kubectl_loader()
     result: dict[str, Any] = {}
 
     def work() -> None:

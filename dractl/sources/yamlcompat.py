@@ -383,17 +383,17 @@ def loader_class(base: Any) -> Any:
     return GoYAMLLoader
 
 
-_CACHED: dict[bool, Any] = {}
+_LOADER: Any = None
 
 
 def kubectl_loader() -> Any:
     """:func:`loader_class` of PyYAML's C loader (its pure-Python one without libyaml), made once."""
-    got = _CACHED.get(True)
-    if got is None:
+    global _LOADER
+    if _LOADER is None:
         import yaml
 
-        got = _CACHED[True] = loader_class(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    return got
+        _LOADER = loader_class(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return _LOADER
 
 
 def dumper_class(base: Any) -> Any:

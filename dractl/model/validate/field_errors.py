@@ -59,8 +59,10 @@ def _forbidden(path: str, detail: str) -> ValidationError:
     return ValidationError(path, f"Forbidden: {detail}")
 
 
-def _too_long(path: str, max_len: int) -> ValidationError:
-    unit = "byte" if max_len == 1 else "bytes"
+def _too_long(path: str, max_len: int, unit: str = "bytes") -> ValidationError:
+    """field.TooLong; ``unit``: "characters" where declarative validation's maxLength says it (an opaque driver)."""
+    if max_len == 1:
+        unit = unit[:-1]
     return ValidationError(path, f"Too long: may not be more than {max_len} {unit}")
 
 

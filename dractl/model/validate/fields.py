@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from dractl.errors import ValidationError
 from dractl.model.formats import (
     _C_ID_MSG,
     _C_ID_RE,
@@ -85,12 +84,10 @@ def _dns_label(value: Any, path: str, unit: str = "characters", *, required: boo
     ``required=False``: upstream has no Required rule for it (validateRequestName, validateDeviceName): an empty
     or missing name (Go's "") is an invalid label.
     """
-    if value is None and not required:
+    if value is None or value == "":
+        if required:
+            raise _required(path)
         value = ""
-    if value == "" and required:
-        raise _required(path)
-    if value is None:
-        raise _required(path)
     if not isinstance(value, str):
         raise _wrong_type(path, value, "a string")
     err = dns_label_error(value, unit)
@@ -132,12 +129,13 @@ def _driver_name(value: Any, path: str, covered: bool = False) -> str:
         if err:
             raise _invalid(path, value, err if _blen(value) > 253 else _DNS_SUBDOMAIN_CASELESS_MSG)
         if _blen(value) > DRIVER_NAME_MAX_LEN:
-            raise ValidationError(path, f"Too long: may not be more than {DRIVER_NAME_MAX_LEN} characters")
-    if _blen(value) > DRIVER_NAME_MAX_LEN:
-        raise _too_long(path, DRIVER_NAME_MAX_LEN)
-    err = dns_subdomain_error(value.lower())
-    if err:
-        raise _invalid(path, value, err)
+            raise _too_long(path, DRIVER_NAME_MAX_LEN, "characters")
+    else:
+        if _blen(value) > DRIVER_NAME_MAX_LEN:
+            raise _too_long(path, DRIVER_NAME_MAX_LEN)
+        err = dns_subdomain_error(value.lower())
+        if err:
+            raise _invalid(path, value, err)
     _remember(_DRIVER_OK, value)
     return value
 
