@@ -14,6 +14,12 @@ if TYPE_CHECKING:
     from dractl.sources.base import Needs, Scope
 
 #: The -w/--watch option of the listing commands.
+#: kubectl's -R of -f: a directory's subdirectories too (dractl.cli.files.expand_paths)
+RecursiveOption = Annotated[
+    bool,
+    typer.Option("--recursive", "-R", help="Process the directory used in -f, --filename recursively."),
+]
+
 WatchOption = Annotated[
     bool,
     typer.Option("--watch", "-w", help="After listing, watch for changes and show them (Ctrl-C ends)."),

@@ -8,6 +8,7 @@ import typer
 
 from dractl.cli import completers as _c
 from dractl.cli.context import AppContext, app_context
+from dractl.cli.listing import RecursiveOption
 from dractl.errors import ExitCode
 
 
@@ -19,8 +20,8 @@ def check(
             "-f",
             "--filename",
             metavar="FILE",
-            help="ResourceClaims, ResourceClaimTemplates and/or Pods, with any DeviceClasses they use (- for stdin); "
-            "repeat for several files.",
+            help="ResourceClaims, ResourceClaimTemplates and/or Pods, with any DeviceClasses they use (- for stdin, "
+            "a directory for its .json, .yaml and .yml files); repeat for several files.",
             autocompletion=_c.complete_files,
         ),
     ],
@@ -32,6 +33,7 @@ def check(
             autocompletion=_c.complete_nodes,
         ),
     ] = None,
+    recursive: RecursiveOption = False,
 ) -> None:
     """What-if: apply FILE to a copy of the cluster and schedule it pod by pod, without writing anything.
 
@@ -46,10 +48,10 @@ def check(
     from dractl.errors import InputError
 
     app_ctx = app_context(ctx)
-    origin = ", ".join("<stdin>" if f == "-" else f for f in filename)
     used = []
     said: list[str] = []  # what was skipped: told with the error if nothing is left to check (one line)
-    files = read_files(filename, app_ctx, new=True, warn=said.append)
+    files = read_files(filename, app_ctx, new=True, warn=said.append, recursive=recursive)
+    origin = ", ".join("<stdin>" if f == "-" else f for f, _ in files)
     for f, objs in files:
         for o in objs:
             if not isinstance(o, CHECKED_KINDS):

@@ -8,6 +8,7 @@ import typer
 
 from dractl.cli import completers as _c
 from dractl.cli.context import AppContext, app_context
+from dractl.cli.listing import RecursiveOption
 from dractl.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -132,13 +133,16 @@ def apply(
     filename: Annotated[
         list[str],
         typer.Option(
-            "-f", "--filename", metavar="FILE", help="File to apply (- for stdin); repeat for several files.",
+            "-f", "--filename", metavar="FILE",
+            help="File to apply (- for stdin, a directory for its .json, .yaml and .yml files); repeat for several "
+            "files.",
             autocompletion=_c.complete_files,
         ),
     ],
+    recursive: RecursiveOption = False,
 ) -> None:
     """Create or replace the objects in FILE (pods and claims are then scheduled)."""
-    _change(ctx, filename, delete=False)
+    _change(ctx, filename, delete=False, recursive=recursive)
 
 
 def delete(
@@ -149,26 +153,29 @@ def delete(
             "-f",
             "--filename",
             metavar="FILE",
-            help="File naming the objects to delete; repeat for several files.",
+            help="File naming the objects to delete (a directory for its .json, .yaml and .yml files); repeat for "
+            "several files.",
             autocompletion=_c.complete_files,
         ),
     ],
+    recursive: RecursiveOption = False,
     ignore_not_found: Annotated[
         bool, typer.Option("--ignore-not-found", help="Objects that do not exist are not an error (exit 0).")
     ] = False,
 ) -> None:
     """Delete the objects named in FILE (exit 1 if one does not exist, as kubectl delete)."""
-    _change(ctx, filename, delete=True, ignore_not_found=ignore_not_found)
+    _change(ctx, filename, delete=True, ignore_not_found=ignore_not_found, recursive=recursive)
 
 
-def _change(ctx: typer.Context, filename: list[str], *, delete: bool, ignore_not_found: bool = False) -> None:
+def _change(ctx: typer.Context, filename: list[str], *, delete: bool, ignore_not_found: bool = False,
+            recursive: bool = False) -> None:
     """Apply or delete FILE's objects, then run the simulated control plane; one atomic write."""
     from dractl.cli.files import origins, read_files
     from dractl.control.plane import ControlPlane
     from dractl.render.events import event_line
 
     source, app_ctx = fake_cluster(ctx)
-    files = read_files(filename, app_ctx, new=not delete)
+    files = read_files(filename, app_ctx, new=not delete, recursive=recursive)
     objs = [o for _, got in files for o in got]
     origin = origins(files)  # named where the apiserver refuses an object (kubectl: error when creating "FILE")
 
