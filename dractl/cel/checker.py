@@ -323,15 +323,19 @@ def _std() -> dict[str, list[Overload]]:
     add("findAll", _ov("string_find_all_string", True, [STRING, STRING], L(STRING)),
         _ov("string_find_all_string_int", True, [STRING, STRING, INT], L(STRING)))
     # Kubernetes list library
-    comparable = [("int", INT), ("uint", UINT_T), ("double", DOUBLE), ("bool", BOOL), ("string", STRING),
-                  ("bytes", BYTES)]
+    # apiserver library/lists.go comparableTypes (and cel-go ext/lists.go's, in the same order)
+    comparable = [("int", INT), ("uint", UINT_T), ("double", DOUBLE), ("bool", BOOL), ("duration", DURATION),
+                  ("timestamp", TIMESTAMP), ("string", STRING), ("bytes", BYTES)]
     for n, t in comparable:
         add("isSorted", _ov(f"list_{n}_is_sorted_bool", True, [L(t)], BOOL))
         add("max", _ov(f"list_{n}_max_{n}", True, [L(t)], t))
         add("min", _ov(f"list_{n}_min_{n}", True, [L(t)], t))
-    for n, t in [("int", INT), ("uint", UINT_T), ("double", DOUBLE)]:
+    for n, t in [("int", INT), ("uint", UINT_T), ("double", DOUBLE), ("duration", DURATION)]:  # summableTypes
         add("sum", _ov(f"list_{n}_sum_{n}", True, [L(t)], t))
     # ext.Sets
+    # ext.TwoVarComprehensions: what transformMap and transformMapEntry expand to
+    add("cel.@mapInsert", _ov("@mapInsert_map_key_value", False, [M(K, V), K, V], M(K, V)),
+        _ov("@mapInsert_map_map", False, [M(K, V), M(K, V)], M(K, V)))
     add("sets.contains", _ov("list_sets_contains_list", False, [L(A), L(A)], BOOL))
     add("sets.equivalent", _ov("list_sets_equivalent_list", False, [L(A), L(A)], BOOL))
     add("sets.intersects", _ov("list_sets_intersects_list", False, [L(A), L(A)], BOOL))
@@ -342,6 +346,9 @@ def _std() -> dict[str, list[Overload]]:
     add("reverse", _ov("list_reverse", True, [L(A)], L(A)))
     add("slice", _ov("list_slice", True, [L(A), INT, INT], L(A)))
     add("sort", *[_ov(f"list_{n}_sort", True, [L(t)], L(t)) for n, t in comparable])
+    # what sortBy() expands to
+    add("@sortByAssociatedKeys", *[_ov(f"list_{n}_sortByAssociatedKeys", True, [L(A), L(t)], L(A))
+                                   for n, t in comparable])
     # Optional types
     add("optional.of", _ov("optional_of", False, [A], OPT(A)))
     add("optional.ofNonZeroValue", _ov("optional_ofNonZeroValue", False, [A], OPT(A)))
@@ -819,7 +826,17 @@ class Checker:
         if not self.is_assignable(ct, BOOL):
             self.error(f"expected type 'bool' but found '{self.fmt(ct)}'", some(e.loop_cond).pos)
         st = self.check(some(e.loop_step))
-        if e.macro == "map":
+        if e.macro in ("transformMap", "transformMapEntry"):
+            # accu = cel.@mapInsert(accu, k, v) or cel.@mapInsert(accu, entries) (behind a filter's ?:)
+            ins = some(e.loop_step)
+            if ins.name == "_?_:_":
+                ins = ins.args[1]
+            body_t = self.resolved(self.out.types[ins.args[-1].id])
+            if e.macro == "transformMap":
+                self.scopes[-2][some(e.accu_var)] = M(self.resolved(vt), body_t)
+            elif isinstance(body_t, tuple) and body_t[0] == "map":
+                self.scopes[-2][some(e.accu_var)] = body_t
+        elif e.macro in ("map", "transformList"):
             body_t = self.out.types[some(e.loop_step).args[-1].id] if some(e.loop_step).name == "_+_" else None
             if some(e.loop_step).name == "_?_:_":
                 body_t = self.out.types[some(e.loop_step).args[1].args[1].args[0].id]
@@ -1374,6 +1391,14 @@ class Coster:
             sz = self.size_or_unknown(target)
             f = 2.0
             if oid in ("list_string_sort", "list_bytes_sort"):
+                f += STRING_TRAVERSAL
+            return self._alloc_list_call(f, sz.mul(sz))
+        if oid.endswith("_sortByAssociatedKeys") and oid.startswith("list_"):  # ext/lists.go estimateListSortBy
+            if target is None or len(args) != 1:
+                return None
+            sz = self.size_or_unknown(args[0])
+            f = 2.0
+            if oid in ("list_string_sortByAssociatedKeys", "list_bytes_sortByAssociatedKeys"):
                 f += STRING_TRAVERSAL
             return self._alloc_list_call(f, sz.mul(sz))
         if oid in ("list_sets_contains_list", "list_sets_intersects_list", "list_sets_equivalent_list"):

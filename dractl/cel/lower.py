@@ -195,7 +195,9 @@ class Lowerer:
         if e.operand is not None:
             parts.append(self.r(e.operand, scope)[0])
         parts.extend(self.r(a, scope)[0] for a in args)
-        name = "dra_cidr_ip" if fn == "ip" and e.operand is not None else celpy_name(some(fn))  # cidr.ip()
+        name = ("dra_cidr_ip" if fn == "ip" and e.operand is not None  # cidr.ip()
+                else "dra_map_insert" if fn == "cel.@mapInsert"
+                else "dra_sort_by_keys" if fn == "@sortByAssociatedKeys" else celpy_name(some(fn)))
         return f"{name}({', '.join(parts)})", P_MEMBER
 
     def _ternary_branch(self, e: Node) -> Node:
@@ -312,7 +314,7 @@ class Lowerer:
                 cond = f"dra_nsf({{true: {self.r(c, inner)[0]}}})"
                 body = f"dra_done({a}) ? {a} : ({cond} ? {box} : dra_stop({a}))"
             fold = f"dra_iter({rng}, {two}).reduce({a}, {x}, {{true: {init}}}, {body})"
-        if e.macro in ("map", "filter"):
+        if e.macro in ("map", "filter", "transformList"):
             fold = f"dra_box_plain({fold})"
         # The result sees the final accumulator; the macros use it once (accu / accu == 1).
         uses = count_ident(some(e.result), some(e.accu_var))

@@ -654,9 +654,9 @@ class Parser:
             # ext/comprehensions.go (TwoVarComprehensions): all, exists, existsOne and exists_one with 3 arguments
             return self.comprehension(fn, target, args, pos)
         if fn in ("transformList", "transformMap", "transformMapEntry") and n in (3, 4):
-            raise ParseError(f"{fn}() is not supported by dractl", pos)
+            return self.transform(fn, target, args, pos)
         if fn == "sortBy" and n == 2:
-            raise ParseError("sortBy() is not supported by dractl", pos)
+            return self.sort_by(target, args, pos)
         if fn == "bind" and n == 3 and target.kind == "ident" and target.name == "cel" and target.value != ".":
             v = args[0]
             if v.kind != "ident":
@@ -670,6 +670,54 @@ class Parser:
         if fn in ("optMap", "optFlatMap") and n == 2:
             return self.opt_map(fn, target, args, pos)
         return call(fn, args, pos, target)
+
+    def sort_by(self, target: Node, args: list[Node], pos: int) -> Node:
+        """ext/lists.go sortByMacro, expanded as there.
+
+        ``l.sortBy(e, key)`` is ``cel.bind(@__sortBy_input__, l,
+        @__sortBy_input__.@sortByAssociatedKeys(@__sortBy_input__.map(e, key)))``.
+        """
+        if target.kind not in ("list", "select", "ident", "comp", "call"):
+            raise ParseError("sortBy can only be applied to a list, identifier, comprehension, call or select "
+                             "expression", target.pos)
+        var = "@__sortBy_input__"
+        keys = self.comprehension("map", ident(var, pos), args, pos)
+        return Node("comp", pos, iter_var="#unused", iter_var2=None,
+                    iter_range=Node("list", pos, args=(), optional=frozenset()),
+                    accu_var=var, accu_init=target, loop_cond=lit(False, pos),
+                    loop_step=ident(var, pos), result=call("@sortByAssociatedKeys", [keys], pos, ident(var, pos)),
+                    macro="bind")
+
+    def transform(self, fn: str, target: Node, args: list[Node], pos: int) -> Node:
+        """ext/comprehensions.go transformList, transformMap and transformMapEntry, expanded as there.
+
+        Two-variable comprehensions over ``target`` (index and value of a list, key and value of a map) whose
+        accumulator starts as ``[]`` or ``{}``; each step appends ``[transform]`` (transformList) or inserts
+        ``iterVar1: transform`` (transformMap) or the entries of the map ``transform`` (transformMapEntry) with
+        ``cel.@mapInsert``, which fails on a key already there; a filter (four arguments) guards the step.
+        """
+        v, w = args[0], args[1]
+        for a in (v, w):  # extractIterVars: both names first, then their clash, then the accumulators
+            if a.kind != "ident":
+                raise ParseError("argument must be a simple name", a.pos)
+        if v.name == w.name:
+            raise ParseError(f"duplicate variable name: {v.name}", w.pos)
+        for a in (v, w):
+            if a.name in (ACCU, "__result__"):
+                raise ParseError("iteration variable overwrites accumulator variable", a.pos)
+        accu = lambda: ident(ACCU, pos)  # noqa: E731
+        filt, body = (args[2], args[3]) if len(args) == 4 else (None, args[2])
+        if fn == "transformList":
+            init = Node("list", pos, args=(), optional=frozenset())
+            step = call("_+_", [accu(), Node("list", pos, args=(body,), optional=frozenset())], pos)
+        else:
+            init = Node("map", pos, entries=())
+            step = call("cel.@mapInsert", [accu(), ident(some(v.name), pos), body] if fn == "transformMap"
+                        else [accu(), body], pos)
+        if filt is not None:
+            step = call("_?_:_", [filt, step, accu()], pos)
+        return Node("comp", pos, iter_var=v.name, iter_var2=w.name, iter_range=target, accu_var=ACCU,
+                    accu_init=init, loop_cond=lit(True, pos), loop_step=step, result=accu(), macro=fn)
 
     def opt_map(self, fn: str, target: Node, args: list[Node], pos: int) -> Node:
         """cel-go cel/library.go's optMap and optFlatMap macros, expanded as there.
@@ -695,8 +743,9 @@ class Parser:
         if fn == "map" and len(args) == 3:
             two = False
         v = args[0]
-        if v.kind != "ident":
-            raise ParseError("argument must be a simple name", v.pos)
+        if v.kind != "ident":  # parser/macro.go: MakeMap and MakeFilter word it otherwise than the quantifiers
+            raise ParseError("argument is not an identifier" if fn in ("map", "filter") and not two
+                             else "argument must be a simple name", v.pos)
         v2 = None
         if two:
             if fn not in ("all", "exists", "existsOne", "exists_one"):

@@ -6,7 +6,6 @@ types and the DRA ``includes()``.
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import Any
 
@@ -20,7 +19,7 @@ from celpy.celtypes import (
     UintType,
 )
 
-from dractl.cel.library import timelib
+from dractl.cel.library import gosort, timelib
 from dractl.cel.library.gostrings import _compile_regex, _go_replace, _go_split, _go_trim_space, _strings_quote
 from dractl.cel.library.runtime import EVAL, demote
 from dractl.cel.library.timelib import CelDuration, CelTimestamp
@@ -528,7 +527,50 @@ def _slice(v: Any, i: Any, j: Any) -> Any:
 
 def _sort(v: Any) -> Any:
     _want(_is_list(v))
-    return ListType(sorted(v, key=functools.cmp_to_key(compare)))
+    return _sort_by_keys(v, v)  # ext/lists.go sortList
+
+
+#: the values that are traits.Comparer in cel-go (what sort() and sortBy() can order)
+_COMPARERS = (IntType, UintType, DoubleType, StringType, BytesType, BoolType, CelTimestamp, CelDuration)
+
+
+def _sort_by_keys(items: Any, keys: Any) -> Any:
+    """ext/lists.go sortListByAssociatedKeys: ``items`` in the order of their ``keys``, as Go's sort.Slice puts them.
+
+    The keys must be of one comparable type, that of the first (checked as the sort compares them: a list of one
+    element is never compared); a NaN key is less than nothing and nothing is less than it.
+    """
+    _want(_is_list(items) and _is_list(keys))
+    n, m = len(items), len(keys)
+    if n != m:
+        raise EvalError("@sortByAssociatedKeys() expected a list of the same size as the associated keys list, "
+                        f"but got {n} and {m} elements respectively")
+    if n == 0:
+        return items
+    kind = type(keys[0])
+    if kind not in _COMPARERS:
+        raise EvalError("list elements must be comparable")
+    order = list(range(n))
+    mixed = False
+
+    def less(i: int, j: int) -> bool:
+        nonlocal mixed
+        a, b = keys[order[i]], keys[order[j]]
+        if type(a) is not kind or type(b) is not kind:
+            mixed = True
+            return False
+        try:
+            return compare(a, b) < 0
+        except EvalError:  # NaN: Compare's error is not IntNegOne
+            return False
+
+    def swap(i: int, j: int) -> None:
+        order[i], order[j] = order[j], order[i]
+
+    gosort.slice_sort(n, less, swap)
+    if mixed:
+        raise EvalError("list elements must have the same type")
+    return ListType([items[i] for i in order])
 
 
 def _reverse(v: Any) -> Any:

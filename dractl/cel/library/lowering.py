@@ -63,6 +63,25 @@ def _dra_box_plain(box: Any) -> Any:
     return out
 
 
+def _dra_map_insert(m: Any, *kv: Any) -> Any:
+    """ext/comprehensions.go cel.@mapInsert: ``m`` with ``k: v`` added, or every entry of the map ``kv[0]``.
+
+    A key ``m`` has already (CEL key equality: ``1`` is ``1u``) is the error common/types.InsertMapKeyValue
+    gives; ``m`` itself is left as it is.
+    """
+    if len(kv) == 1 and not isinstance(kv[0], dict):  # a dyn transformMapEntry that is no map
+        raise EvalError(f"no such overload: cel.@mapInsert({type_name(m)}, {type_name(kv[0])})")
+    entries = list(dict.items(kv[0])) if len(kv) == 1 else [kv]
+    out = MapType()
+    for kk, vv in dict.items(m):
+        dict.__setitem__(out, kk, vv)
+    for kk, vv in entries:
+        if map_find(out, kk)[0]:
+            raise EvalError(f"insert failed: key {to_string(kk) if _key_kind(kk) else kk} already exists")
+        dict.__setitem__(out, kk, vv)
+    return out
+
+
 def _dra_done(acc: Any) -> Any:
     return TRUE if dict.get(acc, False) is TRUE else FALSE
 
@@ -134,6 +153,8 @@ def _dra_iter(r: Any, two: Any) -> Any:
         if two:
             return ListType([MapType({0: int.__new__(IntType, i), 1: v}) for i, v in enumerate(r)])
         return r
+    if two:  # interpreter/interpretable.go evalFold, two variables: another message
+        raise EvalError(f"unsupported comprehension range type: {go_type_name(r)}")
     raise EvalError(f"got '{go_type_name(r)}', expected iterable type")
 
 

@@ -55,6 +55,7 @@ from dractl.cel.library.functions import (
     _size,
     _slice,
     _sort,
+    _sort_by_keys,
     _split,
     _starts,
     _substring,
@@ -93,6 +94,7 @@ from dractl.cel.library.lowering import (
     _dra_iter,
     _dra_key,
     _dra_map,
+    _dra_map_insert,
     _dra_nsf,
     _dra_optlist,
     _dra_or_rest,
@@ -333,6 +335,11 @@ def function_tables() -> tuple[dict[str, Callable[..., Any]], dict[str, Callable
     costed["dra_memo_get"] = _dra_memo_get
     costed["dra_memo_put"] = _dra_memo_put
     costed["dra_mark"] = _dra_mark
+    # what transformMap/transformMapEntry and sortBy expand to: functions of their own (with their call costs)
+    for name, helper, fn in (("dra_map_insert", "cel.@mapInsert", _dra_map_insert),
+                             ("dra_sort_by_keys", "@sortByAssociatedKeys", _sort_by_keys)):
+        plain[name] = cel_function(fn, True)
+        costed[name] = costed_function(helper, fn, True)
     costed["dra_dyn"] = costed_function("dyn", _dra_dyn)
     costed["dra_in_set"] = costed_function("_in_", _dra_in_set, True)
     return plain, costed

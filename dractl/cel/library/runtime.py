@@ -116,6 +116,15 @@ def call_cost(fn: str) -> Callable[[tuple, Any], int]:
         return lambda args, r: math.ceil((1 + _sz(args[0])) * 0.1) * math.ceil(_sz(args[1]) * 0.25)
     if fn in ("contains", "startsWith", "endsWith"):
         return lambda args, r: math.ceil(_sz(args[0]) * 0.1) * max(1, math.ceil(_sz(args[1]) * 0.1))
+    # ext/lists.go (version 3) cost trackers, which stand in for the call's cost of 1
+    if fn in ("sort", "distinct"):
+        return lambda args, r: _self_compare_cost(args[0])
+    if fn == "@sortByAssociatedKeys":
+        return lambda args, r: _self_compare_cost(args[1])
+    if fn in ("lists.range", "reverse", "slice"):
+        return lambda args, r: _alloc_list_cost(1.0, _sz(r))
+    if fn == "flatten":
+        return lambda args, r: _alloc_list_cost(float(int(args[1])) if len(args) > 1 else 1.0, _sz(args[0]))
     if fn == "_in_":
         return lambda args, r: (len(args[1]) + 1) if isinstance(args[1], list) else 1
     if fn in ("_&&_", "_||_", "_?_:_"):
@@ -124,6 +133,22 @@ def call_cost(fn: str) -> Callable[[tuple, Any], int]:
         return lambda args, r: (1 + len(r) // 10 if isinstance(r, list) else math.ceil(len(r) * 0.1)
                                 if isinstance(r, (str, bytes)) else 1)
     return lambda args, r: 1
+
+
+def _alloc_list_cost(factor: float, size: int) -> int:
+    """ext/lists.go trackAllocatingListCall: the size times the factor, the call and a list's creation."""
+    if factor < 0.0:
+        factor = 1.0
+    return int(float(size) * factor) + 1 + 10
+
+
+def _self_compare_cost(lst: Any) -> int:
+    """ext/lists.go trackListSelfCompare: O(n^2) over ``lst``, a tenth more for strings and bytes."""
+    n = _sz(lst)
+    factor = 2.0
+    if n and isinstance(lst, list) and isinstance(lst[0], (str, bytes)):
+        factor += 0.1
+    return _alloc_list_cost(factor, n * n)
 
 
 def _contains_cost(cidr: bool, args: tuple, r: Any) -> int:
