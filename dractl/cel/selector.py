@@ -418,7 +418,8 @@ def _describe(e: Node, src: str) -> str:
     """A short name for an operand: the attribute/capacity name when it is one."""
     if e.kind == "select":
         return some(e.name)
-    if e.kind == "call" and e.name in ("_[_]", "_?._", "_[?_]") and e.args[1].kind == "lit":
+    if e.kind == "call" and e.name in ("_[_]", "_?._", "_[?_]") and e.args[1].kind == "lit" \
+            and isinstance(e.args[1].value, str):  # an attribute or capacity by name (not a list's element)
         return str(e.args[1].value)
     if e.kind == "call" and e.name == "orValue" and e.operand is not None:
         return _describe(e.operand, src)
@@ -444,7 +445,7 @@ def _source(e: Node) -> str | None:
         return e.name
     if e.kind == "select" and not e.test_only:
         return e.name  # an attribute or capacity: its short name, as elsewhere in messages
-    if e.kind == "call" and e.name == "_[_]" and e.args[1].kind == "lit":
+    if e.kind == "call" and e.name == "_[_]" and e.args[1].kind == "lit" and isinstance(e.args[1].value, str):
         return str(e.args[1].value)
     if e.kind == "list":
         items = [_source(a) for a in e.args]

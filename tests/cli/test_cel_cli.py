@@ -163,6 +163,11 @@ def test_feature_gate_changes_the_environment(dractl):
          "0 of 8 devices match; 8 fail: nosuch is not set (orValue 1), needs > 2"),
         ("device.attributes['gpu.example.com'].?model.orValue('') == 'X'",
          "0 of 8 devices match; 8 fail: model is 'LATEST-GPU-MODEL', needs 'X'"),
+        # a list's element is named by its index, not as the index (it was "0 is 0, 1 or 2")
+        ("[device.attributes['gpu.example.com'].index][0] > 2",
+         "5 of 8 devices match; 3 fail: [index][0] is 0, 1 or 2, needs > 2"),
+        ("device.attributes['gpu.example.com'].transformList(k, v, k).sortBy(x, x)[0] == 'x'",
+         "0 of 8 devices match; 8 fail: expression is 'driverVersion', needs 'x'"),
         (
             "device.attributes['gpu.example.com'].index > 6 || device.attributes['gpu.example.com'].model == 'X'",
             "1 of 8 devices match; 7 fail: index is 0, needs > 6; and model is 'LATEST-GPU-MODEL', needs 'X' (1)",
