@@ -308,6 +308,69 @@ CASES |= {
 }
 
 
+def _vol(name: str, volumes: str) -> str:
+    """A pod with ``volumes`` (YAML list items, one per line)."""
+    return _ctr(name, "", "  volumes:\n" + "".join(f"  - {v}\n" for v in volumes.split("\n")))
+
+
+# ValidateVolumes and validateVolumeSource: one source (none is an emptyDir, by defaulting), each source's rules
+CASES |= {
+    "volume: no source": _vol("k-vol0", '{name: v}'),
+    "volume: empty emptyDir": _vol("k-vol1", '{name: v, emptyDir: {}}'),
+    "volume: null emptyDir": _vol("k-vol2", '{name: v, emptyDir: null}'),
+    "volume: two sources": _vol("k-vol3", '{name: v, emptyDir: {}, hostPath: {path: /x}}'),
+    "volume: downward and configmap": _vol("k-vol4", '{name: v, downwardAPI: {}, configMap: {name: c}}'),
+    "volume: cephfs second": _vol("k-vol5", '{name: v, emptyDir: {}, cephfs: {monitors: [a]}}'),
+    "volume: negative sizeLimit": _vol("k-vol6", "{name: v, emptyDir: {sizeLimit: '-1Gi'}}"),
+    "volume: emptyDir mode": _vol("k-vol7", '{name: v, emptyDir: {mode: 99999}}'),
+    "volume: hostPath no path": _vol("k-vol8", '{name: v, hostPath: {}}'),
+    "volume: hostPath backstep": _vol("k-vol9", '{name: v, hostPath: {path: /a/../b}}'),
+    "volume: hostPath backslash": _vol("k-vol10", "{name: v, hostPath: {path: 'a\\\\..\\\\b'}}"),
+    "volume: hostPath bad type": _vol("k-vol11", '{name: v, hostPath: {path: /x, type: Bogus}}'),
+    "volume: hostPath empty type": _vol("k-vol12", "{name: v, hostPath: {path: /x, type: ''}}"),
+    "volume: secret no name": _vol("k-vol13", '{name: v, secret: {}}'),
+    "volume: secret bad mode": _vol("k-vol14", '{name: v, secret: {secretName: s, defaultMode: 1000}}'),
+    "volume: secret item no key": _vol("k-vol15", '{name: v, secret: {secretName: s, items: [{path: p}]}}'),
+    "volume: secret item no path": _vol("k-vol16", '{name: v, secret: {secretName: s, items: [{key: k}]}}'),
+    "volume: secret item abs path": _vol("k-vol17", '{name: v, secret: {secretName: s, items: [{key: k, path: /p}]}}'),
+    "volume: secret item dotdot": _vol("k-vol18", '{name: v, secret: {secretName: s, items: [{key: k, path: ..x}]}}'),
+    "volume: secret item dotdot2":
+        _vol("k-vol19", '{name: v, secret: {secretName: s, items: [{key: k, path: a/../b}]}}'),
+    "volume: secret item mode":
+        _vol("k-vol20", '{name: v, secret: {secretName: s, items: [{key: k, path: p, mode: -1}]}}'),
+    "volume: secret defaultUser": _vol("k-vol21", '{name: v, secret: {secretName: s, defaultUser: -5}}'),
+    "volume: configMap no name": _vol("k-vol22", '{name: v, configMap: {}}'),
+    "volume: configMap item bad": _vol("k-vol23", "{name: v, configMap: {name: c, items: [{key: '', path: p}]}}"),
+    "volume: configMap ok":
+        _vol("k-vol24", '{name: v, configMap: {name: c, items: [{key: k, path: a/b}], defaultMode: 420}}'),
+    "volume: pvc no claim": _vol("k-vol25", '{name: v, persistentVolumeClaim: {}}'),
+    "volume: nfs no server": _vol("k-vol26", '{name: v, nfs: {path: /x}}'),
+    "volume: nfs relative": _vol("k-vol27", '{name: v, nfs: {server: s, path: x}}'),
+    "volume: nfs no path": _vol("k-vol28", '{name: v, nfs: {server: s}}'),
+    "volume: csi no driver": _vol("k-vol29", '{name: v, csi: {}}'),
+    "volume: csi bad driver": _vol("k-vol30", "{name: v, csi: {driver: 'Bad_Driver'}}"),
+    "volume: csi long driver": _vol("k-vol31", "{name: v, csi: {driver: '" + "a" * 64 + "'}}"),
+    "volume: csi secret no name": _vol("k-vol32", '{name: v, csi: {driver: d.example.com, nodePublishSecretRef: {}}}'),
+    "volume: ephemeral empty": _vol("k-vol33", '{name: v, ephemeral: {}}'),
+    "volume: gitRepo no repo": _vol("k-vol34", '{name: v, gitRepo: {}}'),
+    "volume: gitRepo abs dir": _vol("k-vol35", '{name: v, gitRepo: {repository: r, directory: /d}}'),
+    "volume: source then bad name": _vol("k-vol36", '{name: Bad_Name, secret: {}}'),
+    "volume: bad name ok source": _vol("k-vol37", '{name: Bad_Name, emptyDir: {}}'),
+    "volume: no name no source": _vol("k-vol38", '{}'),
+    "volume: projected empty": _vol("k-vol39", '{name: v, projected: {}}'),
+    "volume: downward empty": _vol("k-vol40", '{name: v, downwardAPI: {}}'),
+    "volume: image empty": _vol("k-vol41", '{name: v, image: {}}'),
+    "volume: ok hostPath": _vol("k-vol42", '{name: v, hostPath: {path: /data, type: DirectoryOrCreate}}'),
+    "volume: image bad policy": _vol("k-vol43", "{name: v, image: {reference: 'busybox:1', pullPolicy: Sometimes}}"),
+    "volume: image ok": _vol("k-vol44", "{name: v, image: {reference: 'busybox:1'}}"),
+    "volume: image empty ref policy": _vol("k-vol45", '{name: v, image: {pullPolicy: Sometimes}}'),
+    "volume: emptyDir bad sizeLimit": _vol("k-vol46", '{name: v, emptyDir: {sizeLimit: abc}}'),
+    "volume: dup names": _vol("k-vol47", '{name: v, emptyDir: {}}\n{name: v, emptyDir: {}}'),
+    "volume: dup names bad second": _vol("k-vol48", '{name: v, emptyDir: {}}\n{name: v, secret: {}}'),
+    "volume: pvc and ephemeral": _vol("k-vol49", '{name: v, persistentVolumeClaim: {claimName: c}, ephemeral: {}}'),
+}
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if c not in _JUDGED])
 def test_a_pod_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case):
     test_a_file_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case)

@@ -173,15 +173,10 @@ def _pod_claims(spec: dict) -> set[str]:
 
 
 def _volumes(volumes: Any) -> set[str]:
-    """ValidateVolumes: the names (the volume sources are not checked)."""
-    names: set[str] = set()
-    for i, vol in enumerate(_list(volumes, "spec.volumes")):
-        vp = f"spec.volumes[{i}]"
-        name = _dns_label(_obj(vol, vp).get("name"), f"{vp}.name")
-        if name in names:
-            raise _duplicate(f"{vp}.name", name)
-        names.add(name)
-    return names
+    """ValidateVolumes: each volume's source, name and uniqueness (dractl.model.validate.pod_volumes)."""
+    from dractl.model.validate.pod_volumes import volumes as check
+
+    return check(volumes, _dns_label)
 
 
 def _container_common(ctr: dict, ctp: str, volumes: set[str], pod_claims: set[str], pod_restart: str) -> None:
