@@ -371,6 +371,25 @@ CASES |= {
 }
 
 
+# ValidateEnvFrom: a relaxed prefix, exactly one of configMapRef and secretRef, its name (prefix-masked)
+CASES |= {
+    "envFrom ok": _ctr("k-ef0", "envFrom: " + '[{configMapRef: {name: c}}, {prefix: P_, secretRef: {name: s}}]'),
+    "envFrom none": _ctr("k-ef1", "envFrom: " + '[{prefix: P_}]'),
+    "envFrom both": _ctr("k-ef2", "envFrom: " + '[{configMapRef: {name: c}, secretRef: {name: s}}]'),
+    "envFrom no name": _ctr("k-ef3", "envFrom: " + '[{configMapRef: {}}]'),
+    "envFrom bad name": _ctr("k-ef4", "envFrom: " + '[{secretRef: {name: Bad_Name}}]'),
+    "envFrom trailing dash": _ctr("k-ef5", "envFrom: " + '[{configMapRef: {name: abc-}}]'),
+    "envFrom dash only": _ctr("k-ef6", "envFrom: " + "[{configMapRef: {name: '-'}}]"),
+    "envFrom bad prefix": _ctr("k-ef7", "envFrom: " + "[{prefix: 'A=B', configMapRef: {name: c}}]"),
+    "envFrom space prefix": _ctr("k-ef8", "envFrom: " + "[{prefix: 'A B', configMapRef: {name: c}}]"),
+    "envFrom bad prefix and none": _ctr("k-ef9", "envFrom: " + "[{prefix: 'A=B'}]"),
+    "envFrom second bad": _ctr("k-ef10", "envFrom: " + '[{configMapRef: {name: c}}, {}]'),
+    "envFrom long name": _ctr("k-ef11", "envFrom: " + "[{configMapRef: {name: '" + "a" * 254 + "'}}]"),
+    "envFrom null ref": _ctr("k-ef12", "envFrom: " + '[{configMapRef: null, secretRef: {name: s}}]'),
+    "envFrom empty ref objects": _ctr("k-ef13", "envFrom: " + '[{configMapRef: {}, secretRef: {}}]'),
+}
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if c not in _JUDGED])
 def test_a_pod_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case):
     test_a_file_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case)

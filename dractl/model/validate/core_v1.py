@@ -185,6 +185,8 @@ def _container_common(ctr: dict, ctp: str, volumes: set[str], pod_claims: set[st
     container_ports(ctr.get("ports"), f"{ctp}.ports")
     if ctr.get("env"):
         pod_rules.env(ctr["env"], f"{ctp}.env")
+    if ctr.get("envFrom"):
+        pod_rules.env_from(ctr["envFrom"], f"{ctp}.envFrom")
     if ctr.get("volumeMounts"):
         pod_rules.volume_mounts(ctr["volumeMounts"], f"{ctp}.volumeMounts", volumes)
     pod_rules.pull_policy(ctr, ctp)

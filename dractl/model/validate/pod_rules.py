@@ -104,6 +104,33 @@ def env(items: list, path: str) -> None:
             raise _invalid(vp, "", "may not have more than one field specified at a time")
 
 
+def env_from(items: list, path: str) -> None:
+    """ValidateEnvFrom: a prefix that is a relaxed variable name, one of configMapRef or secretRef, its name."""
+    for i, ev in enumerate(items):
+        ev = _d(ev)
+        ip = f"{path}[{i}]"
+        prefix = ev.get("prefix")
+        if isinstance(prefix, str) and prefix and _PRINTABLE_ASCII.fullmatch(prefix) is None:
+            raise _invalid(f"{ip}.prefix", prefix, _RELAXED_ENV_NAME)
+        given = [k for k in ("configMapRef", "secretRef") if ev.get(k) is not None]
+        for k in given:  # validateConfigMapEnvSource / validateSecretEnvSource
+            name = _d(ev[k]).get("name") or ""
+            if not name:
+                raise _required(f"{ip}.{k}.name")
+            err = dns_subdomain_error(_mask_trailing_dash(name))  # ValidateConfigMapName(name, prefix=true)
+            if err:
+                raise _invalid(f"{ip}.{k}.name", name, err)
+        if not given:  # (upstream names the list, not the item)
+            raise _invalid(path, "", "must specify one of: `configMapRef` or `secretRef`")
+        if len(given) > 1:
+            raise _invalid(path, "", "may not have more than one field specified at a time")
+
+
+def _mask_trailing_dash(name: str) -> str:
+    """The maskTrailingDash of apimachinery's validation: a trailing dash, and the character before it, as a letter."""
+    return name[:-2] + "a" if len(name) > 1 and name.endswith("-") else name
+
+
 def _env_source(kind: str, src: Mapping[str, Any], path: str) -> None:
     """ValidateObjectFieldSelector's required fields, validateConfigMapKeySelector / validateSecretKeySelector."""
     if kind == "fieldRef":
