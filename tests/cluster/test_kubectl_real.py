@@ -390,6 +390,58 @@ CASES |= {
 }
 
 
+def _sc(name: str, pod: str, ctr: str = "", extra: str = "") -> str:
+    """A pod with a pod-level (``pod``) and a container (``ctr``) securityContext, and ``extra`` spec lines."""
+    text = _ctr(name, f"securityContext: {ctr}" if ctr else "", f"  securityContext: {pod}" if pod else "")
+    return text + (extra + "\n" if extra else "")
+
+
+# validatePodSpecSecurityContext and ValidateSecurityContext: sysctls, policies, seccomp and AppArmor profiles
+CASES |= {
+    "sysctl ok": _sc(
+        'k-sc0',
+        "{sysctls: [{name: net.core.somaxconn, value: '1024'}, {name: kernel.shm_rmid_forced, value: '1'}]}"),
+    "sysctl no name": _sc('k-sc1', "{sysctls: [{value: '1'}]}"),
+    "sysctl bad name": _sc('k-sc2', "{sysctls: [{name: 'Net.Core', value: '1'}]}"),
+    "sysctl slash name": _sc('k-sc3', "{sysctls: [{name: net/ipv4/conf/eno2.100/rp_filter, value: '1'}]}"),
+    "sysctl dup":
+        _sc('k-sc4', "{sysctls: [{name: net.core.somaxconn, value: '1'}, {name: net.core.somaxconn, value: '2'}]}"),
+    "sysctl hostNetwork":
+        _sc('k-sc5', "{sysctls: [{name: net.core.somaxconn, value: '1'}]}", '', '  hostNetwork: true'),
+    "sysctl hostNetwork slash":
+        _sc('k-sc6', "{sysctls: [{name: net/core/somaxconn, value: '1'}]}", '', '  hostNetwork: true'),
+    "sysctl hostIPC": _sc('k-sc7', "{sysctls: [{name: kernel.shm_rmid_forced, value: '1'}]}", '', '  hostIPC: true'),
+    "sysctl hostIPC mqueue": _sc('k-sc8', "{sysctls: [{name: fs.mqueue.msg_max, value: '1'}]}", '', '  hostIPC: true'),
+    "sysctl hostIPC other": _sc('k-sc9', "{sysctls: [{name: kernel.domainname, value: 'x'}]}", '', '  hostIPC: true'),
+    "fsGroupChangePolicy bad": _sc('k-sc10', '{fsGroupChangePolicy: Sometimes}'),
+    "fsGroupChangePolicy ok": _sc('k-sc11', '{fsGroupChangePolicy: OnRootMismatch}'),
+    "supplementalGroupsPolicy bad": _sc('k-sc12', '{supplementalGroupsPolicy: Loose}'),
+    "supplementalGroupsPolicy ok": _sc('k-sc13', '{supplementalGroupsPolicy: Strict}'),
+    "seccomp no type": _sc('k-sc14', '{seccompProfile: {}}'),
+    "seccomp bad type": _sc('k-sc15', '{seccompProfile: {type: Bogus}}'),
+    "seccomp localhost no profile": _sc('k-sc16', '{seccompProfile: {type: Localhost}}'),
+    "seccomp localhost abs": _sc('k-sc17', '{seccompProfile: {type: Localhost, localhostProfile: /x.json}}'),
+    "seccomp localhost dotdot": _sc('k-sc18', '{seccompProfile: {type: Localhost, localhostProfile: a/../x.json}}'),
+    "seccomp localhost ok": _sc('k-sc19', '{seccompProfile: {type: Localhost, localhostProfile: profiles/x.json}}'),
+    "seccomp runtime ok": _sc('k-sc20', '{seccompProfile: {type: RuntimeDefault}}'),
+    "apparmor no type": _sc('k-sc21', '{appArmorProfile: {}}'),
+    "apparmor bad type": _sc('k-sc22', '{appArmorProfile: {type: Bogus}}'),
+    "apparmor localhost none": _sc('k-sc23', '{appArmorProfile: {type: Localhost}}'),
+    "apparmor localhost empty": _sc('k-sc24', "{appArmorProfile: {type: Localhost, localhostProfile: ''}}"),
+    "apparmor localhost padded": _sc('k-sc25', "{appArmorProfile: {type: Localhost, localhostProfile: ' p '}}"),
+    "apparmor runtime with profile": _sc('k-sc26', '{appArmorProfile: {type: RuntimeDefault, localhostProfile: p}}'),
+    "apparmor ok": _sc('k-sc27', '{appArmorProfile: {type: Localhost, localhostProfile: k8s-apparmor-example}}'),
+    "ctr seccomp bad type": _sc('k-sc28', '', '{seccompProfile: {type: Bogus}}'),
+    "ctr seccomp no type": _sc('k-sc29', '', '{seccompProfile: {}}'),
+    "ctr apparmor localhost none": _sc('k-sc30', '', '{appArmorProfile: {type: Localhost}}'),
+    "ctr apparmor ok": _sc('k-sc31', '', '{appArmorProfile: {type: Unconfined}}'),
+    "ctr seccomp ok": _sc('k-sc32', '', '{seccompProfile: {type: RuntimeDefault}, allowPrivilegeEscalation: false}'),
+    "seccomp runtime with profile": _sc('k-sc33', '{seccompProfile: {type: RuntimeDefault, localhostProfile: x}}'),
+    "ctr seccomp unconfined with profile":
+        _sc('k-sc34', '', "{seccompProfile: {type: Unconfined, localhostProfile: 'a b'}}"),
+}
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if c not in _JUDGED])
 def test_a_pod_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case):
     test_a_file_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case)

@@ -103,7 +103,7 @@ def _pod(obj: dict) -> None:
     _restart_and_dns_policy(spec)
     labels(spec.get("nodeSelector"), "spec.nodeSelector")
     if spec.get("securityContext") is not None:
-        pod_rules.pod_security_context(spec["securityContext"], "spec.securityContext")
+        pod_rules.pod_security_context(spec["securityContext"], "spec.securityContext", spec)
     pod_rules.share_process_namespace(spec)
     if spec.get("affinity") is not None:
         affinity(spec["affinity"], "spec.affinity")

@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from dractl.errors import ValidationError
 from dractl.model.formats import dns_label_error, dns_subdomain_error, label_key_error
 from dractl.model.validate.field_errors import (
     _duplicate,
@@ -23,6 +24,7 @@ from dractl.model.validate.field_errors import (
     _invalid,
     _not_found,
     _required,
+    _too_long,
     _too_many,
     _unsupported,
 )
@@ -211,6 +213,8 @@ def security_context(sc: Mapping[str, Any], path: str) -> None:
         raise _unsupported(f"{path}.procMount", proc, ("Default", "Unmasked"))
     if proc == "Unmasked":  # hostUsers defaults to true
         raise _invalid(f"{path}.procMount", proc, "`hostUsers` must be false to use `Unmasked`")
+    _seccomp(sc.get("seccompProfile"), f"{path}.seccompProfile")
+    _apparmor(sc.get("appArmorProfile"), f"{path}.appArmorProfile")
     # (privileged: true is taken: clusters run kube-apiserver with --allow-privileged=true, kubeadm and kind do;
     # its rule with allowPrivilegeEscalation: false prints Go's struct, not matched here)
 
@@ -441,8 +445,11 @@ def host_network_ports(spec: Mapping[str, Any]) -> None:
                                "must match `containerPort` when `hostNetwork` is true")
 
 
-def pod_security_context(sc: Mapping[str, Any], path: str) -> None:
-    """Upstream validatePodSpecSecurityContext: fsGroup, runAsUser, runAsGroup, supplementalGroups."""
+def pod_security_context(sc: Mapping[str, Any], path: str, spec: Mapping[str, Any] = _EMPTY) -> None:
+    """Upstream validatePodSpecSecurityContext, but windowsOptions and seLinuxChangePolicy.
+
+    Ids, sysctls, fsGroupChangePolicy, the seccomp and AppArmor profiles, supplementalGroupsPolicy.
+    """
     for key in ("fsGroup", "runAsUser", "runAsGroup"):
         v = sc.get(key)
         if v is not None and not 0 <= v <= _INT32_MAX:
@@ -450,6 +457,114 @@ def pod_security_context(sc: Mapping[str, Any], path: str) -> None:
     for g, gid in enumerate(_l(sc.get("supplementalGroups"))):
         if gid is not None and not 0 <= gid <= _INT32_MAX:
             raise _invalid(f"{path}.supplementalGroups[{g}]", gid, _ID_RANGE)
+    if _l(sc.get("sysctls")):
+        _sysctls(_l(sc.get("sysctls")), f"{path}.sysctls", spec)
+    policy = sc.get("fsGroupChangePolicy")
+    if policy is not None and policy not in ("Always", "OnRootMismatch"):
+        raise _unsupported(f"{path}.fsGroupChangePolicy", policy, ("Always", "OnRootMismatch"))
+    _seccomp(sc.get("seccompProfile"), f"{path}.seccompProfile")
+    _apparmor(sc.get("appArmorProfile"), f"{path}.appArmorProfile")
+    policy = sc.get("supplementalGroupsPolicy")
+    if policy is not None and policy not in ("Merge", "Strict"):
+        raise _unsupported(f"{path}.supplementalGroupsPolicy", policy, ("Merge", "Strict"))
+
+
+#: validation.go sysctlContainSlashRegexp (its text is in the message)
+_SYSCTL_RE = re.compile(r"^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$")
+#: component-helpers node/util/sysctl: the namespaces of names and of prefixes
+_SYSCTL_NAMES = {"kernel.domainname": "UTS", "kernel.sem": "IPC", "kernel.shmall": "IPC", "kernel.shmmax": "IPC",
+                 "kernel.shmmni": "IPC", "kernel.shm_rmid_forced": "IPC", "kernel.shm": "IPC", "kernel.msgmax": "IPC",
+                 "kernel.msgmnb": "IPC", "kernel.msgmni": "IPC", "kernel.msg": "IPC"}
+_SYSCTL_PREFIXES = {"net": "Net", "fs.mqueue": "IPC", "user": "User"}
+
+
+def _sysctls(items: list, path: str, spec: Mapping[str, Any]) -> None:
+    """validateSysctls: a name, valid, once; a namespaced one not where the pod shares that namespace with the host."""
+    names: set[str] = set()
+    for i, sysctl in enumerate(items):
+        name = _d(sysctl).get("name") or ""
+        ip = f"{path}[{i}].name"
+        if not name:
+            raise _required(ip)
+        if len(name) > 253 or _SYSCTL_RE.fullmatch(name) is None:
+            raise _invalid(ip, name, f"must have at most 253 characters and match regex {_SYSCTL_RE.pattern}")
+        if name in names:
+            raise _duplicate(ip, name)
+        ns = _sysctl_namespace(name)  # ValidateHostSysctl (a new pod: AllowNamespacedSysctlsForHostNetAndHostIPC off)
+        if spec.get("hostNetwork") is True and ns == "Net":
+            raise _invalid(ip, name, "may not be specified when 'hostNetwork' is true")
+        if spec.get("hostIPC") is True and ns == "IPC":
+            raise _invalid(ip, name, "may not be specified when 'hostIPC' is true")
+        names.add(name)
+
+
+def _sysctl_namespace(name: str) -> str:
+    """The sysctl package's GetNamespace: the namespace of a name (its '/' form normalized, up to a '*')."""
+    sep = min((i for i in (name.find("."), name.find("/")) if i >= 0), default=-1)
+    if sep >= 0 and name[sep] == "/":
+        name = name.translate(str.maketrans("./", "/."))
+    star = name.find("*")
+    if star >= 0:
+        name = name[:star]
+    if name in _SYSCTL_NAMES:
+        return _SYSCTL_NAMES[name]
+    for prefix, ns in _SYSCTL_PREFIXES.items():
+        if name.startswith(prefix + "."):
+            return ns
+    return ""
+
+
+def _seccomp(sp: Any, path: str) -> None:
+    """ValidateSeccompProfileField."""
+    if sp is None:
+        return
+    sp = _d(sp)
+    kind = sp.get("type") or ""
+    if not kind:
+        raise _required(f"{path}.type", "type is required when seccompProfile is set")
+    if kind not in ("Localhost", "RuntimeDefault", "Unconfined"):
+        raise _unsupported(f"{path}.type", kind, ("Localhost", "RuntimeDefault", "Unconfined"))
+    profile = sp.get("localhostProfile")
+    if kind == "Localhost":
+        if profile is None:
+            raise _required(f"{path}.localhostProfile", "must be set when seccomp type is Localhost")
+        if isinstance(profile, str):
+            if profile.startswith("/"):  # validateLocalDescendingPath
+                raise _invalid(f"{path}.localhostProfile", profile, "must be a relative path")
+            if ".." in profile.split("/"):
+                raise _invalid(f"{path}.localhostProfile", profile, "must not contain '..'")
+    elif profile is not None:
+        import json  # the value is the whole profile, as field.Error shows a struct: its Go fields as JSON
+
+        value = json.dumps({"Type": kind, "LocalhostProfile": profile}, separators=(",", ":"), ensure_ascii=False)
+        raise ValidationError(f"{path}.localhostProfile",
+                              f"Invalid value: {value}: can only be set when seccomp type is Localhost")
+
+
+def _apparmor(profile: Any, path: str) -> None:
+    """ValidateAppArmorProfileField."""
+    if profile is None:
+        return
+    profile = _d(profile)
+    kind = profile.get("type") or ""
+    local = profile.get("localhostProfile")
+    if kind == "Localhost":
+        if local is None:
+            raise _required(f"{path}.localhostProfile", "must be set when AppArmor type is Localhost")
+        if isinstance(local, str):
+            if local.strip() != local:
+                raise _invalid(f"{path}.localhostProfile", local, "must not be padded with whitespace")
+            if not local:
+                raise _required(f"{path}.localhostProfile", "must be set when AppArmor type is Localhost")
+            if len(local.encode()) > 4095:
+                raise _too_long(f"{path}.localhostProfile", 4095)
+    elif kind in ("RuntimeDefault", "Unconfined"):
+        if local is not None:
+            raise _invalid(f"{path}.localhostProfile", local, "can only be set when AppArmor type is Localhost")
+    elif not kind:
+        raise _required(f"{path}.type", "type is required when appArmorProfile is set")
+    else:
+        raise _unsupported(f"{path}.type", kind, ("Localhost", "RuntimeDefault", "Unconfined"))
 
 
 def share_process_namespace(spec: Mapping[str, Any]) -> None:
