@@ -216,6 +216,13 @@ def test_a_priority_class_gives_the_pod_its_priority(dractl, tmp_path):
     lost["spec"]["priorityClassName"] = "low"
     r = dractl("check", "-f", write_docs(tmp_path / "l.yaml", lost), "-o", "json")
     assert r.json()["pods"][0]["message"] == 'pods "l" is forbidden: no PriorityClass with name low was found'
+    # a name no class can have: Priority admission, which runs before validation, refuses it so (exit 1, as
+    # `kubectl create` of it says on the real apiserver), not validation (exit 2)
+    bad = cpu_pod("b", "1")
+    bad["spec"]["priorityClassName"] = "Bad_PC"
+    r = dractl("check", "-f", write_docs(tmp_path / "b.yaml", bad), "-o", "json")
+    assert r.code == 1 and r.json()["pods"][0]["message"] == (
+        'pods "b" is forbidden: no PriorityClass with name Bad_PC was found')
     # the apiserver's own classes always exist
     crit = cpu_pod("c", "1")
     crit["spec"]["priorityClassName"] = "system-cluster-critical"

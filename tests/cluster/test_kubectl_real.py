@@ -442,6 +442,103 @@ CASES |= {
 }
 
 
+#: the volumes the mount and device cases below name
+VOLS = ("  volumes: [{name: v, emptyDir: {}}, {name: b, persistentVolumeClaim: {claimName: c}}, {name: e, "
+        "ephemeral: {volumeClaimTemplate: {spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: "
+        "1Gi}}}}}}]")
+
+# hostAliases and nameservers (IsValidIPForLegacyField, strict), volumeMounts and volumeDevices in full
+CASES |= {
+    "hostAliases bad ip": _ctr('k-pd0', '', "  hostAliases: [{ip: 'not-an-ip', hostnames: [a]}]"),
+    "hostAliases ok": _ctr('k-pd1', '', "  hostAliases: [{ip: '10.0.0.1', hostnames: [a]}]"),
+    "hostAliases v6 ok": _ctr('k-pd2', '', "  hostAliases: [{ip: '::1', hostnames: [a]}]"),
+    "hostAliases leading zero": _ctr('k-pd3', '', "  hostAliases: [{ip: '010.0.0.1', hostnames: [a]}]"),
+    "dns nameserver bad": _ctr('k-pd4', '', '  dnsPolicy: None\n  dnsConfig: {nameservers: [bogus]}'),
+    "dns nameserver ok": _ctr('k-pd5', '', '  dnsPolicy: None\n  dnsConfig: {nameservers: [1.1.1.1]}'),
+    "nodeName bad": _ctr('k-pd9', '', '  nodeName: Bad_Node'),
+    "imagePullSecrets empty name": _ctr('k-pd10', '', '  imagePullSecrets: [{}]'),
+    "imagePullSecrets bad name": _ctr('k-pd11', '', '  imagePullSecrets: [{name: Bad_S}]'),
+    "overhead bad": _ctr('k-pd13', '', "  overhead: {cpu: '-1'}"),
+    "schedulerName bad": _ctr('k-pd14', '', "  schedulerName: 'Bad Sched'"),
+    "volumeDevices unknown": _ctr('k-pd15', 'volumeDevices: [{name: x, devicePath: /dev/x}]'),
+    "volumeDevices not pvc":
+        _ctr('k-pd16', 'volumeDevices: [{name: v, devicePath: /dev/x}]', '  volumes: [{name: v, emptyDir: {}}]'),
+    "volumeDevices relative": _ctr(
+        'k-pd17',
+        'volumeDevices: [{name: v, devicePath: dev/x}]',
+        '  volumes: [{name: v, persistentVolumeClaim: {claimName: c}}]'),
+    "volumeDevices ok": _ctr(
+        'k-pd18',
+        'volumeDevices: [{name: v, devicePath: /dev/x}]',
+        '  volumes: [{name: v, persistentVolumeClaim: {claimName: c}}]'),
+    "volumeDevices and mount same": _ctr(
+        'k-pd19',
+        'volumeDevices: [{name: v, devicePath: /dev/x}], volumeMounts: [{name: v, mountPath: /m}]',
+        '  volumes: [{name: v, persistentVolumeClaim: {claimName: c}}]'),
+    "stdinOnce without stdin": _ctr('k-pd21', 'stdinOnce: true'),
+    "tty ok": _ctr('k-pd22', 'tty: true'),
+    "capabilities ok": _ctr('k-pd23', 'securityContext: {capabilities: {add: [NET_ADMIN]}}'),
+    "hostPort without hostNetwork ok": _ctr('k-pd25', 'ports: [{containerPort: 80, hostPort: 8080}]'),
+    "hostNetwork hostPort mismatch":
+        _ctr('k-pd26', 'ports: [{containerPort: 80, hostPort: 8080}]', '  hostNetwork: true'),
+    "mountPropagation bad": _ctr(
+        'k-pd27',
+        'volumeMounts: [{name: v, mountPath: /m, mountPropagation: Sideways}]',
+        '  volumes: [{name: v, emptyDir: {}}]'),
+    "mountPropagation bidirectional unprivileged": _ctr(
+        'k-pd28',
+        'volumeMounts: [{name: v, mountPath: /m, mountPropagation: Bidirectional}]',
+        '  volumes: [{name: v, emptyDir: {}}]'),
+    "recursiveReadOnly bad": _ctr(
+        'k-pd29',
+        'volumeMounts: [{name: v, mountPath: /m, recursiveReadOnly: Enabled}]',
+        '  volumes: [{name: v, emptyDir: {}}]'),
+    "setHostnameAsFQDN without hostname ok": _ctr('k-pd30', '', '  setHostnameAsFQDN: true'),
+    "terminationGracePeriodSeconds negative": _ctr('k-pd31', '', '  terminationGracePeriodSeconds: -5'),
+    "subPath abs": _ctr('k-pd32', 'volumeMounts: [{name: v, mountPath: /m, subPath: /abs}]', VOLS),
+    "subPath dotdot": _ctr('k-pd33', 'volumeMounts: [{name: v, mountPath: /m, subPath: a/../b}]', VOLS),
+    "subPathExpr abs": _ctr('k-pd34', 'volumeMounts: [{name: v, mountPath: /m, subPathExpr: /abs}]', VOLS),
+    "subPath and expr": _ctr('k-pd35', 'volumeMounts: [{name: v, mountPath: /m, subPath: a, subPathExpr: b}]', VOLS),
+    "propagation host ok":
+        _ctr('k-pd37', 'volumeMounts: [{name: v, mountPath: /m, mountPropagation: HostToContainer}]', VOLS),
+    "rro bad value":
+        _ctr('k-pd38', 'volumeMounts: [{name: v, mountPath: /m, readOnly: true, recursiveReadOnly: Maybe}]', VOLS),
+    "rro ok":
+        _ctr('k-pd39', 'volumeMounts: [{name: v, mountPath: /m, readOnly: true, recursiveReadOnly: IfPossible}]', VOLS),
+    "rro with propagation": _ctr(
+        'k-pd40',
+        'volumeMounts: [{name: v, mountPath: /m, readOnly: true, recursiveReadOnly: Enabled, '
+        'mountPropagation: HostToContainer}]',
+        VOLS),
+    "rro disabled ok": _ctr('k-pd41', 'volumeMounts: [{name: v, mountPath: /m, recursiveReadOnly: Disabled}]', VOLS),
+    "device ephemeral ok": _ctr('k-pd42', 'volumeDevices: [{name: e, devicePath: /dev/e}]', VOLS),
+    "device dup name":
+        _ctr('k-pd43', 'volumeDevices: [{name: b, devicePath: /dev/a}, {name: b, devicePath: /dev/b}]', VOLS),
+    "device dup path":
+        _ctr('k-pd44', 'volumeDevices: [{name: b, devicePath: /dev/a}, {name: e, devicePath: /dev/a}]', VOLS),
+    "device backstep": _ctr('k-pd45', 'volumeDevices: [{name: b, devicePath: /dev/../x}]', VOLS),
+    "device no path": _ctr('k-pd46', 'volumeDevices: [{name: b}]', VOLS),
+    "device no name": _ctr('k-pd47', 'volumeDevices: [{devicePath: /dev/x}]', VOLS),
+    "device path is a mount path":
+        _ctr('k-pd48', 'volumeDevices: [{name: b, devicePath: /m}], volumeMounts: [{name: v, mountPath: /m}]', VOLS),
+    "device name is mounted": _ctr(
+        'k-pd49',
+        'volumeDevices: [{name: b, devicePath: /dev/b}], volumeMounts: [{name: b, mountPath: /m}]',
+        VOLS),
+    "hostAliases 4in6": _ctr('k-pd50', '', "  hostAliases: [{ip: '::ffff:1.2.3.4', hostnames: [a]}]"),
+    "hostAliases v6 long ok": _ctr('k-pd51', '', "  hostAliases: [{ip: 'FE80:0:0:0:0:0:0:0abc', hostnames: [a]}]"),
+    "hostAliases zone": _ctr('k-pd52', '', "  hostAliases: [{ip: 'fe80::1%eth0', hostnames: [a]}]"),
+    "hostAliases empty": _ctr('k-pd53', '', '  hostAliases: [{hostnames: [a]}]'),
+    "hostAliases v6 embedded zero": _ctr('k-pd54', '', "  hostAliases: [{ip: '::ffff:01.2.3.4', hostnames: [a]}]"),
+    "hostAliases v6 embedded v4 ok": _ctr('k-pd55', '', "  hostAliases: [{ip: '64:ff9b::1.2.3.4', hostnames: [a]}]"),
+    "hostAliases 256": _ctr('k-pd56', '', "  hostAliases: [{ip: '1.2.3.256', hostnames: [a]}]"),
+    "hostAliases long zeros": _ctr('k-pd57', '', "  hostAliases: [{ip: '0000001.2.3.4', hostnames: [a]}]"),
+    "hostAliases bad ip then bad host": _ctr('k-pd58', '', "  hostAliases: [{ip: 'x', hostnames: [Bad_H]}]"),
+    "dns nameserver 4in6": _ctr('k-pd59', '', "  dnsConfig: {nameservers: ['::ffff:8.8.8.8']}"),
+    "dns too many then bad": _ctr('k-pd60', '', '  dnsConfig: {nameservers: [a, b, c, d]}'),
+}
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if c not in _JUDGED])
 def test_a_pod_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case):
     test_a_file_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case)

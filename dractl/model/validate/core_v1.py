@@ -122,7 +122,9 @@ def _pod(obj: dict) -> None:
     tolerations(spec.get("tolerations"), "spec.tolerations")
     pod_rules.host_aliases(_list(spec.get("hostAliases"), "spec.hostAliases"))
     priority_class = _str(spec.get("priorityClassName"), "spec.priorityClassName")
-    if priority_class:
+    # (a pod to be created meets Priority admission first, which refuses a class that does not exist, as no class
+    # with such a name can: "no PriorityClass with name Bad_PC was found", dractl.control.admission)
+    if priority_class and not is_written():
         err = dns_subdomain_error(priority_class)
         if err:
             raise _invalid("spec.priorityClassName", priority_class, err)
@@ -172,14 +174,14 @@ def _pod_claims(spec: dict) -> set[str]:
     return pod_claims
 
 
-def _volumes(volumes: Any) -> set[str]:
+def _volumes(volumes: Any) -> dict[str, str]:
     """ValidateVolumes: each volume's source, name and uniqueness (dractl.model.validate.pod_volumes)."""
     from dractl.model.validate.pod_volumes import volumes as check
 
     return check(volumes, _dns_label)
 
 
-def _container_common(ctr: dict, ctp: str, volumes: set[str], pod_claims: set[str], pod_restart: str) -> None:
+def _container_common(ctr: dict, ctp: str, volumes: dict[str, str], pod_claims: set[str], pod_restart: str) -> None:
     """Upstream validateContainerCommon, in its order."""
     pod_rules.container_name_image(ctr, ctp)
     container_ports(ctr.get("ports"), f"{ctp}.ports")
@@ -188,7 +190,9 @@ def _container_common(ctr: dict, ctp: str, volumes: set[str], pod_claims: set[st
     if ctr.get("envFrom"):
         pod_rules.env_from(ctr["envFrom"], f"{ctp}.envFrom")
     if ctr.get("volumeMounts"):
-        pod_rules.volume_mounts(ctr["volumeMounts"], f"{ctp}.volumeMounts", volumes)
+        pod_rules.volume_mounts(ctr, f"{ctp}.volumeMounts", volumes)
+    if ctr.get("volumeDevices"):
+        pod_rules.volume_devices(ctr, f"{ctp}.volumeDevices", volumes)
     pod_rules.pull_policy(ctr, ctp)
     resources = _obj(ctr.get("resources"), f"{ctp}.resources")
     _first(resource_requirements_errors(resources, f"{ctp}.resources"))
@@ -200,7 +204,7 @@ def _container_common(ctr: dict, ctp: str, volumes: set[str], pod_claims: set[st
         pod_rules.security_context(ctr["securityContext"], f"{ctp}.securityContext")
 
 
-def _containers(spec: dict, volumes: set[str], pod_claims: set[str]) -> None:
+def _containers(spec: dict, volumes: dict[str, str], pod_claims: set[str]) -> None:
     """Upstream validateContainers: one at least, each checked, then the host ports across them.
 
     Each as validateContainerCommon checks it, then a unique name, its lifecycle, probes and restartPolicy.
@@ -227,7 +231,7 @@ def _containers(spec: dict, volumes: set[str], pod_claims: set[str]) -> None:
     _host_port_conflicts({"containers": items})
 
 
-def _init_containers(spec: dict, volumes: set[str], pod_claims: set[str]) -> None:
+def _init_containers(spec: dict, volumes: dict[str, str], pod_claims: set[str]) -> None:
     """Upstream validateInitContainers: each init container in turn.
 
     As validateContainerCommon checks it, its restartPolicy, a name unique among all containers, its own host

@@ -152,10 +152,19 @@ def _env_source(kind: str, src: Mapping[str, Any], path: str) -> None:
             raise _required(f"{path}.key")
 
 
-def volume_mounts(items: list, path: str, volumes: set[str]) -> None:
-    """ValidateVolumeMounts: a named volume of the pod, a unique mount path, subPath and subPathExpr exclusive."""
+def volume_mounts(ctr: Mapping[str, Any], path: str, volumes: Mapping[str, str]) -> None:
+    """ValidateVolumeMounts, in its order.
+
+    The volume (named, of the pod), a unique mount path, not a volume device's name or path, subPath and
+    subPathExpr (local, exclusive), mountPropagation and recursiveReadOnly. (Some errors name the list, not the
+    mount, as upstream's do: ``volumeMounts.subPath``.)
+    """
+    devices = {_d(d).get("name") or "": _d(d).get("devicePath") or "" for d in _l(ctr.get("volumeDevices"))}
+    device_paths = set(devices.values())
+    sc = _d(ctr.get("securityContext"))
+    privileged = sc.get("privileged") is True
     mount_points: set[str] = set()
-    for i, mnt in enumerate(items):
+    for i, mnt in enumerate(_l(ctr.get("volumeMounts"))):
         mnt = _d(mnt)
         p = f"{path}[{i}]"
         name = mnt.get("name") or ""
@@ -169,8 +178,83 @@ def volume_mounts(items: list, path: str, volumes: set[str]) -> None:
         if mount_path in mount_points:
             raise _invalid(f"{p}.mountPath", mount_path, "must be unique")
         mount_points.add(mount_path)
-        if mnt.get("subPath") and mnt.get("subPathExpr"):
-            raise _invalid(f"{p}.subPathExpr", mnt["subPathExpr"], "subPathExpr and subPath are mutually exclusive")
+        if name in devices:
+            raise _invalid(f"{p}.name", name, "must not already exist in volumeDevices")
+        if mount_path in device_paths:
+            raise _invalid(f"{p}.mountPath", mount_path, "must not already exist as a path in volumeDevices")
+        sub, expr = mnt.get("subPath") or "", mnt.get("subPathExpr") or ""
+        if sub:
+            _local_descending(sub, f"{path}.subPath")
+        if expr:
+            if sub:
+                raise _invalid(f"{p}.subPathExpr", expr, "subPathExpr and subPath are mutually exclusive")
+            _local_descending(expr, f"{path}.subPathExpr")
+        propagation = mnt.get("mountPropagation")
+        if propagation is not None:
+            if propagation not in _PROPAGATIONS:
+                raise _unsupported(f"{path}.mountPropagation", propagation, _PROPAGATIONS)
+            if propagation == "Bidirectional" and not privileged:
+                raise _forbidden(f"{path}.mountPropagation",
+                                 "Bidirectional mount propagation is available only to privileged containers")
+        rro = mnt.get("recursiveReadOnly")
+        if rro is not None and rro != "Disabled":
+            if rro not in ("Enabled", "IfPossible"):
+                raise _unsupported(f"{path}.recursiveReadOnly", rro, ("Disabled", "Enabled", "IfPossible"))
+            if mnt.get("readOnly") is not True:
+                raise _forbidden(f"{path}.recursiveReadOnly", "may only be specified when readOnly is true")
+            if propagation is not None and propagation != "None":
+                raise _forbidden(f"{path}.recursiveReadOnly",
+                                 "may only be specified when mountPropagation is None or not specified")
+
+
+#: validateMountPropagation's values, as sets.List gives them
+_PROPAGATIONS = ("Bidirectional", "HostToContainer", "None")
+
+
+def volume_devices(ctr: Mapping[str, Any], path: str, volumes: Mapping[str, str]) -> None:
+    """ValidateVolumeDevices, in its order.
+
+    A unique name of a persistentVolumeClaim or ephemeral volume, a unique device path without backsteps, neither
+    a volume mount's name nor its path.
+    """
+    mounts = {_d(m).get("name") or "": _d(m).get("mountPath") or "" for m in _l(ctr.get("volumeMounts"))}
+    mount_paths = set(mounts.values())
+    names: set[str] = set()
+    paths: set[str] = set()
+    for i, dev in enumerate(_l(ctr.get("volumeDevices"))):
+        dev = _d(dev)
+        p = f"{path}[{i}]"
+        name = dev.get("name") or ""
+        dev_path = dev.get("devicePath") or ""
+        if not name:
+            raise _required(f"{p}.name")
+        if name in names:
+            raise _invalid(f"{p}.name", name, "must be unique")
+        if name in volumes and volumes[name] not in ("persistentVolumeClaim", "ephemeral"):
+            raise _invalid(f"{p}.name", name,
+                           "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode")
+        if name not in volumes:
+            raise _not_found(f"{p}.name", name)
+        if not dev_path:
+            raise _required(f"{p}.devicePath")
+        if dev_path in paths:
+            raise _invalid(f"{p}.devicePath", dev_path, "must be unique")
+        if ".." in dev_path.split("/"):
+            raise _invalid(f"{p}.devicePath", dev_path, "can not contain backsteps ('..')")
+        paths.add(dev_path)
+        if name in mounts:
+            raise _invalid(f"{p}.name", name, "must not already exist in volumeMounts")
+        if dev_path in mount_paths:
+            raise _invalid(f"{p}.devicePath", dev_path, "must not already exist as a path in volumeMounts")
+        names.add(name)
+
+
+def _local_descending(value: str, path: str) -> None:
+    """validateLocalDescendingPath: relative, no ``..`` element."""
+    if value.startswith("/"):
+        raise _invalid(path, value, "must be a relative path")
+    if ".." in value.split("/"):
+        raise _invalid(path, value, "must not contain '..'")
 
 
 def pull_policy(ctr: Mapping[str, Any], path: str) -> None:
@@ -574,7 +658,7 @@ def share_process_namespace(spec: Mapping[str, Any]) -> None:
 
 
 def dns_config(spec: Mapping[str, Any], path: str = "spec.dnsConfig") -> None:
-    """ValidatePodDNSConfig (the nameservers' IP formats are not checked here)."""
+    """ValidatePodDNSConfig."""
     cfg = spec.get("dnsConfig")
     if spec.get("dnsPolicy") == "None":
         if cfg is None:
@@ -587,6 +671,8 @@ def dns_config(spec: Mapping[str, Any], path: str = "spec.dnsConfig") -> None:
     servers = _l(cfg.get("nameservers"))
     if len(servers) > 3:
         raise _invalid(f"{path}.nameservers", servers, "must not have more than 3 nameservers")
+    for i, server in enumerate(servers):
+        legacy_ip(server, f"{path}.nameservers[{i}]")
     searches = _l(cfg.get("searches"))
     if len(searches) > 32:
         raise _invalid(f"{path}.searches", searches, "must not have more than 32 search paths")
@@ -623,9 +709,54 @@ def _qualified_name(value: str, path: str) -> None:
         raise _invalid(path, value, err)
 
 
+def legacy_ip(value: Any, path: str) -> None:
+    """validation.IsValidIPForLegacyField with strict validation (StrictIPCIDRValidation is on by default).
+
+    Parsed as netutils.ParseIPSloppy parses (an IPv4 octet may have leading 0s, no IPv6 zone), then refused if
+    netip.ParseAddr refuses it (the leading 0s) or it is an IPv4-mapped IPv6 address.
+    """
+    from dractl.cel.netaddr import NetParseError, _is_4in6, parse_addr
+
+    text = value if isinstance(value, str) else ""
+    if not _sloppy_ip(text):
+        raise _invalid(path, text, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")
+    try:
+        addr, _ = parse_addr(text)
+    except NetParseError:
+        raise _invalid(path, text, "must not have leading 0s") from None
+    if _is_4in6(addr):
+        raise _invalid(path, text, "must not be an IPv4-mapped IPv6 address")
+
+
+def _sloppy_ip(text: str) -> bool:
+    """netutils.ParseIPSloppy: whether ``text`` parses (Go's net.ParseIP before leading 0s were refused)."""
+    from dractl.cel.netaddr import NetParseError, parse_addr
+
+    if "%" in text:
+        return False
+    if ":" not in text:
+        return _sloppy_v4(text)
+    head, sep, v4 = text.rpartition(":")
+    if "." in v4:  # an IPv4 tail, its octets perhaps with leading 0s
+        if not _sloppy_v4(v4):
+            return False
+        text = head + sep + ".".join(str(int(o)) for o in v4.split("."))
+    try:
+        parse_addr(text)
+    except NetParseError:
+        return False
+    return True
+
+
+def _sloppy_v4(text: str) -> bool:
+    octets = text.split(".")
+    return len(octets) == 4 and all(o.isascii() and o.isdigit() and int(o) <= 255 for o in octets)
+
+
 def host_aliases(items: list) -> None:
-    """ValidateHostAliases: the hostnames DNS subdomains (the IP's format is not checked here)."""
+    """ValidateHostAliases: each IP (legacy_ip), then its hostnames DNS subdomains."""
     for i, alias in enumerate(items):
+        legacy_ip(_d(alias).get("ip"), f"spec.hostAliases[{i}].ip")
         for j, host in enumerate(_l(_d(alias).get("hostnames"))):
             err = dns_subdomain_error(host or "")
             if err:

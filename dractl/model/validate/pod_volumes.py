@@ -35,37 +35,41 @@ HOST_PATH_TYPES = ("", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCre
 _FILE_MODE = "must be a number between 0 and 0777 (octal), both inclusive"
 
 
-def volumes(items: Any, dns_label: Any) -> set[str]:
+def volumes(items: Any, dns_label: Any) -> dict[str, str]:
     """ValidateVolumes: each volume's source, then its name (``dns_label`` checks it), then its uniqueness.
 
-    The names of the volumes that passed (what containers' volumeMounts may name).
+    The volumes (what containers' volumeMounts and volumeDevices may name), each with its source's field.
     """
-    names: set[str] = set()
+    names: dict[str, str] = {}
     for i, vol in enumerate(_list(items, "spec.volumes")):
         vp = f"spec.volumes[{i}]"
         vol = _obj(vol, vp)
-        _source(vol, vp)
+        kind = _source(vol, vp)
         name = dns_label(vol.get("name"), f"{vp}.name")
         if name in names:
             raise _duplicate(f"{vp}.name", name)
-        names.add(name)
+        names[name] = kind
     return names
 
 
-def _source(vol: dict[str, Any], vp: str) -> None:
-    """validateVolumeSource: the first source present is checked; a second one is "more than 1 volume type"."""
-    found = False
+def _source(vol: dict[str, Any], vp: str) -> str:
+    """validateVolumeSource: the first source present is checked; a second one is "more than 1 volume type".
+
+    The source's field (emptyDir where there is none: the apiserver's defaulting).
+    """
+    found = ""
     for field, said in SOURCES:
         src = vol.get(field)
         if src is None:
             continue
         if found:
             raise _forbidden(f"{vp}.{said}", "may not specify more than 1 volume type")
-        found = True
+        found = field
         check = _CHECKS.get(field)
         if check is not None and isinstance(src, dict):
             check(src, f"{vp}.{field}")
     # (none: the apiserver's defaulting made it an emptyDir, SetDefaults_Volume, before validation)
+    return found or "emptyDir"
 
 
 def _str(d: dict[str, Any], key: str) -> str:
