@@ -539,6 +539,80 @@ CASES |= {
 }
 
 
+# env var sources (fieldRef paths and versions, resourceFieldRef resources and divisors), probes, ports,
+# stopSignal (dropped: ContainerStopSignals is off), hostUsers with procMount, spec-level lists
+CASES |= {
+    "imagePullSecrets empty": _ctr('k-pe0', '', '  imagePullSecrets: [{}]'),
+    "imagePullSecrets bad name": _ctr('k-pe1', '', '  imagePullSecrets: [{name: Bad_S}]'),
+    "nodeSelector bad value": _ctr('k-pe2', '', "  nodeSelector: {a: 'bad value'}"),
+    "nodeSelector bad key": _ctr('k-pe3', '', "  nodeSelector: {'bad key': a}"),
+    "probe no handler": _ctr('k-pe8', 'livenessProbe: {}'),
+    "probe negative period": _ctr('k-pe9', 'livenessProbe: {exec: {command: [x]}, periodSeconds: -1}'),
+    "probe success threshold liveness": _ctr('k-pe10', 'livenessProbe: {exec: {command: [x]}, successThreshold: 2}'),
+    "startupProbe success threshold": _ctr('k-pe11', 'startupProbe: {exec: {command: [x]}, successThreshold: 2}'),
+    "grpc probe bad port": _ctr('k-pe12', 'readinessProbe: {grpc: {port: 0}}'),
+    "httpGet probe bad port name": _ctr('k-pe13', "readinessProbe: {httpGet: {port: 'Bad_Port'}}"),
+    "httpGet probe bad scheme": _ctr('k-pe14', 'readinessProbe: {httpGet: {port: 80, scheme: FTP}}'),
+    "tcpSocket probe no port": _ctr('k-pe15', 'readinessProbe: {tcpSocket: {}}'),
+    "port protocol bad": _ctr('k-pe16', 'ports: [{containerPort: 80, protocol: ICMP}]'),
+    "port hostIP bad": _ctr('k-pe17', "ports: [{containerPort: 80, hostIP: 'x'}]"),
+    "port hostIP leading zero": _ctr('k-pe18', "ports: [{containerPort: 80, hostIP: '01.2.3.4'}]"),
+    "dup container names": _ctr('k-pe19', '', '  initContainers: [{name: c, image: busybox}]'),
+    "lifecycle sleep negative": _ctr('k-pe20', 'lifecycle: {preStop: {sleep: {seconds: -1}}}'),
+    "lifecycle stopSignal": _ctr('k-pe21', 'lifecycle: {stopSignal: SIGTERM}'),
+    "readinessGate bad": _ctr('k-pe22', '', "  readinessGates: [{conditionType: 'bad type!'}]"),
+    "hostUsers false procMount": _ctr('k-pe23', 'securityContext: {procMount: Unmasked}', '  hostUsers: false'),
+    "topology bad whenUnsatisfiable":
+        _ctr('k-pe24', '', '  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: Maybe}]'),
+    "toleration bad effect": _ctr('k-pe25', '', '  tolerations: [{key: a, operator: Exists, effect: Sometimes}]'),
+    "toleration seconds with NoSchedule":
+        _ctr('k-pe26', '', '  tolerations: [{key: a, operator: Exists, effect: NoSchedule, tolerationSeconds: 5}]'),
+    "affinity empty term": _ctr(
+        'k-pe27',
+        '',
+        '  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: []}}}'),
+    "env valueFrom fieldRef bad path":
+        _ctr('k-pe28', 'env: [{name: A, valueFrom: {fieldRef: {fieldPath: spec.bogus}}}]'),
+    "env resourceFieldRef bad":
+        _ctr('k-pe29', 'env: [{name: A, valueFrom: {resourceFieldRef: {resource: limits.bogus}}}]'),
+    "env resourceFieldRef divisor":
+        _ctr('k-pe30', 'env: [{name: A, valueFrom: {resourceFieldRef: {resource: limits.cpu, divisor: 3m}}}]'),
+    "env fieldRef apiVersion bad":
+        _ctr('k-pe31', 'env: [{name: A, valueFrom: {fieldRef: {apiVersion: v2, fieldPath: metadata.name}}}]'),
+    "env fieldRef ok": _ctr('k-pe32', 'env: [{name: A, valueFrom: {fieldRef: {fieldPath: status.podIP}}}]'),
+    "env fieldRef spec.host": _ctr('k-pe33', 'env: [{name: A, valueFrom: {fieldRef: {fieldPath: spec.host}}}]'),
+    "env fieldRef restartPolicy":
+        _ctr('k-pe34', 'env: [{name: A, valueFrom: {fieldRef: {fieldPath: spec.restartPolicy}}}]'),
+    "env fieldRef labels whole":
+        _ctr('k-pe35', 'env: [{name: A, valueFrom: {fieldRef: {fieldPath: metadata.labels}}}]'),
+    "env fieldRef label sub ok":
+        _ctr('k-pe36', 'env: [{name: A, valueFrom: {fieldRef: {fieldPath: "metadata.labels[\'app\']"}}}]'),
+    "env fieldRef label sub bad":
+        _ctr('k-pe37', 'env: [{name: A, valueFrom: {fieldRef: {fieldPath: "metadata.labels[\'a b\']"}}}]'),
+    "env fieldRef annotation upper":
+        _ctr('k-pe38', 'env: [{name: A, valueFrom: {fieldRef: {fieldPath: "metadata.annotations[\'A/B\']"}}}]'),
+    "env fieldRef name sub":
+        _ctr('k-pe39', 'env: [{name: A, valueFrom: {fieldRef: {fieldPath: "metadata.name[\'x\']"}}}]'),
+    "env fieldRef no path": _ctr('k-pe40', 'env: [{name: A, valueFrom: {fieldRef: {apiVersion: v1}}}]'),
+    "env fieldRef empty": _ctr('k-pe41', 'env: [{name: A, valueFrom: {fieldRef: {}}}]'),
+    "env resourceFieldRef ok":
+        _ctr('k-pe42', 'env: [{name: A, valueFrom: {resourceFieldRef: {resource: limits.memory, divisor: 1Mi}}}]'),
+    "env resourceFieldRef mem bad divisor":
+        _ctr('k-pe43', 'env: [{name: A, valueFrom: {resourceFieldRef: {resource: limits.memory, divisor: 2Mi}}}]'),
+    "env resourceFieldRef cpu 1000m":
+        _ctr('k-pe44', 'env: [{name: A, valueFrom: {resourceFieldRef: {resource: requests.cpu, divisor: 1000m}}}]'),
+    "env resourceFieldRef zero divisor":
+        _ctr('k-pe45', "env: [{name: A, valueFrom: {resourceFieldRef: {resource: requests.cpu, divisor: '0'}}}]"),
+    "env resourceFieldRef hugepages":
+        _ctr('k-pe46', 'env: [{name: A, valueFrom: {resourceFieldRef: {resource: limits.hugepages-2Mi, divisor: 3}}}]'),
+    "env resourceFieldRef eph": _ctr(
+        'k-pe47',
+        'env: [{name: A, valueFrom: {resourceFieldRef: {resource: limits.ephemeral-storage, divisor: 5}}}]'),
+    "env resourceFieldRef no resource": _ctr('k-pe48', 'env: [{name: A, valueFrom: {resourceFieldRef: {divisor: 1}}}]'),
+    "hostUsers true procMount": _ctr('k-pe49', 'securityContext: {procMount: Unmasked}', '  hostUsers: true'),
+}
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if c not in _JUDGED])
 def test_a_pod_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case):
     test_a_file_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case)

@@ -181,7 +181,8 @@ def _volumes(volumes: Any) -> dict[str, str]:
     return check(volumes, _dns_label)
 
 
-def _container_common(ctr: dict, ctp: str, volumes: dict[str, str], pod_claims: set[str], pod_restart: str) -> None:
+def _container_common(ctr: dict, ctp: str, volumes: dict[str, str], pod_claims: set[str], pod_restart: str,
+                      host_users: bool = True) -> None:
     """Upstream validateContainerCommon, in its order."""
     pod_rules.container_name_image(ctr, ctp)
     container_ports(ctr.get("ports"), f"{ctp}.ports")
@@ -201,7 +202,7 @@ def _container_common(ctr: dict, ctp: str, volumes: dict[str, str], pod_claims: 
     if ctr.get("resizePolicy"):
         pod_rules.resize_policy(ctr["resizePolicy"], f"{ctp}.resizePolicy", pod_restart)
     if ctr.get("securityContext") is not None:
-        pod_rules.security_context(ctr["securityContext"], f"{ctp}.securityContext")
+        pod_rules.security_context(ctr["securityContext"], f"{ctp}.securityContext", host_users)
 
 
 def _containers(spec: dict, volumes: dict[str, str], pod_claims: set[str]) -> None:
@@ -219,7 +220,7 @@ def _containers(spec: dict, volumes: dict[str, str], pod_claims: set[str]) -> No
     for i, ctr in enumerate(items):
         ctp = f"spec.containers[{i}]"
         ctr = _obj(ctr, ctp)
-        _container_common(ctr, ctp, volumes, pod_claims, pod_restart)
+        _container_common(ctr, ctp, volumes, pod_claims, pod_restart, spec.get("hostUsers") is not False)
         if ctr["name"] in names:
             raise _duplicate(f"{ctp}.name", ctr["name"])
         names.add(ctr["name"])
@@ -244,7 +245,7 @@ def _init_containers(spec: dict, volumes: dict[str, str], pod_claims: set[str]) 
     for i, ctr in enumerate(_list(spec.get("initContainers"), "spec.initContainers")):
         ctp = f"spec.initContainers[{i}]"
         ctr = _obj(ctr, ctp)
-        _container_common(ctr, ctp, volumes, pod_claims, pod_restart)
+        _container_common(ctr, ctp, volumes, pod_claims, pod_restart, spec.get("hostUsers") is not False)
         pod_rules.init_container_restart_policy(ctr, ctp)
         if ctr["name"] in names:
             raise _duplicate(f"{ctp}.name", ctr["name"])

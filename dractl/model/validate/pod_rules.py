@@ -136,11 +136,9 @@ def _mask_trailing_dash(name: str) -> str:
 def _env_source(kind: str, src: Mapping[str, Any], path: str) -> None:
     """ValidateObjectFieldSelector's required fields, validateConfigMapKeySelector / validateSecretKeySelector."""
     if kind == "fieldRef":
-        if not src.get("apiVersion") and not src.get("fieldPath"):
-            raise _required(f"{path}.fieldPath")  # apiVersion is defaulted to v1
+        _field_selector(src, path)
     elif kind == "resourceFieldRef":
-        if not src.get("resource"):
-            raise _required(f"{path}.resource")
+        _resource_field_selector(src, path)
     elif kind in ("configMapKeyRef", "secretKeyRef"):
         name = src.get("name") or ""
         if not name:
@@ -150,6 +148,85 @@ def _env_source(kind: str, src: Mapping[str, Any], path: str) -> None:
             raise _invalid(f"{path}.name", name, err)
         if not src.get("key"):
             raise _required(f"{path}.key")
+
+
+#: validation.go validEnvDownwardAPIFieldPathExpressions, as sets.List gives them
+_ENV_FIELD_PATHS = ("metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName",
+                    "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs")
+#: pods.ConvertDownwardAPIFieldLabel's labels of v1 (spec.host is spec.nodeName)
+_FIELD_LABELS = frozenset({"metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace",
+                           "metadata.uid", "spec.nodeName", "spec.restartPolicy", "spec.serviceAccountName",
+                           "spec.schedulerName", "status.phase", "status.hostIP", "status.hostIPs", "status.podIP",
+                           "status.podIPs"})
+
+
+def _subscript(path: str) -> tuple[str, str] | None:
+    """fieldpath.SplitMaybeSubscriptedPath: ``metadata.labels['x']`` is (metadata.labels, x)."""
+    if not path.endswith("']"):
+        return None
+    base, sep, key = path[:-2].partition("['")
+    return (base, key) if sep and base else None
+
+
+def _field_selector(src: Mapping[str, Any], path: str) -> None:
+    """An env var's fieldRef, as validateObjectFieldSelector checks it (apiVersion is defaulted to v1)."""
+    version = src.get("apiVersion") or "v1"
+    fp = src.get("fieldPath") or ""
+    if not fp:
+        raise _required(f"{path}.fieldPath")
+    sub = _subscript(fp)
+    if version != "v1":  # pods.ConvertDownwardAPIFieldLabel
+        err = f"unsupported pod version: {version}"
+    elif sub is not None:
+        err = "" if sub[0] in ("metadata.annotations", "metadata.labels") else \
+            f"field label does not support subscript: {fp}"
+    else:
+        err = "" if fp in _FIELD_LABELS or fp == "spec.host" else f"field label not supported: {fp}"
+    if err:
+        raise _invalid(f"{path}.fieldPath", fp, f"error converting fieldPath: {err}")
+    if sub is not None:
+        key = sub[1].lower() if sub[0] == "metadata.annotations" else sub[1]
+        msg = label_key_error(key)  # ValidateQualifiedName
+        if msg:
+            raise _invalid(path, key, msg)
+        return
+    internal = "spec.nodeName" if fp == "spec.host" else fp
+    if internal not in _ENV_FIELD_PATHS:
+        raise _unsupported(f"{path}.fieldPath", internal, tuple(sorted(_ENV_FIELD_PATHS)))
+
+
+#: validation.go validContainerResourceFieldPathExpressions, sorted
+_RESOURCE_FIELDS = ("limits.cpu", "limits.ephemeral-storage", "limits.memory", "requests.cpu",
+                    "requests.ephemeral-storage", "requests.memory")
+_DIVISORS = ("1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei")
+
+
+def _resource_field_selector(src: Mapping[str, Any], path: str) -> None:
+    """An env var's resourceFieldRef, as validateContainerResourceFieldSelector and its divisor's rule check it."""
+    res = src.get("resource") or ""
+    hugepages = res.startswith(("limits.hugepages-", "requests.hugepages-"))
+    if not res:
+        raise _required(f"{path}.resource")
+    if res not in _RESOURCE_FIELDS and not hugepages:
+        raise _unsupported(f"{path}.resource", res, _RESOURCE_FIELDS)
+    divisor = src.get("divisor")
+    if divisor is None:
+        return
+    from dractl.model.validate.fields import _quantity
+
+    q = _quantity(divisor, f"{path}.divisor")
+    if q.is_zero():  # the zero quantity is an unset divisor
+        return
+    text = str(q)  # Go's Quantity.String()
+    what = {"cpu": "cpu", "memory": "memory", "ephemeral-storage": "local ephemeral storage"}.get(
+        res.split(".", 1)[1] if "." in res else "")
+    if what == "cpu":
+        if text not in ("1m", "1"):
+            raise _invalid(f"{path}.divisor", res, "only divisor's values 1m and 1 are supported with the cpu resource")
+    elif what is not None or hugepages:
+        if text not in _DIVISORS:
+            raise _invalid(f"{path}.divisor", res, f"only divisor's values {', '.join(_DIVISORS)} are supported with "
+                                                   f"the {what or 'hugepages'} resource")
 
 
 def volume_mounts(ctr: Mapping[str, Any], path: str, volumes: Mapping[str, str]) -> None:
@@ -286,7 +363,7 @@ def resize_policy(items: list, path: str, pod_restart: str) -> None:
             raise _invalid(path, policy, "must be 'NotRequired' when pod `restartPolicy` is 'Never'")
 
 
-def security_context(sc: Mapping[str, Any], path: str) -> None:
+def security_context(sc: Mapping[str, Any], path: str, host_users: bool = True) -> None:
     """Upstream ValidateSecurityContext (a container's): user and group ids, procMount."""
     for key in ("runAsUser", "runAsGroup"):
         v = sc.get(key)
@@ -295,7 +372,7 @@ def security_context(sc: Mapping[str, Any], path: str) -> None:
     proc = sc.get("procMount")
     if proc is not None and proc not in ("Default", "Unmasked"):
         raise _unsupported(f"{path}.procMount", proc, ("Default", "Unmasked"))
-    if proc == "Unmasked":  # hostUsers defaults to true
+    if proc == "Unmasked" and host_users:  # the pod's hostUsers, true when not set
         raise _invalid(f"{path}.procMount", proc, "`hostUsers` must be false to use `Unmasked`")
     _seccomp(sc.get("seccompProfile"), f"{path}.seccompProfile")
     _apparmor(sc.get("appArmorProfile"), f"{path}.appArmorProfile")
@@ -351,8 +428,8 @@ def lifecycle(lc: Mapping[str, Any], path: str, grace: Any, os_name: str | None)
     for key in ("postStart", "preStop"):
         if lc.get(key) is not None:
             _handler(_d(lc[key]), f"{path}.{key}", _LIFECYCLE_HANDLERS, grace)
-    if lc.get("stopSignal") is not None and os_name is None:
-        raise _forbidden(f"{path}.stopSignal", "may not be set for containers with empty `spec.os.name`")
+    # (stopSignal: the apiserver drops it while ContainerStopSignals is off, alpha and off by default in v1.37:
+    # pkg/api/pod/util.go dropContainerStopSignals; nothing of it is judged)
 
 
 def probe(pr: Any, path: str, kind: str, grace: Any) -> None:
