@@ -613,6 +613,75 @@ CASES |= {
 }
 
 
+# downwardAPI and projected volumes: their files, sources, paths and tokens
+CASES |= {
+    "volume: dapi ok":
+        _vol("k-vp0", '{name: v, downwardAPI: {items: [{path: labels, fieldRef: {fieldPath: metadata.labels}}]}}'),
+    "volume: dapi no path":
+        _vol("k-vp1", '{name: v, downwardAPI: {items: [{fieldRef: {fieldPath: metadata.labels}}]}}'),
+    "volume: dapi abs path":
+        _vol("k-vp2", '{name: v, downwardAPI: {items: [{path: /x, fieldRef: {fieldPath: metadata.labels}}]}}'),
+    "volume: dapi dotdot start":
+        _vol("k-vp3", '{name: v, downwardAPI: {items: [{path: ..x, fieldRef: {fieldPath: metadata.labels}}]}}'),
+    "volume: dapi no ref": _vol("k-vp4", '{name: v, downwardAPI: {items: [{path: x}]}}'),
+    "volume: dapi both refs": _vol(
+        "k-vp5",
+        '{name: v, downwardAPI: {items: [{path: x, '
+        'fieldRef: {fieldPath: metadata.name}, resourceFieldRef: {containerName: c, resource: limits.cpu}}]}}'),
+    "volume: dapi bad field":
+        _vol("k-vp6", '{name: v, downwardAPI: {items: [{path: x, fieldRef: {fieldPath: status.podIP}}]}}'),
+    "volume: dapi label sub": _vol(
+        "k-vp7",
+        '{name: v, downwardAPI: {items: [{path: x, '
+        'fieldRef: {fieldPath: "metadata.labels[\'app\']"}}]}}'),
+    "volume: dapi resource no container":
+        _vol("k-vp8", '{name: v, downwardAPI: {items: [{path: x, resourceFieldRef: {resource: limits.cpu}}]}}'),
+    "volume: dapi resource no resource":
+        _vol("k-vp9", '{name: v, downwardAPI: {items: [{path: x, resourceFieldRef: {containerName: c}}]}}'),
+    "volume: dapi resource ok": _vol(
+        "k-vp10",
+        '{name: v, downwardAPI: {items: [{path: x, '
+        'resourceFieldRef: {containerName: c, resource: limits.memory, divisor: 1Mi}}]}}'),
+    "volume: dapi resource bad": _vol(
+        "k-vp11",
+        '{name: v, downwardAPI: {items: [{path: x, '
+        'resourceFieldRef: {containerName: c, resource: limits.gpu}}]}}'),
+    "volume: dapi bad mode":
+        _vol("k-vp12", '{name: v, downwardAPI: {items: [{path: x, fieldRef: {fieldPath: metadata.name}, mode: 999}]}}'),
+    "volume: dapi bad default mode": _vol("k-vp13", '{name: v, downwardAPI: {defaultMode: -1}}'),
+    "volume: proj ok": _vol(
+        "k-vp14",
+        '{name: v, projected: {sources: [{secret: {name: s}}, {configMap: {name: c}}, '
+        '{serviceAccountToken: {path: token}}, {downwardAPI: {items: [{path: name, fieldRef: '
+        '{fieldPath: metadata.name}}]}}]}}'),
+    "volume: proj secret no name": _vol("k-vp15", '{name: v, projected: {sources: [{secret: {}}]}}'),
+    "volume: proj two kinds":
+        _vol("k-vp16", '{name: v, projected: {sources: [{secret: {name: s}, configMap: {name: c}}]}}'),
+    "volume: proj dup path": _vol(
+        "k-vp17",
+        '{name: v, projected: {sources: [{secret: {name: s, '
+        'items: [{key: a, path: p}]}}, {configMap: {name: c, items: [{key: b, path: p}]}}]}}'),
+    "volume: proj dup path dapi": _vol(
+        "k-vp18",
+        '{name: v, projected: {sources: [{secret: {name: s, items: [{key: a, '
+        'path: p}]}}, {downwardAPI: {items: [{path: p, fieldRef: {fieldPath: metadata.name}}]}}]}}'),
+    "volume: proj token short":
+        _vol("k-vp19", '{name: v, projected: {sources: [{serviceAccountToken: {path: t, expirationSeconds: 60}}]}}'),
+    "volume: proj token long": _vol(
+        "k-vp20",
+        '{name: v, '
+        'projected: {sources: [{serviceAccountToken: {path: t, expirationSeconds: 99999999999}}]}}'),
+    "volume: proj token no path": _vol("k-vp21", '{name: v, projected: {sources: [{serviceAccountToken: {}}]}}'),
+    "volume: proj token abs path":
+        _vol("k-vp22", '{name: v, projected: {sources: [{serviceAccountToken: {path: /t}}]}}'),
+    "volume: proj item no key":
+        _vol("k-vp23", '{name: v, projected: {sources: [{configMap: {name: c, items: [{path: p}]}}]}}'),
+    "volume: proj bad default mode": _vol("k-vp24", '{name: v, projected: {defaultMode: 1000, sources: []}}'),
+    "volume: proj empty": _vol("k-vp25", '{name: v, projected: {}}'),
+    "volume: proj empty source": _vol("k-vp26", '{name: v, projected: {sources: [{}]}}'),
+}
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if c not in _JUDGED])
 def test_a_pod_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case):
     test_a_file_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case)

@@ -168,7 +168,7 @@ def _subscript(path: str) -> tuple[str, str] | None:
     return (base, key) if sep and base else None
 
 
-def _field_selector(src: Mapping[str, Any], path: str) -> None:
+def _field_selector(src: Mapping[str, Any], path: str, expressions: tuple[str, ...] = _ENV_FIELD_PATHS) -> None:
     """An env var's fieldRef, as validateObjectFieldSelector checks it (apiVersion is defaulted to v1)."""
     version = src.get("apiVersion") or "v1"
     fp = src.get("fieldPath") or ""
@@ -191,8 +191,8 @@ def _field_selector(src: Mapping[str, Any], path: str) -> None:
             raise _invalid(path, key, msg)
         return
     internal = "spec.nodeName" if fp == "spec.host" else fp
-    if internal not in _ENV_FIELD_PATHS:
-        raise _unsupported(f"{path}.fieldPath", internal, tuple(sorted(_ENV_FIELD_PATHS)))
+    if internal not in expressions:
+        raise _unsupported(f"{path}.fieldPath", internal, tuple(sorted(expressions)))
 
 
 #: validation.go validContainerResourceFieldPathExpressions, sorted
@@ -201,10 +201,12 @@ _RESOURCE_FIELDS = ("limits.cpu", "limits.ephemeral-storage", "limits.memory", "
 _DIVISORS = ("1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei")
 
 
-def _resource_field_selector(src: Mapping[str, Any], path: str) -> None:
+def _resource_field_selector(src: Mapping[str, Any], path: str, volume: bool = False) -> None:
     """An env var's resourceFieldRef, as validateContainerResourceFieldSelector and its divisor's rule check it."""
     res = src.get("resource") or ""
     hugepages = res.startswith(("limits.hugepages-", "requests.hugepages-"))
+    if volume and not src.get("containerName"):  # (a downwardAPI volume's file names its container)
+        raise _required(f"{path}.containerName")
     if not res:
         raise _required(f"{path}.resource")
     if res not in _RESOURCE_FIELDS and not hugepages:

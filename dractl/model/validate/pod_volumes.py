@@ -2,9 +2,10 @@
 
 Each volume has at most one source (a field present and not null: ``emptyDir: {}`` is one; none at all is
 an emptyDir, as the apiserver's defaulting makes it); then that source's rules, for the sources a pod commonly
-uses (emptyDir, hostPath, gitRepo, secret, nfs, persistentVolumeClaim, configMap, csi, image, ephemeral's
-template being there). The other sources (the in-tree cloud and storage plugins, downwardAPI, projected) count
-for the one-source rule but their own fields are not checked here. A
+uses (emptyDir, hostPath, gitRepo, secret, nfs, persistentVolumeClaim, configMap, csi, image, downwardAPI,
+projected, ephemeral's template being there). The other sources (the in-tree cloud and storage plugins) count
+for the one-source rule but their own fields are not checked here, nor are a projected volume's
+clusterTrustBundle and podCertificate sources. A
 volume's source is judged before its name, as upstream lists its errors.
 """
 
@@ -120,17 +121,112 @@ def _mode(value: Any, p: str) -> None:
 def _key_to_path(items: Any, p: str) -> None:
     """Each item as validateKeyToPath checks it: key and path required, the path local and not reserved, its mode."""
     for j, kp in enumerate(_list(items, p)):
-        ip = f"{p}[{j}]"
-        kp = _obj(kp, ip)
-        if not _str(kp, "key"):
-            raise _required(f"{ip}.key")
-        path = _str(kp, "path")
-        if not path:
-            raise _required(f"{ip}.path")
-        _local_descending(path, f"{ip}.path")  # ValidateLocalNonReservedPath
-        if path.startswith("..") and not path.startswith("../"):
-            raise _invalid(f"{ip}.path", path, "must not start with '..'")
-        _mode(kp.get("mode"), f"{ip}.mode")
+        _key_to_path_one(kp, f"{p}[{j}]")
+
+
+def _key_to_path_one(kp: Any, ip: str) -> str:
+    """ValidateKeyToPath of one item; its path."""
+    kp = _obj(kp, ip)
+    if not _str(kp, "key"):
+        raise _required(f"{ip}.key")
+    path = _str(kp, "path")
+    if not path:
+        raise _required(f"{ip}.path")
+    _local_nonreserved(path, f"{ip}.path")
+    _mode(kp.get("mode"), f"{ip}.mode")
+    return path
+
+
+def _local_nonreserved(path: str, p: str) -> None:
+    """ValidateLocalNonReservedPath: local descending, and not starting with '..'."""
+    _local_descending(path, p)
+    if path.startswith("..") and not path.startswith("../"):
+        raise _invalid(p, path, "must not start with '..'")
+
+
+#: validation.go validVolumeDownwardAPIFieldPathExpressions
+VOLUME_FIELD_PATHS = ("metadata.name", "metadata.namespace", "metadata.labels", "metadata.annotations", "metadata.uid")
+
+
+def _downward_api(src: dict[str, Any], p: str) -> None:
+    """validateDownwardAPIVolumeSource: its defaultMode, each file (named by the source's path, not its index)."""
+    _mode(src.get("defaultMode"), f"{p}.defaultMode")
+    for j, item in enumerate(_list(src.get("items"), f"{p}.items")):
+        _downward_file(_obj(item, f"{p}.items[{j}]"), p)
+
+
+def _downward_file(f: dict[str, Any], p: str) -> str:
+    """validateDownwardAPIVolumeFile: a local path, one of fieldRef and resourceFieldRef, its mode; its path."""
+    from dractl.model.validate.pod_rules import _field_selector, _resource_field_selector
+
+    path = _str(f, "path")
+    if not path:
+        raise _required(f"{p}.path")
+    _local_nonreserved(path, f"{p}.path")
+    if f.get("fieldRef") is not None:
+        _field_selector(_dict(f["fieldRef"]), f"{p}.fieldRef", VOLUME_FIELD_PATHS)
+        if f.get("resourceFieldRef") is not None:
+            raise _invalid(p, "resource", "fieldRef and resourceFieldRef can not be specified simultaneously")
+    elif f.get("resourceFieldRef") is not None:
+        _resource_field_selector(_dict(f["resourceFieldRef"]), f"{p}.resourceFieldRef", volume=True)
+    else:
+        raise _required(p, "one of fieldRef and resourceFieldRef is required")
+    _mode(f.get("mode"), f"{p}.mode")
+    return path
+
+
+def _projected(src: dict[str, Any], p: str) -> None:
+    """validateProjectedVolumeSource: its defaultMode, each source (one kind each), no path twice."""
+    _mode(src.get("defaultMode"), f"{p}.defaultMode")
+    paths: set[str] = set()
+    for i, one in enumerate(_list(src.get("sources"), f"{p}.sources")):
+        sp = f"{p}.sources[{i}]"
+        one = _obj(one, sp)
+        n = 0
+        for kind in ("secret", "configMap"):
+            ref = one.get(kind)
+            if ref is None:
+                continue
+            n += 1
+            ref, kp = _dict(ref), f"{sp}.{kind}"
+            if not _str(ref, "name"):
+                raise _required(f"{kp}.name")
+            for j, item in enumerate(_list(ref.get("items"), f"{kp}.items")):
+                path = _key_to_path_one(item, f"{kp}.items[{j}]")
+                if path in paths:
+                    raise _invalid(p, _str(ref, "name"), "conflicting duplicate paths")
+                paths.add(path)
+        if one.get("downwardAPI") is not None:
+            n += 1
+            dp = f"{sp}.downwardAPI"
+            for j, item in enumerate(_list(_dict(one["downwardAPI"]).get("items"), f"{dp}.items")):
+                path = _downward_file(_obj(item, f"{dp}.items[{j}]"), dp)
+                if path in paths:
+                    raise _invalid(p, path, "conflicting duplicate paths")
+                paths.add(path)
+        if one.get("serviceAccountToken") is not None:
+            n += 1
+            token = _dict(one["serviceAccountToken"])
+            exp = token.get("expirationSeconds", 3600)  # defaulted to an hour
+            if isinstance(exp, int) and exp < 600:
+                raise _invalid(f"{sp}.serviceAccountToken.expirationSeconds", exp,
+                               "may not specify a duration less than 10 minutes")
+            if isinstance(exp, int) and exp > 1 << 32:
+                raise _invalid(f"{sp}.serviceAccountToken.expirationSeconds", exp,
+                               "may not specify a duration larger than 2^32 seconds")
+            path = _str(token, "path")
+            if not path:
+                raise _required(f"{p}.path")  # (upstream names the projected volume's path)
+            _local_nonreserved(path, f"{p}.path")
+        for kind in ("clusterTrustBundle", "podCertificate"):  # (their own fields are not checked here)
+            if one.get(kind) is not None:
+                n += 1
+        if n > 1:
+            raise _forbidden(sp, "may not specify more than 1 volume type per source")
+
+
+def _dict(v: Any) -> dict[str, Any]:
+    return v if isinstance(v, dict) else {}
 
 
 def _secret(src: dict[str, Any], p: str) -> None:
@@ -187,4 +283,5 @@ def _image(src: dict[str, Any], p: str) -> None:
 _CHECKS = {
     "emptyDir": _empty_dir, "hostPath": _host_path, "gitRepo": _git_repo, "secret": _secret, "nfs": _nfs,
     "persistentVolumeClaim": _pvc, "configMap": _config_map, "csi": _csi, "ephemeral": _ephemeral, "image": _image,
+    "downwardAPI": _downward_api, "projected": _projected,
 }
