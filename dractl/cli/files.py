@@ -1,4 +1,4 @@
-"""The files of a repeated ``-f`` (as kubectl's ``-f a.yaml -f b.yaml``, or ``-f DIR [-R]``), read in order."""
+"""The files of a repeated ``-f`` (as kubectl's ``-f a.yaml -f b.yaml``, ``-f DIR [-R]``, ``-f URL``), read in order."""
 
 from __future__ import annotations
 
@@ -43,7 +43,12 @@ def expand_paths(paths: list[str], recursive: bool = False) -> list[str]:
             elif _ext(name) in FILE_EXTENSIONS:
                 out.append(path)
 
+    from dractl.sources.urls import is_url
+
     for p in paths:
+        if is_url(p):
+            out.append(p)
+            continue
         try:
             is_dir = p != "-" and stat.S_ISDIR(os.lstat(p).st_mode)
         except OSError:
@@ -78,13 +83,24 @@ def read_files(files: list[str], app_ctx: AppContext, *, new: bool = False,
     files = expand_paths(files, recursive)
     if files.count("-") > 1:
         raise UsageError("-f -: standard input can be read only once")
+
+    def read(f: str) -> list[Any]:
+        from dractl.sources.urls import is_url
+
+        if is_url(f):  # as kubectl: fetched, then read as a file is
+            from dractl.sources.loader import MAX_BYTES, parse_objects
+            from dractl.sources.urls import fetch
+
+            return parse_objects(fetch(f, MAX_BYTES), f, warn=warn or app_ctx.warn)
+        return read_objects(f, warn=warn or app_ctx.warn)
+
     if new:
         from dractl.model.validate.mode import written
 
         with written():
-            out = [(f, read_objects(f, warn=warn or app_ctx.warn)) for f in files]
+            out = [(f, read(f)) for f in files]
     else:
-        out = [(f, read_objects(f, warn=warn or app_ctx.warn)) for f in files]
+        out = [(f, read(f)) for f in files]
     if new:
         from dractl.cel.validation import new_selector_error
         from dractl.model.parse import kind_label

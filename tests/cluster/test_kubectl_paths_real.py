@@ -83,3 +83,45 @@ def test_a_directory_without_files_to_read(control_plane, dractl_proc, tmp_path)
     r = dractl_proc("--fake", "check", "-R", "-f", str(empty), env={"DRACTL_STATE": str(tmp_path / "state")})
     assert r.code == 0, r.err
     assert "q-a" in r.out
+
+
+@pytest.fixture
+def web(tmp_path):
+    """A real HTTP server (the standard library's) serving ``tmp_path/www``, and its base URL."""
+    import functools
+    import http.server
+    import threading
+
+    root = tmp_path / "www"
+    root.mkdir()
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):  # no request log on the test's stderr
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield root, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_url_is_read_as_kubectl_reads_it(control_plane, dractl_proc, tmp_path, web):
+    root, base = web
+    (root / "claim.yaml").write_text(CLAIM.format(name="u-claim"))
+    env = dict(os.environ, KUBECONFIG=str(control_plane.kubeconfig))
+    for path in ("claim.yaml", "missing.yaml"):
+        url = f"{base}/{path}"
+        real = subprocess.run(["kubectl", "create", "--dry-run=server", "-o", "name", "-f", url],
+                              capture_output=True, text=True, env=env, timeout=60)
+        r = dractl_proc("--fake", "fake", "apply", "-o", "name", "-f", url, env={"DRACTL_STATE": str(tmp_path / "s")})
+        if path == "claim.yaml":
+            assert real.returncode == 0 and r.code == 0, (real.stderr, r.err)
+            assert _names(r.out) == _names(real.stdout) == ["resourceclaim.resource.k8s.io/u-claim"]
+        else:  # kubectl's words: 'unable to read URL "...", server reported 404 File not found, status code=404'
+            said = real.stderr.strip().removeprefix("error: ")
+            assert real.returncode != 0 and said.startswith("unable to read URL")
+            assert (r.code, r.out, r.err) == (2, "", f"error: {url}: {said}\n")
