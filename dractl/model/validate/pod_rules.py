@@ -29,6 +29,7 @@ from dractl.model.validate.field_errors import (
     _unsupported,
 )
 from dractl.model.validate.pod_spec import _port_name_err, is_hugepages
+from dractl.model.validate.pod_volumes import _local_descending
 from dractl.quantity import Quantity
 
 _INT32_MAX = (1 << 31) - 1
@@ -326,14 +327,6 @@ def volume_devices(ctr: Mapping[str, Any], path: str, volumes: Mapping[str, str]
         if dev_path in mount_paths:
             raise _invalid(f"{p}.devicePath", dev_path, "must not already exist as a path in volumeMounts")
         names.add(name)
-
-
-def _local_descending(value: str, path: str) -> None:
-    """validateLocalDescendingPath: relative, no ``..`` element."""
-    if value.startswith("/"):
-        raise _invalid(path, value, "must be a relative path")
-    if ".." in value.split("/"):
-        raise _invalid(path, value, "must not contain '..'")
 
 
 def pull_policy(ctr: Mapping[str, Any], path: str) -> None:
@@ -692,10 +685,7 @@ def _seccomp(sp: Any, path: str) -> None:
         if profile is None:
             raise _required(f"{path}.localhostProfile", "must be set when seccomp type is Localhost")
         if isinstance(profile, str):
-            if profile.startswith("/"):  # validateLocalDescendingPath
-                raise _invalid(f"{path}.localhostProfile", profile, "must be a relative path")
-            if ".." in profile.split("/"):
-                raise _invalid(f"{path}.localhostProfile", profile, "must not contain '..'")
+            _local_descending(profile, f"{path}.localhostProfile")
     elif profile is not None:
         import json  # the value is the whole profile, as field.Error shows a struct: its Go fields as JSON
 
