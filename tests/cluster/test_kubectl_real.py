@@ -682,6 +682,22 @@ CASES |= {
 }
 
 
+# the decoder's refusals of a wrong type in the fields the rules above read (before any rule)
+CASES |= {
+    "a volume source that is no object": _vol("k-ty0", "{name: v, emptyDir: 1}"),
+    "a secret's defaultMode as a string": _vol("k-ty1", "{name: v, secret: {secretName: s, defaultMode: '420'}}"),
+    "a downwardAPI fieldPath as a number": _vol("k-ty2", "{name: v, downwardAPI: {items: [{path: x, fieldRef: "
+                                                        "{fieldPath: 1}}]}}"),
+    "a projected token's path as a list": _vol("k-ty3", "{name: v, projected: {sources: [{serviceAccountToken: "
+                                                        "{path: [t]}}]}}"),
+    "an envFrom prefix as a number": _ctr("k-ty4", "envFrom: [{prefix: 1, configMapRef: {name: c}}]"),
+    "a volume device's path as a number": _ctr("k-ty5", "volumeDevices: [{name: b, devicePath: 1}]"),
+    "a sysctl's name as a number": _sc("k-ty6", "{sysctls: [{name: 1, value: '1'}]}"),
+    "a seccomp type as a boolean": _sc("k-ty7", "{seccompProfile: {type: true}}"),
+    "hostUsers as a string": _ctr("k-ty8", "", "  hostUsers: 'no'"),
+}
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if c not in _JUDGED])
 def test_a_pod_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case):
     test_a_file_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case)

@@ -21,20 +21,49 @@ _HANDLER = {"exec": {"command": ["s"]}, "httpGet": {"path": "s", "port": "p", "h
 _PROBE = {**_HANDLER, "initialDelaySeconds": "i", "timeoutSeconds": "i", "periodSeconds": "i",
           "successThreshold": "i", "failureThreshold": "i", "terminationGracePeriodSeconds": "i"}
 _KEY_REF = {"name": "s", "key": "s", "optional": "b"}
+_PROFILE = {"type": "s", "localhostProfile": "s"}
+_KEY_TO_PATH = {"key": "s", "path": "s", "mode": "i"}
+_FIELD_REF = {"apiVersion": "s", "fieldPath": "s"}
+_RESOURCE_REF = {"containerName": "s", "resource": "s"}
+_DOWNWARD_FILE = {"path": "s", "fieldRef": _FIELD_REF, "resourceFieldRef": _RESOURCE_REF, "mode": "i"}
+_ITEMS_OF = {"name": "s", "items": [_KEY_TO_PATH], "optional": "b"}
+#: a volume's sources (the fields dractl.model.validate.pod_volumes reads; the other plugins' are objects)
+_VOLUME: dict[str, Any] = {
+    "name": "s", "emptyDir": {"medium": "s"}, "hostPath": {"path": "s", "type": "s"},
+    "gitRepo": {"repository": "s", "revision": "s", "directory": "s"},
+    "secret": {"secretName": "s", "items": [_KEY_TO_PATH], "defaultMode": "i", "optional": "b"},
+    "configMap": {**_ITEMS_OF, "defaultMode": "i"}, "nfs": {"server": "s", "path": "s", "readOnly": "b"},
+    "persistentVolumeClaim": {"claimName": "s", "readOnly": "b"},
+    "csi": {"driver": "s", "readOnly": "b", "fsType": "s", "volumeAttributes": "o",
+            "nodePublishSecretRef": {"name": "s"}},
+    "image": {"reference": "s", "pullPolicy": "s"}, "ephemeral": {"volumeClaimTemplate": "o"},
+    "downwardAPI": {"items": [_DOWNWARD_FILE], "defaultMode": "i"},
+    "projected": {"defaultMode": "i", "sources": [{
+        "secret": _ITEMS_OF, "configMap": _ITEMS_OF, "downwardAPI": {"items": [_DOWNWARD_FILE]},
+        "serviceAccountToken": {"audience": "s", "expirationSeconds": "i", "path": "s"},
+        "clusterTrustBundle": "o", "podCertificate": "o"}]},
+    **{k: "o" for k in ("gcePersistentDisk", "awsElasticBlockStore", "iscsi", "glusterfs", "flocker", "rbd", "cinder",
+                        "cephfs", "quobyte", "fc", "flexVolume", "azureFile", "vsphereVolume", "photonPersistentDisk",
+                        "portworxVolume", "azureDisk", "storageos", "scaleIO")},
+}
 _CONTAINER: dict[str, Any] = {
     "workingDir": "s", "imagePullPolicy": "s", "terminationMessagePath": "s", "terminationMessagePolicy": "s",
     "stdin": "b", "stdinOnce": "b", "tty": "b",
     "env": [{"name": "s", "value": "s", "valueFrom": {
-        "fieldRef": {"apiVersion": "s", "fieldPath": "s"}, "resourceFieldRef": {"containerName": "s", "resource": "s"},
+        "fieldRef": _FIELD_REF, "resourceFieldRef": _RESOURCE_REF,
         "configMapKeyRef": _KEY_REF, "secretKeyRef": _KEY_REF}}],
+    "envFrom": [{"prefix": "s", "configMapRef": {"name": "s", "optional": "b"},
+                 "secretRef": {"name": "s", "optional": "b"}}],
     "volumeMounts": [{"name": "s", "mountPath": "s", "readOnly": "b", "subPath": "s", "subPathExpr": "s",
                       "mountPropagation": "s", "recursiveReadOnly": "s"}],
+    "volumeDevices": [{"name": "s", "devicePath": "s"}],
     "livenessProbe": _PROBE, "readinessProbe": _PROBE, "startupProbe": _PROBE,
     "lifecycle": {"postStart": _HANDLER, "preStop": _HANDLER, "stopSignal": "s"},
     "resizePolicy": [{"resourceName": "s", "restartPolicy": "s"}],
     "securityContext": {"privileged": "b", "runAsUser": "i", "runAsGroup": "i", "runAsNonRoot": "b",
                         "readOnlyRootFilesystem": "b", "allowPrivilegeEscalation": "b", "procMount": "s",
-                        "capabilities": {"add": ["s"], "drop": ["s"]}},
+                        "capabilities": {"add": ["s"], "drop": ["s"]}, "seccompProfile": _PROFILE,
+                        "appArmorProfile": _PROFILE},
 }
 _SPEC: dict[str, Any] = {
     "activeDeadlineSeconds": "i", "terminationGracePeriodSeconds": "i", "serviceAccountName": "s",
@@ -44,7 +73,11 @@ _SPEC: dict[str, Any] = {
     "dnsConfig": {"nameservers": ["s"], "searches": ["s"], "options": [{"name": "s", "value": "s"}]},
     "hostAliases": [{"ip": "s", "hostnames": ["s"]}],
     "securityContext": {"runAsUser": "i", "runAsGroup": "i", "fsGroup": "i", "runAsNonRoot": "b",
-                        "supplementalGroups": ["i"]},
+                        "supplementalGroups": ["i"], "sysctls": [{"name": "s", "value": "s"}],
+                        "fsGroupChangePolicy": "s", "supplementalGroupsPolicy": "s", "seccompProfile": _PROFILE,
+                        "appArmorProfile": _PROFILE},
+    "hostNetwork": "b", "hostPID": "b", "hostIPC": "b", "hostUsers": "b",
+    "volumes": [_VOLUME],
     "containers": [_CONTAINER], "initContainers": [_CONTAINER],
 }
 _WHAT = {"s": "a string", "b": "a boolean", "i": "an integer", "p": "an integer or a string"}
