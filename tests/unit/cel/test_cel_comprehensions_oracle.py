@@ -22,6 +22,17 @@ from dractl.cel.library.functions import _sort_by_keys
 SEED = int(os.environ.get("DRACTL_ORACLE_SEED") or 20261203)
 
 HAND_WRITTEN = [
+    '[1].sortBy(x)',
+    '[1].transformList(i)',
+    '{}.transformMapEntry(k, v, 1, 2, 3)',
+    '[].sortBy(x, x.y) == []',
+    '[1].sortBy(x, x, x)',
+    'sortBy([1], x, x)',
+    '[1].transformList(i.j, v, v)',
+    'dyn([1]).sortBy(x, {}).size() == 1',
+    '[{}, {}].sortBy(x, x).size() == 2',
+    '[1, 2].sortBy(x, null).size() == 2',
+    '[[1],[2]].sortBy(x, x[0]).transformMap(i, v, v[0])[1] == 2',
     '[1, 2, 3].transformList(i, v, v * 2)[1] == 4',
     '[1, 2, 3].transformList(i, v, i > 0, v * 2).size() == 2',
     "{'a': 1}.transformMap(k, v, v + 1)['a'] == 2",
