@@ -156,7 +156,10 @@ def label_value_error(value: str) -> str | None:
 
 
 def _mask_trailing_dash(name: str) -> str:
-    """Replace a trailing dash of a generateName prefix with ``a`` (apimachinery maskTrailingDash)."""
+    """A generateName prefix as apimachinery's maskTrailingDash (api/validation/generic.go) masks it.
+
+    A trailing dash, and the character before it, are replaced by one ``a``: ``name[:len(name)-2] + "a"``.
+    """
     if len(name) > 1 and name.endswith("-"):
-        return name[:-1] + "a"
+        return name[:-2] + "a"
     return name

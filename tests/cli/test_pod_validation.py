@@ -242,3 +242,14 @@ def test_numbers_stay_valid_quantities(dractl, tmp_path):
     assert r.err == ""
     r = dractl("check", "-f", f)
     assert r.code == 0, r.err
+
+
+def test_a_generated_name_is_judged_as_the_apiserver_makes_it(dractl, tmp_path):
+    """generateName "a_-" passes its masked check ("aa"), but the name the apiserver makes from it ("a_-" and five
+    random characters) does not: the error is the name's (the real apiserver: metadata.name, a random suffix)."""
+    f = tmp_path / "p.yaml"
+    f.write_text("apiVersion: v1\nkind: Pod\nmetadata: {generateName: 'a_-', namespace: default}\nspec:\n"
+                 "  containers: [{name: c, image: busybox}]\n")
+    r = dractl("check", "-f", str(f))
+    assert r.code == 2
+    assert 'metadata.name: Invalid value: "a_-<5 random characters>": a lowercase RFC 1123 subdomain' in r.err

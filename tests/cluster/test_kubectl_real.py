@@ -698,6 +698,20 @@ CASES |= {
 }
 
 
+def _gen(prefix: str) -> str:
+    """A pod named by the apiserver from ``prefix`` (generateName)."""
+    return (f"apiVersion: v1\nkind: Pod\nmetadata: {{generateName: '{prefix}', namespace: default}}\nspec:\n"
+            "  containers: [{name: c, image: busybox}]\n")
+
+
+# generateName: masked as maskTrailingDash masks it (the dash and the character before it), then the name made
+CASES |= {
+    "a generateName of 253 characters and a dash": _gen("a" * 253 + "-"),
+    "a generateName with a capital": _gen("Ab-"),
+    "a generateName": _gen("good-"),
+}
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if c not in _JUDGED])
 def test_a_pod_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case):
     test_a_file_is_judged_as_kubectl_judges_it(control_plane, dractl_proc, tmp_path, case)

@@ -28,6 +28,14 @@ def _metadata(obj: dict, path: str, name_fn: Callable[[str], str | None], namesp
             raise _invalid(f"{path}.name", name, err)
     elif not gen:
         raise _required(f"{path}.name", "name or generateName is required")
+    elif is_written():
+        # the apiserver makes the name before validating it (storage/names SimpleNameGenerator: the prefix cut to
+        # 58 characters, then 5 random ones of bcdfghjklmnpqrstvwxz2456789): a prefix that passes the masked check
+        # can still make a bad name ("a_-")
+        made = gen[:58] + "xxxxx"
+        err = name_fn(made)
+        if err:
+            raise _invalid(f"{path}.name", gen[:58] + "<5 random characters>", err)
     if namespaced:
         ns = _str(meta.get("namespace"), f"{path}.namespace")
         if ns:

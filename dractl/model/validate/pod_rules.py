@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dractl.errors import ValidationError
-from dractl.model.formats import dns_label_error, dns_subdomain_error, label_key_error
+from dractl.model.formats import _mask_trailing_dash, dns_label_error, dns_subdomain_error, label_key_error
 from dractl.model.validate.field_errors import (
     _duplicate,
     _forbidden,
@@ -127,11 +127,6 @@ def env_from(items: list, path: str) -> None:
             raise _invalid(path, "", "must specify one of: `configMapRef` or `secretRef`")
         if len(given) > 1:
             raise _invalid(path, "", "may not have more than one field specified at a time")
-
-
-def _mask_trailing_dash(name: str) -> str:
-    """The maskTrailingDash of apimachinery's validation: a trailing dash, and the character before it, as a letter."""
-    return name[:-2] + "a" if len(name) > 1 and name.endswith("-") else name
 
 
 def _env_source(kind: str, src: Mapping[str, Any], path: str) -> None:
