@@ -318,3 +318,26 @@ def _version(value: Any, path: str) -> None:
     if _blen(value) > MAX_ATTR_VALUE_LEN:
         raise _too_long(path, MAX_ATTR_VALUE_LEN)
     _remember(_VERSION_OK, value)
+
+
+# ------------------------------------------------------------------ local paths (core validation.go)
+
+
+def _no_backsteps(value: str, p: str) -> None:
+    """validatePathNoBacksteps: no ``..`` element (filepath.ToSlash changes nothing on Linux)."""
+    if ".." in value.split("/"):
+        raise _invalid(p, value, "must not contain '..'")
+
+
+def _local_descending(value: str, p: str) -> None:
+    """validateLocalDescendingPath: relative, no ``..`` element."""
+    if value.startswith("/"):
+        raise _invalid(p, value, "must be a relative path")
+    _no_backsteps(value, p)
+
+
+def _local_nonreserved(path: str, p: str) -> None:
+    """ValidateLocalNonReservedPath: local descending, and not starting with '..'."""
+    _local_descending(path, p)
+    if path.startswith("..") and not path.startswith("../"):
+        raise _invalid(p, path, "must not start with '..'")

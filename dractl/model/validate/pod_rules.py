@@ -28,8 +28,8 @@ from dractl.model.validate.field_errors import (
     _too_many,
     _unsupported,
 )
+from dractl.model.validate.fields import _local_descending
 from dractl.model.validate.pod_spec import _port_name_err, is_hugepages
-from dractl.model.validate.pod_volumes import _local_descending
 from dractl.quantity import Quantity
 
 _INT32_MAX = (1 << 31) - 1

@@ -11,10 +11,20 @@ volume's source is judged before its name, as upstream lists its errors.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from dractl.model.validate.field_errors import _duplicate, _forbidden, _invalid, _required, _unsupported
-from dractl.model.validate.fields import _driver_name, _list, _obj, _quantity
+from dractl.model.validate.fields import (
+    _driver_name,
+    _list,
+    _local_descending,
+    _local_nonreserved,
+    _no_backsteps,
+    _obj,
+    _quantity,
+)
+from dractl.model.validate.pod_rules import _PULL_POLICIES, _d, _field_selector, _resource_field_selector
 
 #: core.VolumeSource's fields (JSON names) in validateVolumeSource's order, each with the field name its
 #: "may not specify more than 1 volume type" error gives (upstream's own spelling: downwarAPI, cephFS)
@@ -73,7 +83,7 @@ def _source(vol: dict[str, Any], vp: str) -> str:
     return found or "emptyDir"
 
 
-def _str(d: dict[str, Any], key: str) -> str:
+def _str(d: Mapping[str, Any], key: str) -> str:
     v = d.get(key)
     return v if isinstance(v, str) else ""
 
@@ -82,19 +92,6 @@ def _empty_dir(src: dict[str, Any], p: str) -> None:
     limit = src.get("sizeLimit")
     if limit is not None and _quantity(limit, f"{p}.sizeLimit").sign() < 0:
         raise _forbidden(f"{p}.sizeLimit", "SizeLimit field must be a valid resource quantity")
-
-
-def _no_backsteps(value: str, p: str) -> None:
-    """validatePathNoBacksteps: no ``..`` element (filepath.ToSlash changes nothing on Linux)."""
-    if ".." in value.split("/"):
-        raise _invalid(p, value, "must not contain '..'")
-
-
-def _local_descending(value: str, p: str) -> None:
-    """validateLocalDescendingPath: relative, no ``..`` element."""
-    if value.startswith("/"):
-        raise _invalid(p, value, "must be a relative path")
-    _no_backsteps(value, p)
 
 
 def _host_path(src: dict[str, Any], p: str) -> None:
@@ -137,13 +134,6 @@ def _key_to_path_one(kp: Any, ip: str) -> str:
     return path
 
 
-def _local_nonreserved(path: str, p: str) -> None:
-    """ValidateLocalNonReservedPath: local descending, and not starting with '..'."""
-    _local_descending(path, p)
-    if path.startswith("..") and not path.startswith("../"):
-        raise _invalid(p, path, "must not start with '..'")
-
-
 #: validation.go validVolumeDownwardAPIFieldPathExpressions
 VOLUME_FIELD_PATHS = ("metadata.name", "metadata.namespace", "metadata.labels", "metadata.annotations", "metadata.uid")
 
@@ -157,18 +147,16 @@ def _downward_api(src: dict[str, Any], p: str) -> None:
 
 def _downward_file(f: dict[str, Any], p: str) -> str:
     """validateDownwardAPIVolumeFile: a local path, one of fieldRef and resourceFieldRef, its mode; its path."""
-    from dractl.model.validate.pod_rules import _field_selector, _resource_field_selector
-
     path = _str(f, "path")
     if not path:
         raise _required(f"{p}.path")
     _local_nonreserved(path, f"{p}.path")
     if f.get("fieldRef") is not None:
-        _field_selector(_dict(f["fieldRef"]), f"{p}.fieldRef", VOLUME_FIELD_PATHS)
+        _field_selector(_d(f["fieldRef"]), f"{p}.fieldRef", VOLUME_FIELD_PATHS)
         if f.get("resourceFieldRef") is not None:
             raise _invalid(p, "resource", "fieldRef and resourceFieldRef can not be specified simultaneously")
     elif f.get("resourceFieldRef") is not None:
-        _resource_field_selector(_dict(f["resourceFieldRef"]), f"{p}.resourceFieldRef", volume=True)
+        _resource_field_selector(_d(f["resourceFieldRef"]), f"{p}.resourceFieldRef", volume=True)
     else:
         raise _required(p, "one of fieldRef and resourceFieldRef is required")
     _mode(f.get("mode"), f"{p}.mode")
@@ -188,7 +176,7 @@ def _projected(src: dict[str, Any], p: str) -> None:
             if ref is None:
                 continue
             n += 1
-            ref, kp = _dict(ref), f"{sp}.{kind}"
+            ref, kp = _d(ref), f"{sp}.{kind}"
             if not _str(ref, "name"):
                 raise _required(f"{kp}.name")
             for j, item in enumerate(_list(ref.get("items"), f"{kp}.items")):
@@ -199,14 +187,14 @@ def _projected(src: dict[str, Any], p: str) -> None:
         if one.get("downwardAPI") is not None:
             n += 1
             dp = f"{sp}.downwardAPI"
-            for j, item in enumerate(_list(_dict(one["downwardAPI"]).get("items"), f"{dp}.items")):
+            for j, item in enumerate(_list(_d(one["downwardAPI"]).get("items"), f"{dp}.items")):
                 path = _downward_file(_obj(item, f"{dp}.items[{j}]"), dp)
                 if path in paths:
                     raise _invalid(p, path, "conflicting duplicate paths")
                 paths.add(path)
         if one.get("serviceAccountToken") is not None:
             n += 1
-            token = _dict(one["serviceAccountToken"])
+            token = _d(one["serviceAccountToken"])
             exp = token.get("expirationSeconds", 3600)  # defaulted to an hour
             if isinstance(exp, int) and exp < 600:
                 raise _invalid(f"{sp}.serviceAccountToken.expirationSeconds", exp,
@@ -223,10 +211,6 @@ def _projected(src: dict[str, Any], p: str) -> None:
                 n += 1
         if n > 1:
             raise _forbidden(sp, "may not specify more than 1 volume type per source")
-
-
-def _dict(v: Any) -> dict[str, Any]:
-    return v if isinstance(v, dict) else {}
 
 
 def _secret(src: dict[str, Any], p: str) -> None:
@@ -271,8 +255,6 @@ def _ephemeral(src: dict[str, Any], p: str) -> None:
 
 
 def _image(src: dict[str, Any], p: str) -> None:
-    from dractl.model.validate.pod_rules import _PULL_POLICIES
-
     if not _str(src, "reference"):
         raise _required(f"{p}.reference")
     policy = src.get("pullPolicy")
