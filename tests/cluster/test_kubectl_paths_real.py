@@ -10,16 +10,15 @@ import os
 import subprocess
 
 import pytest
+from test_kubectl_real import CLAIM as _KUBECTL_CLAIM
+from test_kubectl_real import V1_REQUEST
 
-CLAIM = """apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {{name: {name}, namespace: default}}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly: {{deviceClassName: gpu.example.com}}
-"""
+
+def _claim(name: str) -> str:
+    """A ResourceClaim named ``name``, as the kubectl judge's claims are (YAML)."""
+    return _KUBECTL_CLAIM.format(api="resource.k8s.io/v1", name=name, request=V1_REQUEST)
+
+
 CLAIM_JSON = ('{{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {{"name": "{name}", '
               '"namespace": "default"}}, "spec": {{"devices": {{"requests": [{{"name": "gpu", "exactly": '
               '{{"deviceClassName": "gpu.example.com"}}}}]}}}}}}')
@@ -35,10 +34,10 @@ def _tree(root):
     for rel, name in files.items():
         p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(CLAIM_JSON.format(name=name) if rel.endswith(".json") else CLAIM.format(name=name))
+        p.write_text(CLAIM_JSON.format(name=name) if rel.endswith(".json") else _claim(name))
     outside = root.parent / "outside"
     outside.mkdir(exist_ok=True)
-    (outside / "w.yaml").write_text(CLAIM.format(name="p-link"))
+    (outside / "w.yaml").write_text(_claim("p-link"))
     os.symlink(outside / "w.yaml", root / "link.yaml")  # a link to a file: read
     os.symlink(outside, root / "linked-dir")  # a link to a directory: never walked into
 
@@ -67,7 +66,7 @@ def test_a_directory_is_read_as_kubectl_reads_it(control_plane, dractl_proc, tmp
 def test_a_directory_without_files_to_read(control_plane, dractl_proc, tmp_path):
     empty = tmp_path / "empty"
     (empty / "sub").mkdir(parents=True)
-    (empty / "sub" / "a.yaml").write_text(CLAIM.format(name="q-a"))
+    (empty / "sub" / "a.yaml").write_text(_claim("q-a"))
     (empty / "README.md").write_text("not read\n")
     env = dict(os.environ, KUBECONFIG=str(control_plane.kubeconfig))
     real = subprocess.run(["kubectl", "create", "--dry-run=server", "-f", str(empty)], capture_output=True,
@@ -111,7 +110,7 @@ def web(tmp_path):
 
 def test_a_url_is_read_as_kubectl_reads_it(control_plane, dractl_proc, tmp_path, web):
     root, base = web
-    (root / "claim.yaml").write_text(CLAIM.format(name="u-claim"))
+    (root / "claim.yaml").write_text(_claim("u-claim"))
     env = dict(os.environ, KUBECONFIG=str(control_plane.kubeconfig))
     for path in ("claim.yaml", "missing.yaml"):
         url = f"{base}/{path}"
