@@ -290,6 +290,9 @@ def main() -> None:
     ap.add_argument("--later", action="store_true",
                     help="also time each command's later read (the snapshot's index cached by a first read)")
     a = ap.parse_args()
+    from compiled import compile_dractl
+
+    compile_dractl()  # as an installed dractl: no command compiles a module anew
     tmp = tempfile.mkdtemp()
     snap = os.path.abspath(a.keep) if a.keep else os.path.join(tmp, "big.json")
     if a.write:

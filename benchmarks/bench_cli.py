@@ -85,6 +85,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=15)
     a = ap.parse_args()
+    from compiled import compile_dractl
+
+    compile_dractl()  # as an installed dractl: no command compiles a module anew
     py = sys.executable
     env = dict(os.environ, NO_COLOR="1")
     with tempfile.TemporaryDirectory() as tmp:

@@ -56,6 +56,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=7)
     a = ap.parse_args()
+    from compiled import compile_dractl
+
+    compile_dractl()  # as an installed dractl: no command compiles a module anew
     py = sys.executable
     with tempfile.TemporaryDirectory() as tmp:
         state = os.path.join(tmp, "state")

@@ -57,6 +57,9 @@ def main() -> None:
     ap.add_argument("--explain-nodes", type=int, default=1000)
     ap.add_argument("--runs", type=int, default=5, help="runs of the explain timing (median)")
     a = ap.parse_args()
+    from compiled import compile_dractl
+
+    compile_dractl()  # as an installed dractl: no command compiles a module anew
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, DRACTL_STATE=os.path.join(tmp, "state"), NO_COLOR="1")
         env.pop("KUBECONFIG", None)

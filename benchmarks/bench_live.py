@@ -105,6 +105,9 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="125 nodes x 64 devices (unless --nodes/--devices say)")
     ap.add_argument("--dir", help="a control plane already started by tests/cluster/control-plane up DIR")
     args = ap.parse_args()
+    from compiled import compile_dractl
+
+    compile_dractl()  # as an installed dractl: no command compiles a module anew
     if args.quick:
         args.nodes = 125 if args.nodes == 1000 else args.nodes
         args.devices = 64 if args.devices == 8 else args.devices

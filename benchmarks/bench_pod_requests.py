@@ -85,6 +85,9 @@ def main() -> None:
     ap.add_argument("kind", nargs="?", choices=("with", "without"))
     ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args()
+    from compiled import compile_dractl
+
+    compile_dractl()  # as an installed dractl: no command compiles a module anew
     if a.mode == "prepare":
         prepare(a.dir)
         return

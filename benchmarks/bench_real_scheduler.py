@@ -105,6 +105,9 @@ def main() -> int:
     ap.add_argument("--scheduler-qps", type=int, default=50)
     ap.add_argument("--timeout", type=float, default=1800)
     args = ap.parse_args()
+    from compiled import compile_dractl
+
+    compile_dractl()  # as an installed dractl: no command compiles a module anew
     ft, fn = fake(args)
     rt, rn = real(args)
     print(f"{'':6} {'pods':>6} {'seconds':>8} {'pods/s':>8}")
