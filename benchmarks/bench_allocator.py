@@ -69,7 +69,9 @@ def bench_explain(nodes: int = 1000, gpus: int = 10) -> float:
     rep = check(c, [pending])
     dt = time.perf_counter() - t0
     assert rep.outcome == "unschedulable"
-    lines = rep.pods[0].explanation.lines()
+    explanation = rep.pods[0].explanation
+    assert explanation is not None
+    lines = explanation.lines()
     assert len(lines) <= 4, lines
     return dt
 

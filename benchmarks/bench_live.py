@@ -65,7 +65,9 @@ def timed(cmd: list[str], env: dict[str, str], rss: list[float] | None = None) -
 
 def compare(label: str, kubectl: list[str], dractl: list[str], env: dict[str, str], runs: int, goal: str) -> None:
     timed(kubectl, env), timed(dractl, env)  # warm both
-    k, t_, rss = [], [], []
+    k: list[float] = []
+    t_: list[float] = []
+    rss: list[float] = []
     for _ in range(runs):
         k.append(timed(kubectl, env))
         t_.append(timed(dractl, env, rss))

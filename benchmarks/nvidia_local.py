@@ -44,12 +44,13 @@ def _counters(slices: range, sms: int, memory: str) -> dict[str, Any]:
 
 def gpu_slices(node: str, gpus: int = 8) -> list[dict[str, Any]]:
     """The two slices of one node's pool."""
-    sets, devices = [], []
+    sets: list[dict[str, Any]] = []
+    devices: list[dict[str, Any]] = []
     for i in range(gpus):
         cs = f"gpu-{i}-counter-set"
         parent = "GPU-" + _uuid(node, str(i))
         sets.append({"name": cs, "counters": _counters(range(8), SMS, MEMORY)})
-        common = {"architecture": {"string": "Hopper"}, "brand": {"string": "Nvidia"},
+        common: dict[str, Any] = {"architecture": {"string": "Hopper"}, "brand": {"string": "Nvidia"},
                   "cudaComputeCapability": {"version": "9.0.0"}, "cudaDriverVersion": {"version": "12.8.0"},
                   "driverVersion": {"version": "570.124.6"}, "productName": {"string": PRODUCT},
                   "resource.kubernetes.io/pciBusID": {"string": f"0000:{0x18 + i * 0x10:02x}:00.0"},
