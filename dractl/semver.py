@@ -41,8 +41,8 @@ def _go_quote(s: str) -> str:
             out.append("\\" + "abfnrtv"["\a\b\f\n\r\t\v".index(c)])
         elif c.isprintable() or c == " ":
             out.append(c)
-        elif o < 0x80:
-            out.append(f"\\x{o:02x}")
+        elif o < 0x80 or 0xDC80 <= o <= 0xDCFF:  # (a byte that is not UTF-8, surrogate-escaped: Go's \xNN)
+            out.append(f"\\x{o & 0xFF:02x}")
         elif o < 0x10000:
             out.append(f"\\u{o:04x}")
         else:

@@ -76,7 +76,7 @@ def is_dyn(t: Any) -> bool:
     return t == DYN or t == ANY or t == ERROR
 
 
-_NULLABLE = {QUANTITY, SEMVER, DEVICE, ANY, NULL, TIMESTAMP, DURATION}
+_NULLABLE = {QUANTITY, SEMVER, URL, DEVICE, ANY, NULL, TIMESTAMP, DURATION}
 
 
 def _is_var(t: Any) -> bool:
@@ -408,8 +408,7 @@ def _std() -> dict[str, list[Overload]]:
         ("isCIDR", _ov("is_cidr", False, [STRING], BOOL)), ("string", _ov("cidr_to_string", False, [CIDR], STRING)),
     ]:
         add(name, ov)
-    # Kubernetes URL, authz and authz selector libraries: declared (so a call with other argument types
-    # is upstream's "found no matching overload"), not implemented (a call that resolves is not supported)
+    # Kubernetes URL library
     for name, ov in [
         ("url", _ov("string_to_url", False, [STRING], URL)),
         ("getScheme", _ov("url_get_scheme", True, [URL], STRING)),
@@ -419,6 +418,11 @@ def _std() -> dict[str, list[Overload]]:
         ("getEscapedPath", _ov("url_get_escaped_path", True, [URL], STRING)),
         ("getQuery", _ov("url_get_query", True, [URL], M(STRING, L(STRING)))),
         ("isURL", _ov("is_url_string", False, [STRING], BOOL)),
+    ]:
+        add(name, ov)
+    # Kubernetes authz and authz selector libraries: declared (so a call with other argument types
+    # is upstream's "found no matching overload"), not implemented (a call that resolves is not supported)
+    for name, ov in [
         ("path", _ov("authorizer_path", True, [AUTHZ, STRING], AUTHZ_PATH)),
         ("group", _ov("authorizer_group", True, [AUTHZ, STRING], AUTHZ_GROUP)),
         ("serviceAccount", _ov("authorizer_serviceaccount", True, [AUTHZ, STRING, STRING], AUTHZ)),
@@ -748,7 +752,7 @@ class Checker:
                 rt = self.error(f"undefined field '{field}'", e.pos)
         elif is_dyn(target) or (isinstance(target, tuple) and target[0] == "param"):
             rt = DYN
-        elif target in (QUANTITY, SEMVER):
+        elif target in (QUANTITY, SEMVER, URL):
             # cel-go checker/checker.go lookupFieldType: object types without a declared struct
             rt = self.error(f"unexpected failed resolution of '{target}'", e.pos)
         else:
@@ -1490,6 +1494,11 @@ class Coster:
         if fn in ("masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast",
                   "isLinkLocalUnicast", "isGlobalUnicast"):
             return Est(1, 1), None
+        if fn == "url" and len(args) == 1:  # a string traversal; the URL is as large as the string
+            sz = self.size_or_unknown(args[0])
+            return sz.factor(STRING_TRAVERSAL), sz
+        if fn in ("getScheme", "getHostname", "getHost", "getPort", "getEscapedPath", "getQuery"):
+            return Est(1, 1), None
         if fn in ("containsIP", "containsCIDR") and args:
             # comparing two 4- or 16-byte lists; containsCIDR masks and compares the bits too
             sz = Est(4, 16)
@@ -1503,6 +1512,10 @@ class Coster:
             lt, rt = self.type(args[0]), self.type(args[1])
             if lt == rt and lt in (QUANTITY, SEMVER, IP, CIDR):
                 return Est(1, 1), None
+            if lt == rt == URL:
+                # upstream takes both sizes from the right operand (rhs.ComputedSize() twice); unknown: 1
+                rs = self.size(args[1])
+                return Est(1, rs.hi if rs is not None else 1).factor(STRING_TRAVERSAL), None
         return None
 
 

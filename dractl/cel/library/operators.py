@@ -18,6 +18,7 @@ from celpy.celtypes import (
 )
 from celpy.evaluation import CELEvalError
 
+from dractl.cel.gourl import CelURL
 from dractl.cel.library.timelib import CelDuration, TimeError, negate_duration
 from dractl.cel.library.values import (
     FALSE,
@@ -188,7 +189,7 @@ def _dra_in_set(x: Any, c: Any) -> Any:
     """
     if is_semver(x):
         raise Aborted("internal error: runtime error: hash of unhashable type cel.Semver")
-    if type(x) is CelIP or type(x) is CelCIDR:  # hashable, and no constant equals it
+    if type(x) is CelIP or type(x) is CelCIDR or type(x) is CelURL:  # hashable, and no constant equals it
         return FALSE
     return op_in(x, c)
 

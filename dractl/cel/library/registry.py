@@ -152,6 +152,16 @@ from dractl.cel.library.runtime import (
     cel_function,
     costed_function,
 )
+from dractl.cel.library.urls import (
+    _get_escaped_path,
+    _get_host,
+    _get_hostname,
+    _get_port,
+    _get_query,
+    _get_scheme,
+    _is_url,
+    _string_to_url,
+)
 from dractl.cel.library.values import NONE, EvalError, Opt, mk_bool, mk_double, mk_int, type_name
 
 # CEL name -> implementation. Qualified CEL names (optional.of) are spelled with "_"
@@ -237,6 +247,14 @@ LIBRARY: dict[str, Callable[..., Any]] = {
     "containsCIDR": _contains_cidr,
     "prefixLength": lambda v: mk_int(_cidr_of(v).bits),
     "masked": _cidr_masked,
+    "url": _string_to_url,
+    "isURL": _is_url,
+    "getScheme": _get_scheme,
+    "getHost": _get_host,
+    "getHostname": _get_hostname,
+    "getPort": _get_port,
+    "getEscapedPath": _get_escaped_path,
+    "getQuery": _get_query,
     "includes": _includes,
     "timestamp": _timestamp,
     "format": _format,
@@ -272,13 +290,14 @@ def celpy_name(cel_name: str) -> str:
     return cel_name.replace(".", "_")
 
 
-# The Kubernetes libraries' functions (apiserver pkg/cel/library quantity.go, semverlib.go, ip.go, cidr.go):
+# The Kubernetes libraries' functions (apiserver pkg/cel/library quantity.go, semverlib.go, ip.go, cidr.go, urls.go):
 # cel.Function overloads, which cel-go guards with their declared signature (common/decls/decls.go).
 _GUARDED = frozenset({
     "quantity", "isQuantity", "sign", "isGreaterThan", "isLessThan", "compareTo", "asApproximateFloat",
     "asInteger", "isInteger", "add", "sub", "semver", "isSemver", "major", "minor", "patch",
     "ip", "family", "ip.isCanonical", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast",
     "isGlobalUnicast", "isIP", "cidr", "containsIP", "containsCIDR", "prefixLength", "masked", "isCIDR",
+    "url", "isURL", "getScheme", "getHost", "getHostname", "getPort", "getEscapedPath", "getQuery",
     # cel-go's standard timestamp and duration functions (decls overloads: guarded likewise)
     "timestamp", "duration", "getFullYear", "getMonth", "getDayOfYear", "getDayOfMonth", "getDate", "getDayOfWeek",
     "getHours", "getMinutes", "getSeconds", "getMilliseconds",

@@ -100,7 +100,7 @@ def call_cost(fn: str) -> Callable[[tuple, Any], int]:
     if fn in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes"):
         return lambda args, r: _traversal(args[0]) if args else 0
     if fn in ("lowerAscii", "upperAscii", "substring", "trim", "quantity", "isQuantity", "semver", "isSemver",
-              "format"):  # format: cel-go interpreter/runtimecost.go ExtFormatString
+              "format", "url"):  # format: cel-go interpreter/runtimecost.go ExtFormatString
         return lambda args, r: math.ceil(_sz(args[0]) * 0.1)
     if fn in ("replace", "split"):
         return lambda args, r: math.ceil(_sz(args[0]) * 0.2)

@@ -21,6 +21,7 @@ from celpy.celtypes import (
 )
 from celpy.evaluation import CELEvalError
 
+from dractl.cel.gourl import CelURL
 from dractl.cel.library import timelib
 from dractl.cel.library.timelib import CelDuration, CelTimestamp
 from dractl.cel.netaddr import CelCIDR, CelIP
@@ -241,6 +242,8 @@ def bool_conversion_error(v: Any) -> str:
         return "type conversion error from 'IP' to 'bool'"
     if t is CelCIDR:
         return "type conversion error from 'CIDR' to 'bool'"
+    if t is CelURL:
+        return "type conversion error from 'URL' to 'bool'"
     if t is CelType:
         return "type conversion not supported for 'type'"
     if t is CelTimestamp:
@@ -279,6 +282,8 @@ def type_name(v: Any) -> str:
         return "net.IP"
     if t is CelCIDR:
         return "net.CIDR"
+    if t is CelURL:
+        return "kubernetes.URL"
     if t is Opt:
         return "optional_type"
     if t is CelType:
@@ -315,6 +320,8 @@ def go_type_name(v: Any) -> str:
         return "cel.IP"
     if t is CelCIDR:
         return "cel.CIDR"
+    if t is CelURL:
+        return "cel.URL"
     if t is Opt:
         return "*types.Optional"
     if t is CelType:
@@ -386,7 +393,8 @@ def cel_equal(a: Any, b: Any) -> bool:
         if not is_semver(b):
             raise no_overload()
         return a.compare(b) == 0
-    if ta is CelIP or ta is CelCIDR:  # apiserver pkg/cel ip.go / cidr.go Equal: only with its own type
+    if ta is CelIP or ta is CelCIDR or ta is CelURL:  # apiserver pkg/cel ip.go / cidr.go / url.go Equal: only
+        # with its own type (URLs: their String()s equal)
         if tb is not ta:
             raise no_overload()
         return bool(a == b)
