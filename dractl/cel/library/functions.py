@@ -7,6 +7,7 @@ types and the DRA ``includes()``.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from celpy.celtypes import (
@@ -277,9 +278,21 @@ def _quote(s: Any) -> Any:
     return mk_str(_strings_quote(str(s)))
 
 
+_SURROGATE_ESCAPES = re.compile("[\udc80-\udcff]")
+
+
+def _re2_subject(s: Any) -> str:
+    """The string a regexp searches.
+
+    Go's regexp reads a byte that is not UTF-8 (a string from a URL getter may hold some, surrogate-escaped) as U+FFFD.
+    """
+    t = str(s)
+    return t if t.isascii() else _SURROGATE_ESCAPES.sub("\ufffd", t)
+
+
 def _find(s: Any, pattern: Any) -> Any:
     _want(_is_str(s) and _is_str(pattern))
-    m = _compile_regex(pattern).search(str(s))
+    m = _compile_regex(pattern).search(_re2_subject(s))
     return mk_str(m.group(0) if m else "")
 
 
@@ -288,13 +301,13 @@ def _find_all(s: Any, pattern: Any, n: Any = None) -> Any:
     _want(_is_str(s) and _is_str(pattern) and _is_int(n))
     if n == 0:
         return ListType()
-    out = [mk_str(m.group(0)) for m in _compile_regex(pattern).finditer(str(s))]
+    out = [mk_str(m.group(0)) for m in _compile_regex(pattern).finditer(_re2_subject(s))]
     return ListType(out if n < 0 else out[:int(n)])
 
 
 def _matches(s: Any, pattern: Any) -> Any:
     _want(_is_str(s) and _is_str(pattern))
-    return mk_bool(_compile_regex(pattern).search(str(s)) is not None)
+    return mk_bool(_compile_regex(pattern).search(_re2_subject(s)) is not None)
 
 
 def _to_int(v: Any) -> Any:
@@ -381,7 +394,7 @@ def _to_bytes(v: Any) -> Any:
     if type(v) is BytesType:
         return v
     if type(v) is StringType:
-        return mk_bytes(str(v).encode("utf-8"))
+        return mk_bytes(str(v).encode("utf-8", "surrogateescape"))  # (Go's []byte(s): a byte that is not UTF-8 kept)
     raise no_overload()
 
 
