@@ -232,3 +232,17 @@ def test_ip_parse_errors_are_upstreams(dractl):
     assert {x["error"] for x in r.json()["items"]} == {
         "network address parse error during conversion from string: network address parse error during "
         'conversion from string: netip.ParsePrefix("10.0.0.0/08"): bad bits after slash: "08"'}
+
+
+def test_url_library(dractl):
+    # apiserver's URL library: url(), isURL() and the getters, with upstream's parse errors per device
+    expr = ("isURL('https://' + device.attributes['gpu.example.com'].model.lowerAscii() + '.example.com/') && "
+            "url('https://x.example.com:8443/?a=1').getPort() == '8443'")
+    r = dractl("cel", expr)
+    assert r.code == 0, r.err
+    assert r.out.splitlines()[-1] == "8 of 8 devices match"
+    r = dractl("cel", "url(device.attributes['gpu.example.com'].model).getHost() == ''", "-o", "json")
+    assert r.code == 1
+    errors = {x["error"] for x in r.json()["items"]}
+    assert errors == {
+        'URL parse error during conversion from string: parse "LATEST-GPU-MODEL": invalid URI for request'}

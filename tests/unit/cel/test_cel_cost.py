@@ -58,6 +58,14 @@ CASES = [
     ("default", 'quantity("1Ki") != quantity("1k")', 1844674407370955266),
     ("default", '["b", "a"].min() == "a"', 3689348814741910541),
     ("default", "type(1) == int", 1844674407370955266),
+    # the URL library: url() traverses its string, the getters are nominal, == of two URLs traverses the
+    # right-hand one's string (cost_test.go TestURLsCost)
+    ("default", "url('https:://kubernetes.io/').getScheme() == 'https'", 5),
+    ("default", "url('https:://kubernetes.io/') == url('https:://kubernetes.io/')", 9),
+    ("default", "url('https:://kubernetes.io/') == url('http://x.b')", 5),
+    ("default", "isURL('https://example.com/')", 1),
+    ("default", f"url({N}).getHost() == ''", 12),
+    ("default", f"url({N}) == url({N})", 29),
     ("default", 'device.attributes["gpu.nvidia.com"][?"productName"].orValue("").contains("A100")',
      1844674407370955269),
     # library.CostEstimator for the IP and CIDR libraries: parsing is a string traversal, cidr.ip() and

@@ -274,6 +274,16 @@ def test_runtime_cost_counts_only_what_upstream_evaluates():
     ("optional.of(0).optFlatMap(x, x > 1 ? optional.of(x) : optional.none()).hasValue()", False),
     ("device.attributes['gpu.example.com'].?model.optMap(m, m.lowerAscii()).orValue('') == 'latest-gpu-model'", True),
     ("device.attributes['gpu.example.com'].?nosuch.optMap(m, m.size()).orValue(-1) == -1", True),
+    # the URL library (apiserver pkg/cel/library urls.go)
+    ("url('https://user:pass@example.com:80/path?query=val#fragment').getHost() == 'example.com:80'", True),
+    ("url('https://[::1]:80/').getHostname() == '::1' && url('https://[::1]:80/').getPort() == '80'", True),
+    ("url('https://example.com/path with spaces/').getEscapedPath() == '/path%20with%20spaces/'", True),
+    ("url('/path?k1=a&k2=b&k2=c').getQuery() == {'k1': ['a'], 'k2': ['b', 'c']}", True),
+    ("url('HTTP://example.com/a') == url('http://example.com/a')", True),  # equal: their String()s are
+    ("url('http://example.com/a%2fb') == url('http://example.com/a%2Fb')", False),
+    ("url('/a') in [url('/b')]", False),
+    ("isURL('../relative-path') || isURL('https://a:b:c/')", False),
+    ("isURL(device.attributes['gpu.example.com'].model)", False),
 ])
 def test_library_functions(expr, want):
     assert compile_selector(expr, stored=True).matches(GPU_DRIVER, gpu()) is want
@@ -289,6 +299,18 @@ def test_join_on_unsized_list_is_too_complex():
 def test_unsupported_is_a_compile_error():
     with pytest.raises(CELCompileError, match="not supported by dractl"):
         compile_selector("format.dns1123Label().validate('a').hasValue()")
+
+
+def test_url_parse_errors_are_upstreams():
+    with pytest.raises(CELRuntimeError, match=r'^URL parse error during conversion from string: '
+                                              r'parse "https://a:b:c/": invalid port ":b:c" after host$'):
+        evaluate_expression("url('https://a:b:c/').getHost() == ''")
+    with pytest.raises(CELRuntimeError, match="invalid URI for request"):
+        evaluate_expression("url('../relative-path').getHost() == ''")
+    with pytest.raises(CELCompileError, match=r"found no matching overload for 'getHost' applied to 'string\.\(\)'"):
+        compile_selector("'https://example.com'.getHost() == ''")
+    assert evaluate_expression("url('http://[fe80::1%25en0]:8080/').getHostname()") == "fe80::1%en0"
+    assert evaluate_expression("url('/?a=%ff').getQuery()['a'][0].size()") == 1
 
 
 def test_quantity_pointer_equality_quirk():
