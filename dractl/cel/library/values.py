@@ -502,7 +502,7 @@ def compare(a: Any, b: Any) -> int:
             raise EvalError("NaN values cannot be ordered")
         return _cmp_num(a, b)
     if ta is StringType and tb is StringType:
-        ea, eb = a.encode("utf-8", "surrogatepass"), b.encode("utf-8", "surrogatepass")
+        ea, eb = go_string_bytes(a), go_string_bytes(b)
         return (ea > eb) - (ea < eb)
     if ta is BytesType and tb is BytesType:
         return (bytes(a) > bytes(b)) - (bytes(a) < bytes(b))
@@ -512,6 +512,17 @@ def compare(a: Any, b: Any) -> int:
     if ta is CelDuration and tb is CelDuration:
         return (a.ns > b.ns) - (a.ns < b.ns)
     raise no_overload()
+
+
+def go_string_bytes(s: str) -> bytes:
+    """The bytes of the Go string ``s`` stands for.
+
+    UTF-8; a byte that is not UTF-8 (from a URL getter: surrogate-escaped, see dractl/cel/gourl.py) is that byte.
+    """
+    try:
+        return s.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # another lone surrogate
+        return s.encode("utf-8", "surrogatepass")
 
 
 def arith(op: str, a: Any, b: Any) -> Any:
@@ -570,7 +581,14 @@ def arith(op: str, a: Any, b: Any) -> Any:
         return _time_arith(op, a, b)
     if op == "+":
         if ta is StringType and tb is StringType:
-            return mk_str(str.__add__(a, b))
+            joined: str = str.__add__(a, b)
+            if a and b and "\udc80" <= a[-1] <= "\udcff" and "\udc80" <= b[0] <= "\udcff":
+                # bytes that are not UTF-8 on both sides (see go_string_bytes) may make a UTF-8 sequence, as in Go
+                try:
+                    joined = joined.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+                except UnicodeEncodeError:
+                    pass
+            return mk_str(joined)
         if ta is BytesType and tb is BytesType:
             return mk_bytes(bytes(a) + bytes(b))
         if isinstance(a, list) and isinstance(b, list):
