@@ -166,8 +166,21 @@ def _cmp_generic(a: Any, b: Any) -> int:
     raise no_overload()
 
 
+_SURROGATE_ESCAPES = re.compile("[\udc80-\udcff]")
+
+
+def _go_runes(s: Any) -> str:
+    """``s`` as cel-go reads it rune by rune (``[]rune(s)``, a regexp, ...).
+
+    Go reads a byte that is not UTF-8 (a string from a URL getter may hold some, surrogate-escaped) as U+FFFD.
+    """
+    t = str(s)
+    return t if t.isascii() else _SURROGATE_ESCAPES.sub("\ufffd", t)
+
+
 def _char_at(s: Any, i: Any) -> Any:
     _want(_is_str(s) and _is_int(i))
+    s = _go_runes(s)
     if i < 0 or i > len(s):
         raise EvalError(f"index out of range: {i}")
     return mk_str(s[i:i + 1])
@@ -181,6 +194,7 @@ def _index_of(s: Any, sub: Any, off: Any = None) -> Any:
                 return mk_int(i)
         return mk_int(-1)
     _want(_is_str(s) and _is_str(sub))
+    s, sub = _go_runes(s), _go_runes(sub)
     o = 0 if off is None else off
     _want(off is None or _is_int(o))
     o = int(o)
@@ -203,6 +217,7 @@ def _last_index_of(s: Any, sub: Any, off: Any = None) -> Any:
                 return mk_int(i)
         return mk_int(-1)
     _want(_is_str(s) and _is_str(sub))
+    s, sub = _go_runes(s), _go_runes(sub)
     if off is None:
         if sub == "":
             return mk_int(len(s))
@@ -221,6 +236,7 @@ def _last_index_of(s: Any, sub: Any, off: Any = None) -> Any:
 
 def _substring(s: Any, start: Any, end: Any = None) -> Any:
     _want(_is_str(s) and _is_int(start) and (end is None or _is_int(end)))
+    s = _go_runes(s)
     n = len(s)
     start = int(start)
     if end is None:
@@ -239,12 +255,12 @@ def _substring(s: Any, start: Any, end: Any = None) -> Any:
 
 def _lower_ascii(s: Any) -> Any:
     _want(_is_str(s))
-    return mk_str("".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in s))
+    return mk_str("".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in _go_runes(s)))
 
 
 def _upper_ascii(s: Any) -> Any:
     _want(_is_str(s))
-    return mk_str("".join(chr(ord(c) - 32) if "a" <= c <= "z" else c for c in s))
+    return mk_str("".join(chr(ord(c) - 32) if "a" <= c <= "z" else c for c in _go_runes(s)))
 
 
 def _replace(s: Any, old: Any, new: Any, n: Any = None) -> Any:
@@ -278,22 +294,10 @@ def _quote(s: Any) -> Any:
     return mk_str(_strings_quote(str(s)))
 
 
-_SURROGATE_ESCAPES = re.compile("[\udc80-\udcff]")
-
-
-def _re2_subject(s: Any) -> str:
-    """The string a regexp searches.
-
-    Go's regexp reads a byte that is not UTF-8 (a string from a URL getter may hold some, surrogate-escaped) as U+FFFD.
-    """
-    t = str(s)
-    return t if t.isascii() else _SURROGATE_ESCAPES.sub("\ufffd", t)
-
-
 def _find(s: Any, pattern: Any) -> Any:
     _want(_is_str(s) and _is_str(pattern))
-    m = _compile_regex(pattern).search(_re2_subject(s))
-    return mk_str(m.group(0) if m else "")
+    m = _compile_regex(pattern).search(_go_runes(s))
+    return mk_str(s[m.start():m.end()] if m else "")  # (the bytes found, as they are in s)
 
 
 def _find_all(s: Any, pattern: Any, n: Any = None) -> Any:
@@ -301,13 +305,13 @@ def _find_all(s: Any, pattern: Any, n: Any = None) -> Any:
     _want(_is_str(s) and _is_str(pattern) and _is_int(n))
     if n == 0:
         return ListType()
-    out = [mk_str(m.group(0)) for m in _compile_regex(pattern).finditer(_re2_subject(s))]
+    out = [mk_str(s[m.start():m.end()]) for m in _compile_regex(pattern).finditer(_go_runes(s))]
     return ListType(out if n < 0 else out[:int(n)])
 
 
 def _matches(s: Any, pattern: Any) -> Any:
     _want(_is_str(s) and _is_str(pattern))
-    return mk_bool(_compile_regex(pattern).search(_re2_subject(s)) is not None)
+    return mk_bool(_compile_regex(pattern).search(_go_runes(s)) is not None)
 
 
 def _to_int(v: Any) -> Any:
