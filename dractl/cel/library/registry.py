@@ -298,7 +298,8 @@ _GUARDED = frozenset({
     "ip", "family", "ip.isCanonical", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast",
     "isGlobalUnicast", "isIP", "cidr", "containsIP", "containsCIDR", "prefixLength", "masked", "isCIDR",
     "url", "isURL", "getScheme", "getHost", "getHostname", "getPort", "getEscapedPath", "getQuery",
-    # cel-go's standard timestamp and duration functions (decls overloads: guarded likewise)
+    # cel-go's standard conversions, timestamp and duration functions (decls overloads: guarded likewise)
+    "string", "int", "uint", "double", "bool", "bytes",
     "timestamp", "duration", "getFullYear", "getMonth", "getDayOfYear", "getDayOfMonth", "getDate", "getDayOfWeek",
     "getHours", "getMinutes", "getSeconds", "getMilliseconds",
 })

@@ -8,9 +8,8 @@ stored environment: the estimate of a getter's unknown size is over the limit); 
 dractl's URL.String() gives, checks that the strings upstream compares are the same. The strings are Go's own
 net/url test tables' (tests/fixtures/go-url-test-strings.json) and the hand-written ones below.
 
-Known, not URL-specific gaps are left out: string()/int()/bool() of a dyn URL say "type conversion error" or "no such
-overload" without upstream's "(kubernetes.URL)" (as for Quantity and IP); a URL as a map key; sort() of an error
-(a panic upstream). A string holding a byte that is not UTF-8 (only a URL getter makes one: ``%ff`` unescaped)
+Known, not URL-specific gaps are left out: a URL (or IP, or Quantity) as a map key; sort() of an error (a panic
+upstream). A string holding a byte that is not UTF-8 (only a URL getter makes one: ``%ff`` unescaped)
 keeps it, surrogate-escaped, so that it equals, sizes, orders, quotes, converts to bytes, joins with ``+`` and is
 read as runes (U+FFFD: charAt, lowerAscii, regexps, ...) as in Go.
 """
@@ -249,6 +248,36 @@ HAND_WRITTEN = [
     "url('/' + url('/?a=%ff').getQuery()['a'][0]).getEscapedPath() == '/%FF'",
     "url('http://[' + url('/?a=%ff').getQuery()['a'][0] + '::1]/') == url('/')",
     "ip(url('/?a=%ff').getQuery()['a'][0]) == ip('::')",
+    # conversions of a dyn URL: cel-go's guard, as for the other Kubernetes types
+    "string(dyn(url('/a'))) == '/a'",
+    "bool(dyn(url('/a')))",
+    "int(dyn(url('/a'))) == 1",
+    "uint(dyn(url('/a'))) == 1u",
+    "double(dyn(url('/a'))) == 1.0",
+    "bytes(dyn(url('/a'))) == b''",
+    "string(dyn(quantity('1'))) == '1'",
+    "string(dyn(semver('1.0.0'))) == '1'",
+    "string(dyn({})) == '/a'",
+    "string(dyn([])) == '/a'",
+    "string(dyn(null)) == 'a'",
+    "string(dyn(optional.of(1))) == 'a'",
+    "int(dyn(ip('1.2.3.4'))) == 1",
+    "bool(dyn(ip('1.2.3.4')))",
+    "int(dyn(quantity('1'))) == 1",
+    "string(dyn(1)) == '1'",
+    "string(dyn(ip('1.2.3.4'))) == '1.2.3.4'",
+    "string(dyn(cidr('1.2.3.4/32'))) == '1.2.3.4/32'",
+    "int(dyn(timestamp('2020-01-01T00:00:00Z'))) > 0",
+    "int(dyn(duration('1s'))) > 0",
+    "string(dyn(duration('1s'))) == '1s'",
+    "double(dyn('1.5')) == 1.5",
+    'uint(dyn(-1)) == 1u',
+    "bool(dyn('true'))",
+    "bytes(dyn('a')) == b'a'",
+    'int(dyn(1/0)) == 1',
+    "string(dyn(b'\\xff')) == 'a'",
+    "dyn(int(dyn('x'))) == 1",
+    "string(1/0) == 'a'",
     # ... read as runes (U+FFFD), as bytes, joined and ordered
     "url('/?a=%c3').getQuery()['a'][0] + url('/?a=%a9').getQuery()['a'][0] == 'é'",
     "(url('/?a=%c3').getQuery()['a'][0] + url('/?a=%a9').getQuery()['a'][0]).size() == 1",
