@@ -6,7 +6,8 @@ give the same compile errors, estimated costs, matches and runtime errors. Each 
 url(), and each getter's result is shown by the runtime error of ``ip('#' + result)``, whose text quotes it (in the
 stored environment: the estimate of a getter's unknown size is over the limit); ``url(s) == url(t)``, t being what
 dractl's URL.String() gives, checks that the strings upstream compares are the same. The strings are Go's own
-net/url test tables' (tests/fixtures/go-url-test-strings.json) and the hand-written ones below.
+net/url test tables' (tests/fixtures/go-url-test-strings.json), the hand-written ones below and seeded random ones
+(DRACTL_ORACLE_SEED=N picks another seed).
 
 Known, not URL-specific gaps are left out: a URL (or IP, or Quantity) as a map key; sort() of an error (a panic
 upstream). A string holding a byte that is not UTF-8 (only a URL getter makes one: ``%ff`` unescaped)
@@ -17,12 +18,16 @@ read as runes (U+FFFD: charAt, lowerAscii, regexps, ...) as in Go.
 from __future__ import annotations
 
 import json
+import os
+import random
 from pathlib import Path
 
 from conftest import fixture_path
 from test_oracle import cel_differences, oracles  # noqa: F401 (oracles: the fixture)
 
 from dractl.cel import gourl
+
+SEED = int(os.environ.get("DRACTL_ORACLE_SEED") or 20261203)
 
 GO_STRINGS: list[str] = json.loads(Path(fixture_path("go-url-test-strings.json")).read_text())["strings"]
 
@@ -339,6 +344,24 @@ STORED = [
 ]
 
 
+#: pieces of the seeded random URL strings
+_TOKENS = ["a", "B", "1", "0", ":", "/", "//", "?", "#", "@", "%", "%2", "%25", "%zz", "%ff", "%c3%a9", "%41", "%2f",
+           "%3A", "[", "]", "[::1]", "[fe80::1%25en0]", ".", "..", "+", ";", "&", "=", " ", "é", "\x7f", "\t",
+           "http://", "https://", "foo:", "mailto:", "HTTP:", "*", "~", "!", "'", "(", "$", ",", "\\", '"', "<", "`",
+           "{", "|", "80", ":80", ":8x", "user:pass@", "u@", "::", "1.2.3.4", "x.com", "-", "_", "%20", "k=v",
+           "a=%ff", "€"]
+
+
+def _random_urls(rng: random.Random, n: int) -> list[str]:
+    out: set[str] = set()
+    while len(out) < n:
+        s = "".join(rng.choice(_TOKENS) for _ in range(rng.randint(1, 8)))
+        if rng.random() < 0.5:
+            s = rng.choice(["http://", "https://", "/", "ftp://", "a:", "//"]) + s
+        out.add(s)
+    return sorted(out)
+
+
 def _diffs(oracle: Path, cases: list[dict]) -> str:
     diffs = cel_differences(oracle, cases)
     return "" if not diffs else f"{len(diffs)} of {len(cases)} cases differ from upstream; the first:\n" + \
@@ -358,6 +381,11 @@ def test_go_url_test_strings_agree_with_upstream(oracles: dict[str, Path]) -> No
 def test_hand_written_urls_agree_with_upstream(oracles: dict[str, Path]) -> None:  # noqa: F811 (the fixture)
     cases = _with_device([c for s in HAND_WRITTEN_URLS for c in _cases_for(s)])
     assert not _diffs(oracles["cel"], cases)
+
+
+def test_random_urls_agree_with_upstream(oracles: dict[str, Path]) -> None:  # noqa: F811 (the fixture)
+    cases = _with_device([c for s in _random_urls(random.Random(SEED), 400) for c in _cases_for(s)])
+    assert not _diffs(oracles["cel"], cases), f"seed {SEED}"
 
 
 def test_hand_written_cases_agree_with_upstream(oracles: dict[str, Path]) -> None:  # noqa: F811 (the fixture)
