@@ -109,6 +109,9 @@ def _cases_for(raw: str) -> list[dict]:
     return cases
 
 
+_A = "device.attributes['gpu.example.com']"
+_LONG = "/" + "b" * 60
+
 HAND_WRITTEN = [
     # urls.go's examples and apiextensions' validation tests
     "url('https://user:pass@example.com:80/path?query=val#fragment').getScheme() == 'https'",
@@ -153,6 +156,31 @@ HAND_WRITTEN = [
     "isURL(device.attributes['gpu.example.com'].uuid)",
     "isURL('/' + device.attributes['gpu.example.com'].uuid)",
     "url('/' + device.attributes['gpu.example.com'].model).getQuery().size() == 0",
+    # estimated costs: sizes through conditionals, binds, lists, optionals and comprehensions
+    f"url('/c') == ({_A}.index > 0 ? url('/a') : url('{_LONG}'))",
+    f"({_A}.index > 0 ? url('/a') : url('{_LONG}')) == url('/c')",
+    f"url({_A}.model) == url({_A}.uuid)",
+    f"url('/' + {_A}.model) == url('/' + {_A}.uuid + {_A}.model)",
+    f"cel.bind(u, url('/' + {_A}.model), u == u)",
+    f"cel.bind(u, url('/' + {_A}.model + {_A}.model + {_A}.model), url('/x') == u)",
+    f"[url('/a'), url('{_LONG}')].exists(u, u == url('/b'))",
+    f"[url('/a'), url('{_LONG}')].exists(u, url('/b') == u)",
+    f"url('/a') in [url('{_LONG}')]",
+    f"url('/a') != url('{_LONG}')",
+    f"optional.of(url('/a')).value() == url('{_LONG}')",
+    f"url('/a') == optional.of(url('{_LONG}')).value()",
+    f"url('/a') == dyn(url('{_LONG}'))",
+    f"url({_A}.model).getQuery()['x'][0] == 'a'",
+    f"url({_A}.model).getEscapedPath().size() < 3",
+    f"url({_A}.model).getQuery().size() < 3",
+    f"url({_A}.model).getQuery().exists(k, k == 'a')",
+    f"url({_A}.model).getQuery().all(k, v, v.size() > 0)",
+    f"isURL({_A}.model) && isURL({_A}.uuid)",
+    f"url(dyn({_A}.model)) == url('/a')",
+    f"url(string({_A}.index)) == url('/a')",
+    f"[{_A}.model, {_A}.uuid].map(s, url('/' + s)).exists(u, u == url('/a'))",
+    f"[{_A}.model, {_A}.uuid].exists(s, url('/' + s) == url('/a'))",
+    f"[{_A}.model, {_A}.uuid].exists(s, url('/a') == url('/' + s))",
     # equality, lists, in, optionals, dyn
     "url('/a') == url('/a') && url('/b') == url('/b')",
     "url('/a') != url('/a')",
