@@ -10,6 +10,7 @@ from typing import Any
 
 from celpy.celtypes import (
     BoolType,
+    BytesType,
     DoubleType,
     IntType,
     MapType,
@@ -25,6 +26,7 @@ from dractl.cel.library.values import (
     NONE,
     TRUE,
     Aborted,
+    CelQuantity,
     DefaultMap,
     EvalError,
     Opt,
@@ -35,6 +37,7 @@ from dractl.cel.library.values import (
     compare,
     err_value,
     format_double,
+    go_type_name,
     is_semver,
     map_find,
     mk_bool,
@@ -170,7 +173,9 @@ def op_in(x: Any, c: Any) -> Any:
         return c
     if isinstance(c, dict):
         if not (_key_kind(x) or type(x) is DoubleType):
-            raise no_overload()
+            if type(x) is BytesType:
+                raise no_overload()
+            return FALSE  # cel-go's maps find no key of another kind (a URL, an IP, a list, ...)
         return mk_bool(map_find(c, x)[0])
     if isinstance(c, list):
         for y in c:
@@ -203,8 +208,18 @@ def op_index(v: Any, k: Any) -> Any:
     return index(v, k)
 
 
+_LIBRARY_KEYS = (CelURL, CelIP, CelCIDR, CelQuantity)
+
+
+def _check_qualifier(k: Any) -> None:
+    """cel-go interpreter/attributes.go newQualifier: a value of a Kubernetes library type qualifies nothing."""
+    if type(k) in _LIBRARY_KEYS:
+        raise EvalError(f"invalid qualifier type: {go_type_name(k)}")
+
+
 def index(v: Any, k: Any) -> Any:
     """The value of ``v[k]`` for a map or list; "no such key" or an index error otherwise."""
+    _check_qualifier(k)
     if type(v) is DefaultMap:
         if type(k) is StringType:
             return v[k]
@@ -273,6 +288,7 @@ def _qualify_if_present(v: Any, k: Any) -> Opt:
     A missing map key or list index is optional.none(), and so is any key of a value that is neither map nor
     list; a list index of the wrong type is an error.
     """
+    _check_qualifier(k)
     if type(v) is DefaultMap:
         return Opt(True, v[k]) if type(k) is StringType else NONE
     if isinstance(v, dict):

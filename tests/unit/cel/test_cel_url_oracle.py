@@ -9,8 +9,9 @@ dractl's URL.String() gives, checks that the strings upstream compares are the s
 net/url test tables' (tests/fixtures/go-url-test-strings.json), the hand-written ones below and seeded random ones
 (DRACTL_ORACLE_SEED=N picks another seed).
 
-Known, not URL-specific gaps are left out: a URL (or IP, or Quantity) as a map key; sort() of an error (a panic
-upstream). A string holding a byte that is not UTF-8 (only a URL getter makes one: ``%ff`` unescaped)
+Known, not URL-specific gaps are left out: a URL (or IP, or Quantity) as a key of a map literal (upstream's Go map
+holds its pointer: two equal URLs are two keys); bytes looked up in a map (a panic upstream); sort() of an error
+(a panic upstream). A string holding a byte that is not UTF-8 (only a URL getter makes one: ``%ff`` unescaped)
 keeps it, surrogate-escaped, so that it equals, sizes, orders, quotes, converts to bytes, joins with ``+`` and is
 read as runes (U+FFFD: charAt, lowerAscii, regexps, ...) as in Go.
 """
@@ -281,6 +282,40 @@ HAND_WRITTEN = [
     "url('/' + url('/?a=%ff').getQuery()['a'][0]).getEscapedPath() == '/%FF'",
     "url('http://[' + url('/?a=%ff').getQuery()['a'][0] + '::1]/') == url('/')",
     "ip(url('/?a=%ff').getQuery()['a'][0]) == ip('::')",
+    # a URL (IP, CIDR, Quantity) looked up in a map or list: never found, and an invalid qualifier
+    "dyn(url('/a')) in device.attributes",
+    "dyn(url('/a')) in device.attributes['gpu.example.com']",
+    "dyn([1]) in device.attributes['gpu.example.com']",
+    "dyn(1) in device.attributes['gpu.example.com']",
+    "dyn(url('/a')) in device.capacity['gpu.example.com']",
+    "dyn(url('/a')) in url('/?a=1').getQuery()",
+    "dyn(url('/a')) in {1: 2}",
+    "dyn(url('/a')) in dyn({})",
+    'dyn([1]) in {}',
+    "dyn(timestamp('2020-01-01T00:00:00Z')) in {'a': 1}",
+    "{'a': 1}[dyn(ip('1.2.3.4'))] == 1",
+    "device.attributes['gpu.example.com'][dyn(url('/a'))] == 1",
+    "url('/?a=1').getQuery()[dyn(url('/a'))] == ['1']",
+    "device.attributes[dyn(url('/a'))].size() == 0",
+    "device.attributes[?dyn(url('/a'))] == optional.none()",
+    "[1][dyn(url('/a'))] == 1",
+    "[1][?dyn(url('/a'))] == optional.none()",
+    "dyn(url('/a')).a == 1",
+    "{'a': {'b': 1}}['a'][dyn(ip('1.2.3.4'))] == 1",
+    "dyn(cidr('1.2.3.4/32')) in {'a': 1}",
+    "{'a': 1}[dyn(cidr('1.2.3.4/32'))] == 1",
+    "{'a': 1}[dyn(quantity('1'))] == 1",
+    "dyn(url('/a')) in {'a': 1}",
+    "dyn(ip('1.2.3.4')) in {'a': 1}",
+    "dyn(quantity('1')) in {'a': 1}",
+    "dyn([1]) in {'a': 1}",
+    "dyn({}) in {'a': 1}",
+    "dyn(null) in {'a': 1}",
+    "dyn(duration('1s')) in {'a': 1}",
+    "dyn(int) in {'a': 1}",
+    "dyn(optional.of(1)) in {'a': 1}",
+    "{'a': 1}[dyn(url('/a'))] == 1",
+    "{'a': 1}[?dyn(url('/a'))] == optional.none()",
     # conversions of a dyn URL: cel-go's guard, as for the other Kubernetes types
     "string(dyn(url('/a'))) == '/a'",
     "bool(dyn(url('/a')))",
