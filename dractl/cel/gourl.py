@@ -4,7 +4,7 @@ A port of ``url.Parse``, ``url.ParseRequestURI``, ``URL.String``, ``Hostname``, 
 ``EscapedPath`` and ``Query``, function for function, so that what is accepted, the parts
 and the error texts are upstream's. Go strings are bytes: this module works on "byte
 strings", Python strs whose characters are the bytes 0-255 (latin-1), made from a CEL
-string with :func:`to_bytes` and turned back with :func:`from_bytes` (bytes that are not
+string with :func:`~dractl.cel.urlvalue.to_bytes` and turned back with :func:`from_bytes` (bytes that are not
 UTF-8 become the lone surrogates of Python's ``surrogateescape``, which Go's %q shows as
 ``\xNN``, as dractl's quoting does). The GODEBUG settings are Kubernetes v1.37's
 (``godebug default=go1.26``): ``urlstrictcolons=1``, ``urlmaxqueryparams`` 10000.
@@ -16,20 +16,11 @@ import re
 from dataclasses import dataclass
 
 from dractl.cel.netaddr import NetParseError, go_quote, parse_addr
+from dractl.cel.urlvalue import from_bytes
 
 
 class URLError(ValueError):
     """A parse error, its text as Go's error's Error()."""
-
-
-def to_bytes(s: str) -> str:
-    """A CEL string's UTF-8 bytes as a byte string."""
-    return s.encode("utf-8", "surrogateescape").decode("latin-1")
-
-
-def from_bytes(b: str) -> str:
-    """A byte string as a CEL (Python) string; bytes that are not UTF-8 become surrogate escapes."""
-    return b.encode("latin-1").decode("utf-8", "surrogateescape")
 
 
 def _quote(b: str) -> str:
@@ -520,28 +511,3 @@ def parse_query(m: dict[str, list[str]], query: str) -> None:
         m.setdefault(key, []).append(value)
     if err is not None:
         raise err
-
-
-# ----------------------------------------------------------------------------- the CEL value
-
-
-class CelURL:
-    """apiservercel.URL (a *url.URL); two are equal when their String()s are (url.go Equal)."""
-
-    __slots__ = ("u", "s")
-
-    def __init__(self, u: URL) -> None:
-        self.u = u
-        self.s = u.string()
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, CelURL) and self.s == other.s
-
-    def __hash__(self) -> int:
-        return hash(self.s)
-
-    def __str__(self) -> str:
-        return from_bytes(self.s)
-
-    def __repr__(self) -> str:
-        return f"url({str(self)!r})"

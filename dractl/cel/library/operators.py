@@ -19,7 +19,6 @@ from celpy.celtypes import (
 )
 from celpy.evaluation import CELEvalError
 
-from dractl.cel.gourl import CelURL
 from dractl.cel.library.timelib import CelDuration, TimeError, negate_duration
 from dractl.cel.library.values import (
     FALSE,
@@ -48,6 +47,7 @@ from dractl.cel.library.values import (
     type_name,
 )
 from dractl.cel.netaddr import CelCIDR, CelIP
+from dractl.cel.urlvalue import CelURL
 
 
 def op_eq(a: Any, b: Any) -> Any:

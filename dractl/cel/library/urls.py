@@ -6,8 +6,8 @@ from typing import Any
 
 from celpy.celtypes import ListType, MapType
 
-from dractl.cel.gourl import CelURL, URLError, from_bytes, parse, parse_request_uri, to_bytes
 from dractl.cel.library.values import FALSE, TRUE, EvalError, _is_str, _want, mk_str
+from dractl.cel.urlvalue import CelURL, from_bytes, to_bytes
 
 
 def _url_of(v: Any) -> CelURL:
@@ -17,6 +17,8 @@ def _url_of(v: Any) -> CelURL:
 
 def _string_to_url(s: Any) -> CelURL:
     """url(string) (stringToUrl): ParseRequestURI checks it, Parse makes the URL."""
+    from dractl.cel.gourl import URLError, parse, parse_request_uri  # (its tables: only when a URL is parsed)
+
     _want(_is_str(s))
     raw = to_bytes(str(s))
     try:
@@ -28,6 +30,8 @@ def _string_to_url(s: Any) -> CelURL:
 
 def _is_url(s: Any) -> Any:
     """isURL(string): whether ParseRequestURI accepts it."""
+    from dractl.cel.gourl import URLError, parse_request_uri
+
     _want(_is_str(s))
     try:
         parse_request_uri(to_bytes(str(s)))

@@ -21,10 +21,10 @@ from celpy.celtypes import (
 )
 from celpy.evaluation import CELEvalError
 
-from dractl.cel.gourl import CelURL
 from dractl.cel.library import timelib
 from dractl.cel.library.timelib import CelDuration, CelTimestamp
 from dractl.cel.netaddr import CelCIDR, CelIP
+from dractl.cel.urlvalue import CelURL
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 UINT64_MAX = (1 << 64) - 1

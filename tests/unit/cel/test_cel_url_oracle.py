@@ -27,6 +27,7 @@ from conftest import fixture_path
 from test_oracle import cel_differences, oracles  # noqa: F401 (oracles: the fixture)
 
 from dractl.cel import gourl
+from dractl.cel.urlvalue import from_bytes, to_bytes
 
 SEED = int(os.environ.get("DRACTL_ORACLE_SEED") or 20261203)
 
@@ -95,10 +96,10 @@ def _cases_for(raw: str) -> list[dict]:
     lit = _lit(raw)
     cases = [{"expr": f"isURL({lit})", "env": "default"}, {"expr": f"url({lit}) == url({lit})", "env": "default"}]
     cases += [{"expr": f"ip('#' + url({lit}).{g}()) == ip('::')", "env": "stored"} for g in _GETTERS]
-    b = gourl.to_bytes(raw)
+    b = to_bytes(raw)
     try:
         gourl.parse_request_uri(b)
-        text = gourl.from_bytes(gourl.parse(b).string())
+        text = from_bytes(gourl.parse(b).string())
     except gourl.URLError:
         return cases
     # getQuery()'s pairs sorted (only for a URL: sort() of an error is a panic upstream)
