@@ -441,12 +441,14 @@ def structural_cost(e: Node) -> int:
                 n += 1
             stack.append(x.operand)
         elif k == "list":
-            n += 10
-            stack.extend(x.args)
+            if not _folded(x):
+                n += 10
+                stack.extend(x.args)
         elif k == "map":
-            n += 30
-            for kk, vv, _ in x.entries:
-                stack.extend((kk, vv))
+            if not _folded(x):
+                n += 30
+                for kk, vv, _ in x.entries:
+                    stack.extend((kk, vv))
         elif k == "comp":
             stack.extend((x.iter_range, x.accu_init))
             if x.macro == "bind":
@@ -458,6 +460,24 @@ def structural_cost(e: Node) -> int:
                 stack.append(x.operand)
                 stack.extend(x.args)
     return n
+
+
+def _folded(x: Node) -> bool:
+    """Whether cel-go's planner makes the literal ``x`` a constant (it then costs nothing to evaluate).
+
+    interpreter/planner.go planCreateList / planCreateMap: a list or map without optional entries whose
+    elements (keys and values) are all constants: literals, type names, or such lists and maps.
+    """
+    k = x.kind
+    if k == "lit":
+        return True
+    if k == "ident":
+        return x.name in TYPE_IDENTS
+    if k == "list":
+        return not x.optional and all(_folded(a) for a in x.args)
+    if k == "map":
+        return all(not o and _folded(kk) and _folded(vv) for kk, vv, o in x.entries)
+    return False
 
 
 __all__ = ["Lowerer", "structural_cost", "free_vars", "is_simple"]

@@ -129,9 +129,8 @@ def call_cost(fn: str) -> Callable[[tuple, Any], int]:
         return lambda args, r: (len(args[1]) + 1) if isinstance(args[1], list) else 1
     if fn in ("_&&_", "_||_", "_?_:_"):
         return lambda args, r: 0
-    if fn == "_+_":
-        return lambda args, r: (1 + len(r) // 10 if isinstance(r, list) else math.ceil(len(r) * 0.1)
-                                if isinstance(r, (str, bytes)) else 1)
+    if fn == "_+_":  # cel-go interpreter/runtimecost.go: AddString/AddBytes traverse both; AddList is 1
+        return lambda args, r: math.ceil(len(r) * 0.1) if isinstance(r, (str, bytes)) else 1
     return lambda args, r: 1
 
 

@@ -187,6 +187,18 @@ RUNTIME_COST = [
     'lists.range(499990).slice(0, 10).size() > 0',
     'lists.range(400000).slice(0, 300000).size() > 0',
     'lists.range(300000).map(x, [x]).flatten().size() > 0',
+    # a list's `_+_` costs 1 (cel-go runtimecost.go), and a literal of constants is a constant (planner.go)
+    'lists.range(10000).map(x, "a").join("") != ""',
+    'lists.range(100000).map(x, "a").join(",") != ""',
+    'lists.range(40000).map(x, [x]).size() > 0',
+    'lists.range(45000).map(x, [x]).size() > 0',
+    'lists.range(20000).map(x, [[1, -1], [2]]).size() > 0',
+    'lists.range(20000).map(x, [int]).size() > 0',
+    'lists.range(20000).map(x, {"a": [1]}).size() > 0',
+    'lists.range(20000).map(x, [1 + 1]).size() > 0',
+    'lists.range(20000).map(x, {?"a": optional.none()}).size() > 0',
+    'lists.range(25000).map(x, {?"a": optional.none()}).size() > 0',
+    'lists.range(5000).map(x, [x]) + lists.range(5000).map(x, [x]) != []',
 ]
 
 
