@@ -862,10 +862,11 @@ class Checker:
         """The type of a function call, from the overload its argument types select."""
         fn = e.name
         target = e.operand
-        # Qualified function names such as optional.of or sets.contains.
+        # Qualified function names such as optional.of or sets.contains: the function, even where a local variable
+        # has the name's first part (cel-go checker.go checkCall looks the qualified name up first)
         if target is not None:
             q = _qualified_name(target)
-            if q is not None and self.lookup_var(q.split(".")[0]) is None:
+            if q is not None:
                 full = q + "." + some(fn)
                 if full in STD or full in UNSUPPORTED:
                     if full in UNSUPPORTED:
