@@ -688,20 +688,6 @@ class Checker:
             raise CheckError(msg, pos, validator=True)
 
     # -- nodes
-    def check_format_string(self, e: Node, target: Node) -> None:
-        """Dractl's limits on format(): a literal format string without %f and %e clauses.
-
-        Those two go through golang.org/x/text's en_US number printer (ext/formatting.go), which dractl does not
-        reproduce; a format string known only at run time might hold them.
-        """
-        from dractl.cel.library.formatting import clauses
-
-        if target.kind != "lit" or not isinstance(target.value, str):
-            self.unsupported("format() with a format string that is not a string literal is not supported by dractl",
-                             e.pos)
-        elif clauses(target.value) & {"f", "e"}:
-            self.unsupported("format() with a %f or %e clause is not supported by dractl", e.pos)
-
     def c_lit(self, e: Node) -> Any:
         """The type of a literal."""
         v = e.value
@@ -930,8 +916,6 @@ class Checker:
             return self.error(f"found no matching overload for '{fn}' applied to '{sig}'", e.pos)
         if all(ov.id in UNIMPLEMENTED for ov in matched):
             self.unsupported(f"{fn}() is not supported by dractl", e.pos)
-        if fn == "format" and target is not None:
-            self.check_format_string(e, target)
         self.out.overloads[e.id] = matched
         return result
 
