@@ -15,9 +15,9 @@ A small compiler pipeline:
 3. Back-end (``backend.py``): celpy compiles that source once per selector
    (``celpy.Environment().compile`` + ``program(ast, functions=...)``) and
    evaluates it per device. ``library/`` is the function table celpy calls (``library/registry.py``):
-   the Kubernetes libraries (quantity, semver, IP and CIDR (netaddr.py), URL (gourl.py), lists, regex,
-   ext.Strings, sets, optionals, includes) and dractl's versions of the operators, so results and
-   error texts follow cel-go. celpy is the only evaluator.
+   the Kubernetes libraries (quantity, semver, IP and CIDR (netaddr.py), URL (gourl.py), named
+   formats (formatvalue.py, formatcheck.py), lists, regex, ext.Strings, sets, optionals, includes)
+   and dractl's versions of the operators, so results and error texts follow cel-go. celpy is the only evaluator.
 4. ``selector.py`` is the public API: get_or_compile (the one compile cache,
    as upstream's cel/cache.go) / compile_selector / CompiledSelector (matches,
    references, explain, memo_key: the one memo scheme), evaluate_many

@@ -25,6 +25,7 @@ BOOL, INT, UINT_T, DOUBLE, STRING, BYTES, NULL, TYPE = (
 QUANTITY, SEMVER, DEVICE = "kubernetes.Quantity", "kubernetes.Semver", "kubernetes.DRADevice"
 TIMESTAMP, DURATION = "google.protobuf.Timestamp", "google.protobuf.Duration"
 IP, CIDR, URL = "net.IP", "net.CIDR", "kubernetes.URL"
+FMT = "kubernetes.NamedFormat"  # apiserver pkg/cel format.go FormatType
 AUTHZ, AUTHZ_PATH, AUTHZ_GROUP, AUTHZ_RESOURCE, AUTHZ_DECISION = (
     "kubernetes.authorization.Authorizer", "kubernetes.authorization.PathCheck",
     "kubernetes.authorization.GroupCheck", "kubernetes.authorization.ResourceCheck",
@@ -76,7 +77,7 @@ def is_dyn(t: Any) -> bool:
     return t == DYN or t == ANY or t == ERROR
 
 
-_NULLABLE = {QUANTITY, SEMVER, URL, DEVICE, ANY, NULL, TIMESTAMP, DURATION}
+_NULLABLE = {QUANTITY, SEMVER, URL, FMT, DEVICE, ANY, NULL, TIMESTAMP, DURATION}
 
 
 def _is_var(t: Any) -> bool:
@@ -420,6 +421,12 @@ def _std() -> dict[str, list[Overload]]:
         ("isURL", _ov("is_url_string", False, [STRING], BOOL)),
     ]:
         add(name, ov)
+    # Kubernetes format library
+    add("validate", _ov("format-validate", True, [FMT, STRING], OPT(L(STRING))))
+    add("format.named", _ov("format-named", False, [STRING], OPT(FMT)))
+    for n in ("dns1123Label", "dns1123Subdomain", "dns1035Label", "qualifiedName", "dns1123LabelPrefix",
+              "dns1123SubdomainPrefix", "dns1035LabelPrefix", "labelValue", "uri", "uuid", "byte", "date", "datetime"):
+        add(f"format.{n}", _ov(f"format.{n}", False, [], FMT))
     # Kubernetes authz and authz selector libraries: declared (so a call with other argument types
     # is upstream's "found no matching overload"), not implemented (a call that resolves is not supported)
     for name, ov in [
@@ -452,13 +459,7 @@ INCLUDES = [_ov("dra_includes_dyn_dyn", True, [DYN, DYN], BOOL)]
 # does not implement: referencing them is a compile error rather than a wrong answer. (cel-go's ext.Math and
 # ext.Encoders are not in it: math.greatest() and base64.encode() are undeclared references there, as here;
 # the apiserver of tests/cluster says so; nor is the authorizer variable of authorization expressions.)
-UNSUPPORTED = {
-    "format.named", "validate", "strings.quote_",
-    # k8s.io/apiserver pkg/cel/library/format.go: format.<name>() for each of its formats
-    *(f"format.{n}" for n in ("dns1123Label", "dns1123Subdomain", "dns1035Label", "qualifiedName",
-                              "dns1123LabelPrefix", "dns1123SubdomainPrefix", "dns1035LabelPrefix", "labelValue",
-                              "uri", "uuid", "byte", "date", "datetime")),
-}
+UNSUPPORTED = {"strings.quote_"}
 
 TYPE_IDENTS = {"int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "dyn",
                TIMESTAMP, DURATION}
@@ -687,20 +688,6 @@ class Checker:
             raise CheckError(msg, pos, validator=True)
 
     # -- nodes
-    def check_format_string(self, e: Node, target: Node) -> None:
-        """Dractl's limits on format(): a literal format string without %f and %e clauses.
-
-        Those two go through golang.org/x/text's en_US number printer (ext/formatting.go), which dractl does not
-        reproduce; a format string known only at run time might hold them.
-        """
-        from dractl.cel.library.formatting import clauses
-
-        if target.kind != "lit" or not isinstance(target.value, str):
-            self.unsupported("format() with a format string that is not a string literal is not supported by dractl",
-                             e.pos)
-        elif clauses(target.value) & {"f", "e"}:
-            self.unsupported("format() with a %f or %e clause is not supported by dractl", e.pos)
-
     def c_lit(self, e: Node) -> Any:
         """The type of a literal."""
         v = e.value
@@ -752,7 +739,7 @@ class Checker:
                 rt = self.error(f"undefined field '{field}'", e.pos)
         elif is_dyn(target) or (isinstance(target, tuple) and target[0] == "param"):
             rt = DYN
-        elif target in (QUANTITY, SEMVER, URL):
+        elif target in (QUANTITY, SEMVER, URL, FMT):
             # cel-go checker/checker.go lookupFieldType: object types without a declared struct
             rt = self.error(f"unexpected failed resolution of '{target}'", e.pos)
         else:
@@ -862,10 +849,11 @@ class Checker:
         """The type of a function call, from the overload its argument types select."""
         fn = e.name
         target = e.operand
-        # Qualified function names such as optional.of or sets.contains.
+        # Qualified function names such as optional.of or sets.contains: the function, even where a local variable
+        # has the name's first part (cel-go checker.go checkCall looks the qualified name up first)
         if target is not None:
             q = _qualified_name(target)
-            if q is not None and self.lookup_var(q.split(".")[0]) is None:
+            if q is not None:
                 full = q + "." + some(fn)
                 if full in STD or full in UNSUPPORTED:
                     if full in UNSUPPORTED:
@@ -928,8 +916,6 @@ class Checker:
             return self.error(f"found no matching overload for '{fn}' applied to '{sig}'", e.pos)
         if all(ov.id in UNIMPLEMENTED for ov in matched):
             self.unsupported(f"{fn}() is not supported by dractl", e.pos)
-        if fn == "format" and target is not None:
-            self.check_format_string(e, target)
         self.out.overloads[e.id] = matched
         return result
 
@@ -939,6 +925,7 @@ class Checker:
 U64 = (1 << 64) - 1
 STRING_TRAVERSAL = 0.1
 REGEX_LENGTH = 0.25
+MAX_FORMAT_SIZE, MAX_NAME_FORMAT_REGEX = 64, 128  # apiserver pkg/cel limits.go
 
 # resourceapi limits (k8s.io/api/resource/v1)
 DRIVER_NAME_MAX = 63
@@ -1499,6 +1486,11 @@ class Coster:
             return sz.factor(STRING_TRAVERSAL), sz
         if fn in ("getScheme", "getHostname", "getHost", "getPort", "getEscapedPath", "getQuery"):
             return Est(1, 1), None
+        if fn == "validate" and args:  # the string traversed, times the longest name format's regexp (128 / 4)
+            traversal = self.size_or_unknown(args[0]).factor(STRING_TRAVERSAL)
+            return traversal.factor(MAX_NAME_FORMAT_REGEX * REGEX_LENGTH), None
+        if fn == "format.named":  # a lookup
+            return Est(1, 1), None
         if fn in ("containsIP", "containsCIDR") and args:
             # comparing two 4- or 16-byte lists; containsCIDR masks and compares the bits too
             sz = Est(4, 16)
@@ -1512,6 +1504,8 @@ class Coster:
             lt, rt = self.type(args[0]), self.type(args[1])
             if lt == rt and lt in (QUANTITY, SEMVER, IP, CIDR):
                 return Est(1, 1), None
+            if lt == rt == FMT:  # at most MaxFormatSize (64), traversed
+                return Est(1, MAX_FORMAT_SIZE).factor(STRING_TRAVERSAL), None
             if lt == rt == URL:
                 # upstream takes both sizes from the right operand (rhs.ComputedSize() twice); unknown: 1
                 rs = self.size(args[1])
@@ -1522,3 +1516,12 @@ class Coster:
 def estimate_cost(root: Node, checked: Checked) -> Est:
     """The estimated cost range of a checked expression (cel-go's checker.Cost)."""
     return Coster(checked).cost(root)
+
+
+def estimate_bounds_runtime(checked: Checked) -> bool:
+    """Whether the estimate bounds the runtime cost, so that an expression within the limit needs no counting.
+
+    Not with <format>.validate(): apiserver's cost.go estimates it with MaxNameFormatRegexSize (128), but charges
+    the format's own regexp size at run time (format.uri()'s is 1103) and the string's length plus one.
+    """
+    return not any(ov.id == "format-validate" for ovs in checked.overloads.values() for ov in ovs)

@@ -160,7 +160,7 @@ def device_input(driver: str, device: Any) -> Any:
 def _convert(driver: str, device: Any) -> Any:
     from celpy.celtypes import BoolType, MapType, StringType
 
-    from dractl.cel.library.values import CelQuantity, DefaultMap
+    from dractl.cel.library.values import CelQuantity, DefaultMap, DeviceMap
 
     attributes: dict[Any, Any] = DefaultMap()
     for name, av in device.attributes.items():
@@ -168,7 +168,7 @@ def _convert(driver: str, device: Any) -> Any:
         d, n = _split(name, driver)
         inner = dict.get(attributes, d)
         if inner is None:
-            inner = MapType()
+            inner = DeviceMap()
             dict.__setitem__(attributes, str.__new__(StringType, d), inner)
         dict.__setitem__(inner, str.__new__(StringType, n), value)
     capacity: dict[Any, Any] = DefaultMap()
@@ -176,7 +176,7 @@ def _convert(driver: str, device: Any) -> Any:
         d, n = _split(name, driver)
         inner = dict.get(capacity, d)
         if inner is None:
-            inner = MapType()
+            inner = DeviceMap()
             dict.__setitem__(capacity, str.__new__(StringType, d), inner)
         dict.__setitem__(inner, str.__new__(StringType, n), CelQuantity(cap.value))
     return MapType({

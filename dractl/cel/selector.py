@@ -12,6 +12,7 @@ from dractl.cel.checker import (
     CheckError,
     EnvConfig,
     Unsupported,
+    estimate_bounds_runtime,
     estimate_cost,
     fmt_type,
 )
@@ -762,9 +763,11 @@ def _compile(expr: str, cfg: EnvConfig) -> CompiledSelector:
             f"must evaluate to bool or the unknown type, not {fmt_type(t, 'google.protobuf.Any')}", expr, None)
     _validate_literals(expr, root, checker.out.types)
     est = estimate_cost(root, checker.out)
+    # Within the static worst case the runtime limit cannot be reached (but for validate()): no counting.
+    costed = est.hi > MAX_COST or not estimate_bounds_runtime(checker.out)
     # CompileCELExpression creates the program (an error there is a compile error); the apiserver's validation
     # compares the estimated cost with the limit afterwards
-    _program_instantiation(expr, root, checker.out, est.hi > MAX_COST)
+    _program_instantiation(expr, root, checker.out, costed)
     cost = None
     if not cfg.stored:
         cost = est.hi
@@ -772,9 +775,8 @@ def _compile(expr: str, cfg: EnvConfig) -> CompiledSelector:
             raise CELCompileError(
                 f"Forbidden: too complex, exceeds cost limit (estimated worst-case cost {est.hi}, limit {MAX_COST})",
                 expr, None)
-    # Within the static worst case the runtime limit cannot be reached: no counting.
     try:
-        return CompiledSelector(expr, root, checker.out, cfg, cost, costed=est.hi > MAX_COST)
+        return CompiledSelector(expr, root, checker.out, cfg, cost, costed=costed)
     except CELUnsupported as ex:
         raise CELCompileError(str(ex), expr, None, unsupported=True) from None
 
@@ -834,7 +836,7 @@ def evaluate_expression(expression: str, variables: dict | None = None, *,
         raise CELCompileError(ex.message, expression, ex.pos) from None
     except RecursionError:
         raise _compile_error(expression, "expression recursion limit exceeded: 250", None) from None
-    costed = estimate_cost(root, checker.out).hi > MAX_COST
+    costed = estimate_cost(root, checker.out).hi > MAX_COST or not estimate_bounds_runtime(checker.out)
     try:
         prog = Program(Lowerer(checker.out.types, costed).lower(root), costed)
     except CELUnsupported as ex:

@@ -11,6 +11,7 @@ import re
 # k8s.io/apimachinery/pkg/api/validate/content (dns.go, identifier.go, kube.go).
 _DNS_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _DNS_SUBDOMAIN_FMT = _DNS_LABEL_FMT + "(\\." + _DNS_LABEL_FMT + ")*"
+_DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"  # util/validation
 _C_ID_FMT = "[A-Za-z_][A-Za-z0-9_]*"
 _LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 _LABEL_VALUE_FMT = "(" + _LABEL_KEY_FMT + ")?"
@@ -18,6 +19,7 @@ _REASON_FMT = "[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?"
 
 _DNS_LABEL_RE = re.compile(_DNS_LABEL_FMT)
 _DNS_SUBDOMAIN_RE = re.compile(_DNS_SUBDOMAIN_FMT)
+_DNS1035_LABEL_RE = re.compile(_DNS1035_LABEL_FMT)
 _C_ID_RE = re.compile(_C_ID_FMT)
 _LABEL_KEY_RE = re.compile(_LABEL_KEY_FMT)
 _LABEL_VALUE_RE = re.compile(_LABEL_VALUE_FMT)
@@ -53,6 +55,11 @@ _DNS_SUBDOMAIN_MSG = _regex_error(
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
     "and must start and end with an alphanumeric character",
     _DNS_SUBDOMAIN_FMT, "example.com",
+)
+_DNS1035_LABEL_MSG = _regex_error(
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
+    "character, and end with an alphanumeric character",
+    _DNS1035_LABEL_FMT, "my-name", "abc-123",
 )
 #: content.IsDNS1123SubdomainCaseless (declarative validation's k8s-long-name-caseless format)
 _DNS_SUBDOMAIN_CASELESS_MSG = _regex_error(
@@ -93,66 +100,104 @@ _SKIP_NODE_OPS = ("*", "NodePrepareResources", "NodeUnprepareResources")
 
 
 def _blen(s: str) -> int:
-    """Go's len(): bytes, not code points."""
-    return len(s) if s.isascii() else len(s.encode())
+    """Go's len(): bytes, not code points (a CEL string's bytes that are not UTF-8: surrogate-escaped)."""
+    return len(s) if s.isascii() else len(s.encode("utf-8", "surrogateescape"))
 
 
-def dns_label_error(value: str, unit: str = "characters") -> str | None:
-    """validation.IsDNS1123Label: the first message, or None.
+def dns_label_errors(value: str, unit: str = "characters") -> list[str]:
+    """validation.IsDNS1123Label: its messages, none when ``value`` is valid.
 
     ``unit``: how a name too long is told. The handwritten validation (apimachinery util/validation) says
     "characters"; the declarative one (api/validate/content) "bytes", and where it covers a rule the apiserver
     shows its error in place of the handwritten one (registry/rest ValidateDeclarativelyWithMigrationChecks).
     """
+    errs = []
     if _blen(value) > 63:
-        return f"must be no more than 63 {unit}"
+        errs.append(f"must be no more than 63 {unit}")
     if _DNS_LABEL_RE.fullmatch(value) is None:
         if _DNS_SUBDOMAIN_RE.fullmatch(value) is not None:
-            return "must not contain dots"
-        return _DNS_LABEL_MSG
-    return None
+            errs.append("must not contain dots")
+        else:
+            errs.append(_DNS_LABEL_MSG)
+    return errs
+
+
+def dns_label_error(value: str, unit: str = "characters") -> str | None:
+    """validation.IsDNS1123Label: the first message, or None (``unit``: as :func:`dns_label_errors`)."""
+    errs = dns_label_errors(value, unit)
+    return errs[0] if errs else None
+
+
+def dns_subdomain_errors(value: str, unit: str = "characters") -> list[str]:
+    """validation.IsDNS1123Subdomain (``unit``: as :func:`dns_label_errors`)."""
+    errs = []
+    if _blen(value) > 253:
+        errs.append(f"must be no more than 253 {unit}")
+    if _DNS_SUBDOMAIN_RE.fullmatch(value) is None:
+        errs.append(_DNS_SUBDOMAIN_MSG)
+    return errs
 
 
 def dns_subdomain_error(value: str, unit: str = "characters") -> str | None:
-    """validation.IsDNS1123Subdomain (``unit``: as :func:`dns_label_error`)."""
-    if _blen(value) > 253:
-        return f"must be no more than 253 {unit}"
-    if _DNS_SUBDOMAIN_RE.fullmatch(value) is None:
-        return _DNS_SUBDOMAIN_MSG
-    return None
+    """validation.IsDNS1123Subdomain: the first message, or None."""
+    errs = dns_subdomain_errors(value, unit)
+    return errs[0] if errs else None
 
 
-def label_key_error(value: str) -> str | None:
+def dns1035_label_errors(value: str) -> list[str]:
+    """validation.IsDNS1035Label (apimachinery util/validation)."""
+    errs = []
+    if _blen(value) > 63:
+        errs.append("must be no more than 63 characters")
+    if _DNS1035_LABEL_RE.fullmatch(value) is None:
+        errs.append(_DNS1035_LABEL_MSG)
+    return errs
+
+
+def label_key_errors(value: str) -> list[str]:
     """content.IsLabelKey (= IsQualifiedName)."""
+    errs = []
     parts = value.split("/")
     if len(parts) == 1:
         name = parts[0]
     elif len(parts) == 2:
         prefix, name = parts
         if not prefix:
-            return "prefix part must be non-empty"
-        err = dns_subdomain_error(prefix, "bytes")  # content.IsLabelKey
-        if err:
-            return "prefix part " + err
+            errs.append("prefix part must be non-empty")
+        else:
+            errs.extend("prefix part " + m for m in dns_subdomain_errors(prefix, "bytes"))  # content.IsLabelKey
     else:
-        return ("a valid label key " + _LABEL_KEY_MSG
-                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
+        return ["a valid label key " + _LABEL_KEY_MSG
+                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
     if not name:
-        return "name part must be non-empty"
-    if _blen(name) > 63:
-        return "name part must be no more than 63 bytes"
+        errs.append("name part must be non-empty")
+    elif _blen(name) > 63:
+        errs.append("name part must be no more than 63 bytes")
     if _LABEL_KEY_RE.fullmatch(name) is None:
-        return "name part " + _LABEL_KEY_MSG
-    return None
+        errs.append("name part " + _LABEL_KEY_MSG)
+    return errs
+
+
+def label_key_error(value: str) -> str | None:
+    """content.IsLabelKey (= IsQualifiedName): the first message, or None."""
+    errs = label_key_errors(value)
+    return errs[0] if errs else None
+
+
+def label_value_errors(value: str) -> list[str]:
+    """content.IsLabelValue."""
+    errs = []
+    if _blen(value) > 63:
+        errs.append("must be no more than 63 bytes")
+    if _LABEL_VALUE_RE.fullmatch(value) is None:
+        errs.append(_LABEL_VALUE_MSG)
+    return errs
 
 
 def label_value_error(value: str) -> str | None:
-    """content.IsLabelValue."""
-    if _blen(value) > 63:
-        return "must be no more than 63 bytes"
-    if _LABEL_VALUE_RE.fullmatch(value) is None:
-        return _LABEL_VALUE_MSG
-    return None
+    """content.IsLabelValue: the first message, or None."""
+    errs = label_value_errors(value)
+    return errs[0] if errs else None
 
 
 def _mask_trailing_dash(name: str) -> str:

@@ -246,3 +246,23 @@ def test_url_library(dractl):
     errors = {x["error"] for x in r.json()["items"]}
     assert errors == {
         'URL parse error during conversion from string: parse "LATEST-GPU-MODEL": invalid URI for request'}
+
+
+def test_format_library(dractl):
+    # apiserver's format library: a device's model is not a DNS-1123 label (upper case), its lower case is
+    expr = "!format.dns1123Label().validate(device.attributes['gpu.example.com'].model.lowerAscii()).hasValue()"
+    r = dractl("cel", expr)
+    assert r.code == 0, r.err
+    assert r.out.splitlines()[-1] == "8 of 8 devices match"
+    r = dractl("cel", "format.dns1123Label().validate(device.attributes['gpu.example.com'].model).hasValue() && "
+               "format.named('qualifiedName').value().validate('gpu.example.com/' + "
+               "device.attributes['gpu.example.com'].model + '-').value().size() == 1", "-o", "json")
+    assert r.code == 0, r.err
+    assert all(x["matches"] is True and x["error"] is None for x in r.json()["items"])
+    r = dractl("cel", "format.dns1123Label().validate(device.attributes['gpu.example.com'].model).value()[0] == ''",
+               "-o", "json")
+    assert r.code == 1
+    assert {x["matches"] for x in r.json()["items"]} == {False}
+    r = dractl("cel", "format.named('nosuch').value().validate('a').hasValue()", "-o", "json")
+    assert r.code == 1
+    assert {x["error"] for x in r.json()["items"]} == {"optional.none() dereference"}

@@ -3,8 +3,8 @@
 The same clause parser serves evaluation (:func:`format_string`) and the compile-time validator
 (``stringFormatValidator``: a literal format string with a list literal of arguments is checked against the
 arguments' types, :func:`check_format`). The ``%f`` and ``%e`` clauses go through golang.org/x/text's en_US
-number printer (digit grouping, its own rounding, ``×10⁰⁰`` exponents); dractl does not reproduce it and
-refuses them when it compiles (:func:`clauses`).
+number printer (message.Printer.Sprintf, internal/number): digit grouping for ``%f``, ``×10⁰⁰`` exponents for
+``%e`` (see :func:`_fixed` and :func:`_scientific`).
 """
 
 from __future__ import annotations
@@ -38,9 +38,10 @@ def _atoi_precision(digits: bytes) -> int:
         raise FormatError(f"error while parsing precision: error while converting precision to integer: {ex}") from None
 
 
-def _clause(b: bytes) -> tuple[int, str]:
-    """ParseFormattingClause on ``b`` (after the ``%``): bytes read and the clause letter."""
+def _clause(b: bytes) -> tuple[int, str, int | None]:
+    """ParseFormattingClause on ``b`` (after the ``%``): bytes read, the clause letter and its precision."""
     i = 0
+    prec = None
     if b[:1] == b".":
         i = 1
         while True:
@@ -49,15 +50,17 @@ def _clause(b: bytes) -> tuple[int, str]:
             if not 0x30 <= b[i] <= 0x39:
                 break
             i += 1
-        _atoi_precision(b[1:i])  # precision only matters to %f and %e (unbounded before StringsVersion 5)
+        prec = _atoi_precision(b[1:i])  # precision only matters to %f and %e (unbounded before StringsVersion 5)
     r = chr(b[i])
     if r not in "sdfebxXo":
         raise FormatError(f'unrecognized formatting clause "{r}"')
-    return i + 1, r
+    return i + 1, r, prec
 
 
-def parse(fmt: str, nargs: int, clause: Callable[[int, str], str], runtime: bool) -> tuple[str, int]:
-    """parseFormatString: the text with each clause replaced by ``clause(arg index, letter)``; args requested.
+def parse(fmt: str, nargs: int, clause: Callable[[int, str, int | None], str], runtime: bool) -> tuple[str, int]:
+    """parseFormatString: the text with each clause replaced by ``clause(arg index, letter, precision)``.
+
+    It returns the text and the number of arguments requested.
 
     ``runtime``: the argument list's Arg fails past its end (the validator's does not).
     """
@@ -82,32 +85,17 @@ def parse(fmt: str, nargs: int, clause: Callable[[int, str], str], runtime: bool
         if arg >= nargs:
             raise FormatError(f"index {arg} out of range")
         try:
-            n, r = _clause(b[i + 1:])
+            n, r, prec = _clause(b[i + 1:])
         except FormatError as ex:
             raise FormatError(f"could not parse formatting clause: {ex.message}") from None
         try:
-            text = clause(arg, r)
+            text = clause(arg, r, prec)
         except FormatError as ex:
             raise FormatError(f"error during formatting: {ex.message}") from None
         out.append(text.encode("utf-8", "surrogatepass"))
         i += 1 + n
         arg += 1
     return b"".join(out).decode("utf-8", "surrogatepass"), arg
-
-
-def clauses(fmt: str) -> set[str]:
-    """The clause letters of a format string, up to its first error (for dractl's refusal of %f and %e)."""
-    seen: set[str] = set()
-
-    def note(_arg: int, r: str) -> str:
-        seen.add(r)
-        return ""
-
-    try:
-        parse(fmt, 1 << 62, note, False)
-    except FormatError:
-        pass
-    return seen
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -236,7 +224,7 @@ def _go_int_base(v: Any, base: str) -> str:
 def format_string(fmt: str, args: list) -> str:
     """The value of ``fmt.format(args)`` (stringFormatter)."""
 
-    def clause(i: int, r: str) -> str:
+    def clause(i: int, r: str, prec: int | None) -> str:
         v = args[i]
         k = _kind(v)
         if r == "s":
@@ -262,9 +250,88 @@ def format_string(fmt: str, args: list) -> str:
             if k in ("int", "uint"):
                 return _go_int_base(v, "o")
             raise FormatError(OCTAL_CLAUSE.format(_type_name(v)))
-        raise FormatError(f"%{r} is not supported by dractl")  # pragma: no cover - refused when compiled
+        return _fixed(v, prec) if r == "f" else _scientific(v, prec)
 
     return parse(fmt, len(args), clause, True)[0]
+
+
+def _float_arg(v: Any, msg: str) -> float:
+    """A double, or the strings "NaN", "Infinity" and "-Infinity" (as ConvertToType(DoubleType) reads them)."""
+    k = _kind(v)
+    if k == "string" and str(v) in ("NaN", "Infinity", "-Infinity"):
+        return float(str(v).replace("Infinity", "inf"))
+    if k != "double":
+        raise FormatError(msg.format(_type_name(v)))
+    return float(v)
+
+
+def _group(digits: str) -> str:
+    """The integer digits grouped as en's pattern "#,##0.###" groups them: a comma every three from the right."""
+    head = len(digits) % 3 or 3
+    return ",".join([digits[:head]] + [digits[i:i + 3] for i in range(head, len(digits), 3)])
+
+
+def _fixed(v: Any, prec: int | None) -> str:
+    """``%f`` / ``%.Nf``: message.NewPrinter(en_US).Sprintf("%.Nf", x) (N: 6 by default).
+
+    The digits are strconv's ('f', N: correctly rounded, as Python's); the integer part grouped by threes; the
+    sign only for x < 0 (so -0.0 has none); NaN is "NaN", infinities "∞" and "-∞".
+    """
+    x = _float_arg(v, "fixed-point clause can only be used on doubles, was given {}")
+    if math.isnan(x):
+        return "NaN"
+    sign = "-" if x < 0 else ""
+    if math.isinf(x):
+        return sign + "∞"
+    n = 6 if prec is None else prec
+    if _too_large(n):
+        return "%!(NOVERB)"
+    # the printer's maximum fraction digits are an int16 (negative: the shortest digits, unrounded), its minimum
+    # ones a uint8; it keeps the digits up to the last that is not zero, then zeros up to the minimum ("%.1000f" of
+    # 1.5 has 232 fraction digits)
+    most = (n + 0x8000) % 0x10000 - 0x8000
+    if most >= 0:
+        text = f"{abs(x):.{most}f}"
+    else:
+        from decimal import Decimal
+
+        text = format(Decimal(repr(abs(x))), "f")
+    whole, _, frac = text.partition(".")
+    frac = frac.rstrip("0").ljust(n & 0xFF, "0")
+    return sign + _group(whole) + ("." + frac if frac else "")
+
+
+def _too_large(n: int) -> bool:
+    """Whether fmt's parsenum gives up on the number (it stops once a prefix is past 1e6): "%!(NOVERB)"."""
+    return n // 10 > 1_000_000
+
+
+_SUPER = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+
+
+def _scientific(v: Any, prec: int | None) -> str:
+    """``%e`` / ``%.Ne``: message.NewPrinter(en_US).Sprintf("%Ne", x) (N: 6 by default).
+
+    cel-go writes the precision as the verb's width, so the digits are always the printer's default six fraction
+    digits, and a result shorter than N runes is padded with spaces in front ("%0e": the zero flag, no width).
+    The exponent is "×10" and at least two superscript digits (en's symbols in golang.org/x/text v0.40.0,
+    the version Kubernetes v1.37 builds with).
+    """
+    x = _float_arg(v, "scientific clause can only be used on doubles, was given {}")
+    width = 6 if prec is None else prec
+    if _too_large(width):
+        return "%!(NOVERB)"
+    width %= 0x10000  # the printer's width is a uint16
+    if math.isnan(x):
+        out = "NaN"
+    elif math.isinf(x):
+        out = ("-" if x < 0 else "") + "∞"
+    else:
+        mant, _, exp = f"{abs(x):.6e}".partition("e")
+        e = int(exp)
+        sup = "".join(_SUPER[int(c)] for c in f"{abs(e):02d}")
+        out = ("-" if x < 0 else "") + mant + "×10" + ("⁻" if e < 0 else "") + sup
+    return out.rjust(width)
 
 
 # ----------------------------------------------------------------------------- the compile-time validator
@@ -318,7 +385,7 @@ def check_format(fmt: str, args: list, type_of: Callable[[Any], Any]) -> tuple[A
              "b": (("int", "uint", "bool"), BINARY_CLAUSE), "x": (("int", "uint", "string", "bytes"), HEX_CLAUSE),
              "X": (("int", "uint", "string", "bytes"), HEX_CLAUSE), "o": (("int", "uint"), OCTAL_CLAUSE)}
 
-    def clause(i: int, r: str) -> str:
+    def clause(i: int, r: str, _prec: int | None) -> str:
         node = args[i]
         if r == "s":
             bad = verify_string(node)

@@ -15,11 +15,13 @@ from celpy.celtypes import (
 )
 from celpy.evaluation import CELEvalError
 
+from dractl.cel.formatvalue import CelFormat
 from dractl.cel.library.operators import op_and, op_or
 from dractl.cel.library.runtime import charge
 from dractl.cel.library.values import (
     FALSE,
     TRUE,
+    Aborted,
     CelType,
     ConcatList,
     EvalError,
@@ -163,6 +165,8 @@ def _dra_map(kvs: Any, opts: Any = None) -> Any:
     out = MapType()
     for i in range(0, len(kvs), 2):
         k, v = kvs[i], kvs[i + 1]
+        if type(k) is CelFormat:  # a Go map of ref.Val cannot hash the struct (it holds a func): a panic
+            raise Aborted("internal error: runtime error: hash of unhashable type cel.Format")
         if not _key_kind(k):
             raise EvalError(f"unsupported key type: {type_name(k)}")
         if opts is not None and opts[i // 2] == "1":

@@ -13,12 +13,12 @@ from celpy.celtypes import (
     BytesType,
     DoubleType,
     IntType,
-    MapType,
     StringType,
     UintType,
 )
 from celpy.evaluation import CELEvalError
 
+from dractl.cel.formatvalue import CelFormat
 from dractl.cel.library.timelib import CelDuration, TimeError, negate_duration
 from dractl.cel.library.values import (
     FALSE,
@@ -27,6 +27,7 @@ from dractl.cel.library.values import (
     Aborted,
     CelQuantity,
     DefaultMap,
+    DeviceMap,
     EvalError,
     Opt,
     _eq_noerr,
@@ -172,6 +173,8 @@ def op_in(x: Any, c: Any) -> Any:
     if isinstance(c, CELEvalError):
         return c
     if isinstance(c, dict):
+        if type(x) is CelFormat and not isinstance(c, DeviceMap):  # a Go map of ref.Val: Go cannot hash it
+            raise Aborted("internal error: runtime error: hash of unhashable type cel.Format")
         if not (_key_kind(x) or type(x) is DoubleType):
             if type(x) is BytesType:
                 raise no_overload()
@@ -189,11 +192,13 @@ def _dra_in_set(x: Any, c: Any) -> Any:
     """CEL ``x in [constants]``, which cel-go evaluates as a lookup in a Go map.
 
     cel-go (OptOptimize, interpreter/decorators.go maybeOptimizeSetMembership) looks x up in a Go map built from a
-    constant list of primitive values; a Semver (apiserver pkg/cel/semver.go holds slices) cannot be hashed, and the
-    recovered panic is the evaluation's error.
+    constant list of primitive values; a Semver (apiserver pkg/cel/semver.go holds slices) or a Format (format.go: a
+    func) cannot be hashed, and the recovered panic is the evaluation's error.
     """
     if is_semver(x):
         raise Aborted("internal error: runtime error: hash of unhashable type cel.Semver")
+    if type(x) is CelFormat:
+        raise Aborted("internal error: runtime error: hash of unhashable type cel.Format")
     if type(x) is CelIP or type(x) is CelCIDR or type(x) is CelURL:  # hashable, and no constant equals it
         return FALSE
     return op_in(x, c)
@@ -208,7 +213,7 @@ def op_index(v: Any, k: Any) -> Any:
     return index(v, k)
 
 
-_LIBRARY_KEYS = (CelURL, CelIP, CelCIDR, CelQuantity)
+_LIBRARY_KEYS = (CelURL, CelIP, CelCIDR, CelQuantity, CelFormat)
 
 
 def _check_qualifier(k: Any) -> None:
@@ -223,7 +228,7 @@ def index(v: Any, k: Any) -> Any:
     if type(v) is DefaultMap:
         if type(k) is StringType:
             return v[k]
-        return MapType()
+        return DeviceMap()
     if isinstance(v, dict):
         found, r = map_find(v, k)
         if not found:

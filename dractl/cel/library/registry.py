@@ -10,6 +10,7 @@ from typing import Any
 
 from celpy.evaluation import CELEvalError
 
+from dractl.cel.formatvalue import FORMATS
 from dractl.cel.library.functions import (
     _char_at,
     _cmp_generic,
@@ -104,6 +105,7 @@ from dractl.cel.library.lowering import (
     _dra_unlet,
     _dra_val,
 )
+from dractl.cel.library.namedformats import _format_named, _validate, format_constant
 from dractl.cel.library.network import (
     _cidr_ip,
     _cidr_masked,
@@ -255,6 +257,9 @@ LIBRARY: dict[str, Callable[..., Any]] = {
     "getPort": _get_port,
     "getEscapedPath": _get_escaped_path,
     "getQuery": _get_query,
+    "format.named": _format_named,
+    **{f"format.{key}": format_constant(key) for key in FORMATS},
+    "validate": _validate,
     "includes": _includes,
     "timestamp": _timestamp,
     "format": _format,
@@ -290,7 +295,8 @@ def celpy_name(cel_name: str) -> str:
     return cel_name.replace(".", "_")
 
 
-# The Kubernetes libraries' functions (apiserver pkg/cel/library quantity.go, semverlib.go, ip.go, cidr.go, urls.go):
+# The Kubernetes libraries' functions (apiserver pkg/cel/library quantity.go, semverlib.go, ip.go, cidr.go, urls.go,
+# format.go):
 # cel.Function overloads, which cel-go guards with their declared signature (common/decls/decls.go).
 _GUARDED = frozenset({
     "quantity", "isQuantity", "sign", "isGreaterThan", "isLessThan", "compareTo", "asApproximateFloat",
@@ -298,6 +304,7 @@ _GUARDED = frozenset({
     "ip", "family", "ip.isCanonical", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast",
     "isGlobalUnicast", "isIP", "cidr", "containsIP", "containsCIDR", "prefixLength", "masked", "isCIDR",
     "url", "isURL", "getScheme", "getHost", "getHostname", "getPort", "getEscapedPath", "getQuery",
+    "format.named", "validate",
     # cel-go's standard conversions, timestamp and duration functions (decls overloads: guarded likewise)
     "string", "int", "uint", "double", "bool", "bytes",
     "timestamp", "duration", "getFullYear", "getMonth", "getDayOfYear", "getDayOfMonth", "getDate", "getDayOfWeek",

@@ -114,6 +114,8 @@ def call_cost(fn: str) -> Callable[[tuple, Any], int]:
         return lambda args, r: math.ceil(_sz(r) * 0.2)
     if fn in ("find", "findAll", "matches"):
         return lambda args, r: math.ceil((1 + _sz(args[0])) * 0.1) * math.ceil(_sz(args[1]) * 0.25)
+    if fn == "validate":  # library.CostEstimator: the string (plus one) traversed times the format's regexp size
+        return lambda args, r: math.ceil((1 + _sz(args[1])) * 0.1) * math.ceil(args[0].regex_size * 0.25)
     if fn in ("contains", "startsWith", "endsWith"):
         return lambda args, r: math.ceil(_sz(args[0]) * 0.1) * max(1, math.ceil(_sz(args[1]) * 0.1))
     # ext/lists.go (version 3) cost trackers, which stand in for the call's cost of 1

@@ -21,6 +21,7 @@ from celpy.celtypes import (
 )
 from celpy.evaluation import CELEvalError
 
+from dractl.cel.formatvalue import CelFormat
 from dractl.cel.library import timelib
 from dractl.cel.library.timelib import CelDuration, CelTimestamp
 from dractl.cel.netaddr import CelCIDR, CelIP
@@ -195,7 +196,17 @@ class CelType:
 _EMPTY: MapType = MapType()
 
 
-class DefaultMap(MapType):
+class DeviceMap(MapType):
+    """A map of the device (a domain's attributes or capacities): a Go map of strings upstream.
+
+    cel-go finds no key of another kind in it; its other maps (literals, transformMap's, getQuery()'s) are Go maps
+    of ref.Val, where looking up a value Go cannot hash (a Format) is a panic.
+    """
+
+    __slots__ = ()
+
+
+class DefaultMap(DeviceMap):
     """The map of device.attributes or device.capacity: an unknown domain is an empty map.
 
     An unknown domain gives an empty map (DRA's map with default), for ``m[k]`` and
@@ -207,7 +218,7 @@ class DefaultMap(MapType):
             return dict.__getitem__(self, key)
         except KeyError:
             if isinstance(key, str):  # StringType, or a field name from celpy's parser
-                return MapType()
+                return DeviceMap()
             raise
         except TypeError:
             raise KeyError(key) from None
@@ -244,6 +255,8 @@ def bool_conversion_error(v: Any) -> str:
         return "type conversion error from 'CIDR' to 'bool'"
     if t is CelURL:
         return "type conversion error from 'URL' to 'bool'"
+    if t is CelFormat:
+        return "type conversion error from 'Format' to 'bool'"
     if t is CelType:
         return "type conversion not supported for 'type'"
     if t is CelTimestamp:
@@ -284,6 +297,8 @@ def type_name(v: Any) -> str:
         return "net.CIDR"
     if t is CelURL:
         return "kubernetes.URL"
+    if t is CelFormat:
+        return "kubernetes.NamedFormat"
     if t is Opt:
         return "optional_type"
     if t is CelType:
@@ -322,6 +337,8 @@ def go_type_name(v: Any) -> str:
         return "cel.CIDR"
     if t is CelURL:
         return "cel.URL"
+    if t is CelFormat:
+        return "cel.Format"
     if t is Opt:
         return "*types.Optional"
     if t is CelType:
@@ -393,8 +410,8 @@ def cel_equal(a: Any, b: Any) -> bool:
         if not is_semver(b):
             raise no_overload()
         return a.compare(b) == 0
-    if ta is CelIP or ta is CelCIDR or ta is CelURL:  # apiserver pkg/cel ip.go / cidr.go / url.go Equal: only
-        # with its own type (URLs: their String()s equal)
+    if ta is CelIP or ta is CelCIDR or ta is CelURL or ta is CelFormat:  # apiserver pkg/cel ip.go / cidr.go /
+        # url.go / format.go Equal: only with its own type (URLs: their String()s equal; formats: their Names)
         if tb is not ta:
             raise no_overload()
         return bool(a == b)

@@ -284,6 +284,17 @@ def test_runtime_cost_counts_only_what_upstream_evaluates():
     ("url('/a') in [url('/b')]", False),
     ("isURL('../relative-path') || isURL('https://a:b:c/')", False),
     ("isURL(device.attributes['gpu.example.com'].model)", False),
+    # the format library (apiserver pkg/cel/library format.go)
+    ("format.dns1123Label().validate('my-name') == optional.none()", True),
+    ("format.dns1123Label().validate(device.attributes['gpu.example.com'].model).hasValue()", True),
+    ("format.dns1123LabelPrefix().validate('my-prefix-') == optional.none()", True),
+    ("format.named('uuid').value().validate('123E4567E89B12D3A456426614174000').hasValue()", False),
+    ("format.named('uuid').value() == format.uuid() && format.uuid() != format.date()", True),
+    ("format.named('nosuch').hasValue() || format.named('DNS1123Label').hasValue()", False),
+    ("format.date().validate('2024-02-29').hasValue() || format.date().validate('2023-02-29').hasValue()", True),
+    ("format.datetime().validate('2024-02-29T23:59:59.5+01:00').hasValue()", False),
+    ("format.byte().validate('aGVsbG8').hasValue()", True),
+    ("format.labelValue().validate('').hasValue()", False),
 ])
 def test_library_functions(expr, want):
     assert compile_selector(expr, stored=True).matches(GPU_DRIVER, gpu()) is want
@@ -298,7 +309,38 @@ def test_join_on_unsized_list_is_too_complex():
 
 def test_unsupported_is_a_compile_error():
     with pytest.raises(CELCompileError, match="not supported by dractl"):
-        compile_selector("format.dns1123Label().validate('a').hasValue()")
+        compile_selector("dyn(device.attributes['gpu.example.com'].model).allowed()")
+
+
+def test_format_validation_messages_are_upstreams():
+    label = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start "
+             "and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
+             "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')")
+    assert evaluate_expression("format.dns1123Label().validate('My-Name').value()") == [label]
+    assert evaluate_expression(f"format.dns1123Label().validate('{'a' * 63}.').value()") == [
+        "must be no more than 63 characters", label]
+    assert evaluate_expression("format.dns1123Label().validate('a.b').value()") == ["must not contain dots"]
+    # maskTrailingDash: the dash and the byte before it become one 'a' (here: half of an 'é', 64 bytes left)
+    assert evaluate_expression(f"format.dns1123LabelPrefix().validate('{'a' * 62}é-').value()")[0] == (
+        "must be no more than 63 characters")
+    assert evaluate_expression(f"format.labelValue().validate('{'a' * 64}').value()") == [
+        "must be no more than 63 bytes"]
+    assert evaluate_expression("format.qualifiedName().validate('Example.com/-a').value()") == [
+        "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+        "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+        "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+        "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+        "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"]
+    assert evaluate_expression("format.uri().validate('a b').value()") == [
+        'parse "a b": invalid URI for request']
+    assert evaluate_expression("format.uuid().validate('x').value()") == ["does not match the UUID format"]
+    assert evaluate_expression("format.byte().validate('x').value()") == ["invalid base64"]
+    assert evaluate_expression("format.date().validate('2023-02-29').value()") == ["invalid date"]
+    assert evaluate_expression("format.datetime().validate('2023-01-01T24:00:00Z').value()") == ["invalid datetime"]
+    with pytest.raises(CELCompileError, match=r"found no matching overload for 'validate' applied to "
+                                              r"'kubernetes\.NamedFormat\.\(int\)'"):
+        compile_selector("format.uuid().validate(1).hasValue()")
 
 
 def test_url_parse_errors_are_upstreams():

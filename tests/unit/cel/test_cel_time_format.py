@@ -69,11 +69,18 @@ def test_compile_errors(expr, error):
     assert error in str(ex.value).splitlines()[0]
 
 
-@pytest.mark.parametrize("expr", ['"%.2f".format([1.5]) == "1.50"', 'device.driver.format([]) == ""'])
-def test_format_with_fixed_or_scientific_clauses_is_refused(expr):
-    # %f and %e use golang.org/x/text's en_US printer ("1,234.50"), which dractl does not reproduce
-    with pytest.raises(CELCompileError, match="not supported by dractl"):
-        compile_selector(expr)
+@pytest.mark.parametrize("expr", [
+    '"%.2f".format([1234.5]) == "1,234.50"',
+    '"%f|%.0f|%.1f".format([-0.0, 2.5, -1e-9]) == "0.000000|2|-0.0"',
+    '"%f %f %f".format(["NaN", "Infinity", double("-Infinity")]) == "NaN ∞ -∞"',
+    '"%e|%.3e|%.0e".format([1052.032911275, -2.5e-7, 0.0]) == "1.052033×10⁰³|-2.500000×10⁻⁰⁷|0.000000×10⁰⁰"',
+    '"%.20e".format([1.0]) == "       1.000000×10⁰⁰" && "%e".format(["NaN"]) == "   NaN"',
+    '"%.1000f".format([1.5]).size() == 234',
+    '("gpu" + " %.1f").format([0.25]) == "gpu 0.2"',
+])
+def test_format_with_fixed_or_scientific_clauses(expr):
+    # %f and %e: golang.org/x/text's en_US printer (grouping, "×10⁰⁰", the precision of %e used as its width)
+    assert evaluate_expression(expr) is True
 
 
 def test_cost_of_a_format_call():
