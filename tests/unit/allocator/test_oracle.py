@@ -88,6 +88,13 @@ def cel_difference(want: dict, got: dict) -> str | None:
     return None
 
 
+def cel_difference_report(binary: Path, cases: list[dict]) -> str:
+    """"" where dractl agrees with upstream on every case; else how many differ and the first ten, for a reader."""
+    diffs = cel_differences(binary, cases)
+    return "" if not diffs else f"{len(diffs)} of {len(cases)} cases differ from upstream; the first:\n" + \
+        "\n".join(diffs[:10])
+
+
 def cel_differences(binary: Path, cases: list[dict]) -> list[str]:
     """Each case where dractl's CEL answer differs from upstream's (the oracle ``binary``), told for a reader."""
     upstream = _run(binary, {"devices": DEVICES, "envs": ENVS, "cases": cases})

@@ -15,7 +15,7 @@ import random
 from pathlib import Path
 
 from celpy.celtypes import IntType, ListType
-from test_oracle import cel_differences, oracles  # noqa: F401 (oracles: the fixture)
+from test_oracle import cel_difference_report, oracles  # noqa: F401 (oracles: the fixture)
 
 from dractl.cel.library.functions import _sort_by_keys
 
@@ -202,21 +202,15 @@ RUNTIME_COST = [
 ]
 
 
-def _diffs(oracle: Path, cases: list[dict]) -> str:
-    diffs = cel_differences(oracle, cases)
-    return "" if not diffs else f"{len(diffs)} of {len(cases)} cases differ from upstream; the first:\n" + \
-        "\n".join(diffs[:10])
-
-
 def test_hand_written_cases_agree_with_upstream(oracles: dict[str, Path]) -> None:  # noqa: F811 (the fixture)
     cases = [{"expr": e, "device": d, "env": env} for e in HAND_WRITTEN for d in ("ex0", "nv")
              for env in ("default", "stored")]
-    assert not _diffs(oracles["cel"], cases)
+    assert not cel_difference_report(oracles["cel"], cases)
 
 
 def test_runtime_costs_agree_with_upstream(oracles: dict[str, Path]) -> None:  # noqa: F811 (the fixture)
     cases = [{"expr": e, "device": "ex0", "env": "stored"} for e in RUNTIME_COST]
-    assert not _diffs(oracles["cel"], cases)
+    assert not cel_difference_report(oracles["cel"], cases)
 
 
 def test_ties_are_broken_as_upstream_breaks_them(oracles: dict[str, Path]) -> None:  # noqa: F811 (the fixture)
@@ -237,5 +231,5 @@ def test_ties_are_broken_as_upstream_breaks_them(oracles: dict[str, Path]) -> No
         got = _sort_by_keys(ListType([IntType(v) for v in vals]), ListType([IntType(v % k) for v in vals]))
         expr = f"{vals}.sortBy(x, x % {k}) == {[int(g) for g in got]}"
         cases.append({"expr": expr, "device": "ex0", "env": "stored"})
-    assert not _diffs(oracles["cel"], cases)
+    assert not cel_difference_report(oracles["cel"], cases)
     assert any(len(c["expr"]) > 2000 for c in cases)  # long lists, where pdqsort partitions

@@ -23,7 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from test_cel_url_oracle import HAND_WRITTEN_URLS, _lit
-from test_oracle import cel_differences, oracles  # noqa: F401 (oracles: the fixture)
+from test_oracle import cel_difference_report, oracles  # noqa: F401 (oracles: the fixture)
 
 from dractl.cel.formatvalue import FORMATS
 
@@ -363,12 +363,6 @@ def _string_cases(s: str, keys: list[str]) -> list[dict]:
     return cases
 
 
-def _diffs(oracle: Path, cases: list[dict]) -> str:
-    diffs = cel_differences(oracle, cases)
-    return "" if not diffs else f"{len(diffs)} of {len(cases)} cases differ from upstream; the first:\n" + \
-        "\n".join(diffs[:10])
-
-
 def _with_device(cases: list[dict]) -> list[dict]:
     return [dict(c, device="ex0") for c in cases]
 
@@ -377,15 +371,15 @@ def test_validations_agree_with_upstream(oracles: dict[str, Path]) -> None:  # n
     cases = _with_device([c for s in STRINGS for c in _string_cases(s, KEYS)]
                          + [c for s in HAND_WRITTEN_URLS for c in _string_cases(s, ["uri"])])
     assert len(cases) > 7000
-    assert not _diffs(oracles["cel"], cases)
+    assert not cel_difference_report(oracles["cel"], cases)
 
 
 def test_hand_written_cases_agree_with_upstream(oracles: dict[str, Path]) -> None:  # noqa: F811 (the fixture)
     cases = [{"expr": e, "device": "ex0", "env": env} for e in HAND_WRITTEN for env in ("default", "stored")]
-    assert not _diffs(oracles["cel"], cases)
+    assert not cel_difference_report(oracles["cel"], cases)
 
 
 def test_runtime_costs_agree_with_upstream(oracles: dict[str, Path]) -> None:  # noqa: F811 (the fixture)
     cases = [{"expr": e, "device": "ex0", "env": env} for e in _cost_cases() for env in ("stored", "default")]
     cases += [{"expr": e, "device": "ex0", "env": "default"} for e in WITHIN_ESTIMATE]
-    assert not _diffs(oracles["cel"], cases)
+    assert not cel_difference_report(oracles["cel"], cases)

@@ -24,7 +24,7 @@ import random
 from pathlib import Path
 
 from conftest import fixture_path
-from test_oracle import cel_differences, oracles  # noqa: F401 (oracles: the fixture)
+from test_oracle import cel_difference_report, oracles  # noqa: F401 (oracles: the fixture)
 
 from dractl.cel import gourl
 from dractl.cel.urlvalue import from_bytes, to_bytes
@@ -455,12 +455,6 @@ def _random_urls(rng: random.Random, n: int) -> list[str]:
     return sorted(out)
 
 
-def _diffs(oracle: Path, cases: list[dict]) -> str:
-    diffs = cel_differences(oracle, cases)
-    return "" if not diffs else f"{len(diffs)} of {len(cases)} cases differ from upstream; the first:\n" + \
-        "\n".join(diffs[:10])
-
-
 def _with_device(cases: list[dict]) -> list[dict]:
     return [dict(c, device="ex0") for c in cases]
 
@@ -468,24 +462,24 @@ def _with_device(cases: list[dict]) -> list[dict]:
 def test_go_url_test_strings_agree_with_upstream(oracles: dict[str, Path]) -> None:  # noqa: F811 (the fixture)
     assert len(GO_STRINGS) > 500
     cases = _with_device([c for s in GO_STRINGS for c in _cases_for(s)])
-    assert not _diffs(oracles["cel"], cases)
+    assert not cel_difference_report(oracles["cel"], cases)
 
 
 def test_hand_written_urls_agree_with_upstream(oracles: dict[str, Path]) -> None:  # noqa: F811 (the fixture)
     cases = _with_device([c for s in HAND_WRITTEN_URLS for c in _cases_for(s)])
-    assert not _diffs(oracles["cel"], cases)
+    assert not cel_difference_report(oracles["cel"], cases)
 
 
 def test_random_urls_agree_with_upstream(oracles: dict[str, Path]) -> None:  # noqa: F811 (the fixture)
     cases = _with_device([c for s in _random_urls(random.Random(SEED), 400) for c in _cases_for(s)])
-    assert not _diffs(oracles["cel"], cases), f"seed {SEED}"
+    assert not cel_difference_report(oracles["cel"], cases), f"seed {SEED}"
 
 
 def test_hand_written_cases_agree_with_upstream(oracles: dict[str, Path]) -> None:  # noqa: F811 (the fixture)
     cases = [{"expr": e, "device": "ex0", "env": env} for e in HAND_WRITTEN for env in ("default", "stored")]
-    assert not _diffs(oracles["cel"], cases)
+    assert not cel_difference_report(oracles["cel"], cases)
 
 
 def test_query_limit_and_runtime_costs_agree_with_upstream(oracles: dict[str, Path]) -> None:  # noqa: F811
     cases = [{"expr": e, "device": "ex0", "env": env} for e in STORED for env in ("stored", "default")]
-    assert not _diffs(oracles["cel"], cases)
+    assert not cel_difference_report(oracles["cel"], cases)
