@@ -25,12 +25,14 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args or bool(os.environ.get("DRACTL_DEBUG"))
     code = _run(args, debug)
-    cache = sys.modules.get("dractl.sources.modelcache")  # a big snapshot's slices, parsed: kept for later
-    if cache is not None:
-        if code in (0, 1):
-            cache.write_pending(beside=argv is None)
-        else:
-            cache.discard()
+    # a big snapshot's slices, or the fake cluster's state, parsed: kept for later
+    for name in ("dractl.sources.modelcache", "dractl.sources.statemodel"):
+        cache = sys.modules.get(name)
+        if cache is not None:
+            if code in (0, 1):
+                cache.write_pending(beside=argv is None)
+            else:
+                cache.discard()
     if argv is None:
         sys.exit(code)
     return code

@@ -455,10 +455,18 @@ def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> 
         except NotStreamable:
             f.close()
             return None
+    from dractl.sources import statemodel
+
+    model = statemodel.load(path, st, f)  # f stays open: the lazy raw dictionaries are read through it
+    if model is not None:
+        objs, skipped = model
+        if skipped and warn:
+            warn(_skipped_text(path, skipped))
+        return objs if kinds is None else [o for o in objs if type(o).__name__ in kinds]
     cached = statecache.load(path, st)
     if cached is not None:
         f.close()
-        return _state_objects(cached, path, warn=warn, kinds=kinds)
+        return _state_model(path, st, cached, warn=warn, kinds=kinds)
     with f:
         try:
             data = f.read()
@@ -477,7 +485,20 @@ def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> 
         return None
     del doc
     statecache.save(path, st, items)
-    return _state_objects(items, path, warn=warn, kinds=kinds)
+    return _state_model(path, st, items, warn=warn, kinds=kinds)
+
+
+def _state_model(path: str, st: os.stat_result, items: list[Any], *, warn, kinds: frozenset[str] | None) -> list[Any]:
+    """The objects of a state's decoded ``items``; a read of every kind offers them to the model cache."""
+    if kinds is not None:
+        return _state_objects(items, path, warn=warn, kinds=kinds)
+    from dractl.sources import statemodel
+
+    order: list[int] = []
+    skipped: list[tuple[str, str, str]] = []
+    objs = _state_objects(items, path, warn=warn, kinds=None, order=order, skipped=skipped)
+    statemodel.offer(path, st, items, objs, order, skipped)
+    return objs
 
 
 #: what :func:`_item_object` gives for an object of a kind dractl does not use
@@ -511,17 +532,24 @@ def _wanted(kinds: frozenset[str] | None, kind: Any) -> bool:
     return kinds is None or not isinstance(kind, str) or kind in kinds
 
 
-def _state_objects(items: list[Any], origin: str, *, warn, kinds: frozenset[str] | None) -> list[Any]:
-    """The model objects of a state's ``items`` of ``kinds`` (each item is ``document N`` in messages)."""
+def _state_objects(items: list[Any], origin: str, *, warn, kinds: frozenset[str] | None,
+                   order: list[int] | None = None, skipped: list[tuple[str, str, str]] | None = None) -> list[Any]:
+    """The model objects of a state's ``items`` of ``kinds`` (each item is ``document N`` in messages).
+
+    ``order`` gets the index of each object's item, ``skipped`` the items of kinds dractl does not use.
+    """
     from dractl.model.parse import parse_trusted
 
     out: list[Any] = []
-    skipped: list[tuple[str, str, str]] = []
+    if skipped is None:
+        skipped = []
     for n, obj in enumerate(items, 1):
         if type(obj) is dict and _wanted(kinds, obj.get("kind")):
             o = parse_trusted(obj)
             if o is not None:
                 out.append(o)
+                if order is not None:
+                    order.append(n - 1)
                 continue
         where = f"document {n}"  # read the usual way: to skip, or to say what is wrong and where
         if not isinstance(obj, dict):
@@ -532,6 +560,8 @@ def _state_objects(items: list[Any], origin: str, *, warn, kinds: frozenset[str]
             continue
         if o is not None:
             out.append(o)
+            if order is not None:
+                order.append(n - 1)
         else:
             items[n - 1] = None  # an object of a kind not asked for: its dictionaries go now
     if skipped and warn:

@@ -196,11 +196,12 @@ def save(sha: str, size: int, every: list[int], objs: list[Any]) -> None:
 # ------------------------------------------------------------------ the pickle of model objects
 
 
-def _reducers() -> dict[type, Any]:
+def _reducers(drop_raw: frozenset[str] | None = None) -> dict[type, Any]:
     """How each dataclass of the model is pickled: made again by its constructor, from its fields in order.
 
     That loads much faster than pickle's default for slotted classes (an object made bare, then each slot set),
-    and makes the same object.
+    and makes the same object. The raw dictionary of an API object of a kind in ``drop_raw`` (None: every kind)
+    is not kept: it is read again from its file.
     """
     import dataclasses
 
@@ -216,7 +217,7 @@ def _reducers() -> dict[type, Any]:
         if any(not f.init for f in fs):
             continue
         names = tuple(f.name for f in fs)
-        if "raw" in names:  # an API object's raw dictionary is not kept: it is read again from the file
+        if "raw" in names and (drop_raw is None or cls.__name__ in drop_raw):  # read again from the file
             def reduce(o: Any, cls: type = cls, names: tuple[str, ...] = names) -> Any:
                 return cls, tuple(None if n == "raw" else getattr(o, n) for n in names)
         else:

@@ -289,7 +289,7 @@ def _key() -> str:
         root = os.path.dirname(os.path.abspath(dractl.__file__))
         files = [os.path.join(root, f) for f in ("quantity.py", "semver.py", "errors.py")]
         files += [os.path.join(root, "sources", f) for f in ("loader.py", "jsonstream.py", "snapindex.py",
-                                                              "modelcache.py")]
+                                                              "modelcache.py", "statecache.py", "statemodel.py")]
         for sub in ("model", os.path.join("model", "validate")):
             with contextlib.suppress(OSError):
                 files += [de.path for de in os.scandir(os.path.join(root, sub)) if de.name.endswith(".py")]

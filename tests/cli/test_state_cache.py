@@ -23,10 +23,12 @@ def _caches() -> list[str]:
 
 @pytest.fixture
 def cached(monkeypatch):
-    """Every state is cached, however small."""
-    from dractl.sources import statecache
+    """Every state is cached, however small; its model is not (tests/cli/test_state_model.py: the items are
+    what is read here)."""
+    from dractl.sources import statecache, statemodel
 
     monkeypatch.setattr(statecache, "MIN_BYTES", 0)
+    monkeypatch.setattr(statemodel, "offer", lambda *a: None)
     return statecache
 
 
