@@ -7,7 +7,9 @@
 2. ``dractl claims --explain <one pending claim>`` over 10,000 devices
    (``--explain-nodes 1000`` x 10 GPUs, half of them held by 5,000 pods, plus one pod
    asking for 100Gi that no GPU has), timed beyond start-up (``dractl version``).
-   Goal: <= 0.4 s (issue 18; issue 4's was < 1 s).
+   Goal: <= 0.4 s (issue 18; issue 4's was < 1 s). The first such command after the state changed parses it
+   (and leaves its model, ``dractl.sources.statemodel``, for the next ones): it is timed on its own, once,
+   before the runs whose median is the figure.
 
 Each command runs as a real process with a private state folder.
 """
@@ -87,6 +89,13 @@ def main() -> None:
         if not pending:
             sys.exit("no pending claim to explain")
         name = pending[0]
+        # The first command that reads every kind of the changed state parses it and leaves its model (written by a
+        # child as it ends: waited for, so that it does not share the CPUs with the next runs).
+        cold = run(env, "--fake", "-n", "bench", "claims", "--explain", name)[0]
+        cache = os.path.join(tmp, ".cache", "dractl", "state")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not any(f.endswith(".model") for f in os.listdir(cache)):
+            time.sleep(0.05)
         # The three commands take turns, so that a change of the machine's speed during the runs (a shared
         # machine's speed moves within minutes) touches each of them alike.
         bases, plains, times = [], [], []
@@ -101,6 +110,8 @@ def main() -> None:
               f"({base:.2f} s)   goal <= 0.4 s: {goal}")
         print(f"  of which loading the state ('claims {name}' without --explain: {plain:.2f} s): {plain - base:.2f} s;"
               f" the explanation itself: {t - plain:.2f} s")
+        print(f"  the first claims --explain after the state changed (parsing it, no model yet): {cold:.2f} s,"
+              f" {cold - base:.2f} s beyond start-up")
 
 
 if __name__ == "__main__":
