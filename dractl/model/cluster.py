@@ -243,7 +243,7 @@ class Cluster:
     def _work_out_counters_left(self, pool: Pool) -> dict[str, Mapping[str, Quantity]]:
         sets = pool.counter_sets
         by_name: dict[str, Device] | None = None
-        left: dict[str, Any] = {name: cs.counters for name, cs in sets.items()}
+        used = []
         for dname, holders in self._held_by_pool.get((pool.driver, pool.name), ()):
             if by_name is None:
                 by_name = {d.name: d for s in pool.slices for d in s.devices}
@@ -254,7 +254,18 @@ class Cluster:
             # (upstream: allocatedDevices is a set of device IDs).
             if all(h.admin_access for h in holders):
                 continue
-            for cc in dev.consumes_counters:
+            if dev.consumes_counters:
+                used.append(dev.consumes_counters)
+        # The same counter maps, less the same consumptions in the same order, leave the same maps: a node like
+        # many others (the parser shares equal maps and consumptions) is worked out once. The key's objects are
+        # kept with the answer, so that their ids stay theirs.
+        key = (tuple([(name, id(cs.counters)) for name, cs in sets.items()]), tuple([id(u) for u in used]))
+        known = self._left_by_use.get(key)
+        if known is not None:
+            return known[1]
+        left: dict[str, Any] = {name: cs.counters for name, cs in sets.items()}
+        for consumes in used:
+            for cc in consumes:
                 rest = left.get(cc.counter_set)
                 if rest is None:
                     continue
@@ -268,12 +279,17 @@ class Cluster:
         shared = self._left_maps
         for name, rest in left.items():
             if isinstance(rest, dict):
-                key = tuple([(k, str(q)) for k, q in rest.items()])
-                left[name] = shared.setdefault(key, rest)
+                text = tuple([(k, str(q)) for k, q in rest.items()])
+                left[name] = shared.setdefault(text, rest)
+        self._left_by_use[key] = (([cs.counters for cs in sets.values()], used), left)
         return left
 
     @cached_property
     def _left_maps(self) -> dict[tuple[tuple[str, str], ...], dict[str, Quantity]]:
+        return {}
+
+    @cached_property
+    def _left_by_use(self) -> dict[tuple[Any, ...], tuple[Any, dict[str, Mapping[str, Quantity]]]]:
         return {}
 
     def device_statuses(self) -> dict[DeviceKey, list[AllocatedDeviceStatus]]:

@@ -9,6 +9,8 @@ from dractl.model.views import DeviceView, node_text
 from dractl.quantity import Quantity, sum_of
 
 GROUPINGS = ("node", "pool", "driver", "class", "model")
+#: counters_text by the identities of a row's quantities: (text, the counters it was made of)
+_COUNTERS_TEXT: dict[tuple[object, ...], tuple[str, list[object]]] = {}
 _MODEL_ATTRIBUTES = ("model", "productName", "type")
 
 
@@ -30,6 +32,18 @@ class UsageRow:
         """Counters left summed by counter name over the sets ("compute 750/800, memory 600Gi/640Gi (8 sets)")."""
         if not self.counters:
             return "-"
+        # Rows of the same quantities (the nodes of a big cluster share their counter maps) say the same: the
+        # text is kept by the quantities' identities, and the rows that hold them with it, so the ids stay theirs.
+        key = (len({(p, cs) for p, cs, _, _, _ in self.counters}),
+               *[(cs, n, id(lq), id(tq)) for _, cs, n, lq, tq in self.counters])
+        known = _COUNTERS_TEXT.get(key)
+        if known is None:
+            if len(_COUNTERS_TEXT) >= 4096:
+                _COUNTERS_TEXT.clear()
+            known = _COUNTERS_TEXT[key] = (self._counters_text(), list(self.counters))
+        return known[0]
+
+    def _counters_text(self) -> str:
         sums: dict[str, tuple[list[Quantity], list[Quantity]]] = {}
         for _, _, name, left, tot in self.counters:
             lefts, totals = sums.setdefault(name, ([], []))
@@ -47,6 +61,10 @@ class UsageRow:
     def add(self, v: DeviceView) -> None:
         """Count one device in the row."""
         self.devices += 1
+        if not v.holders and not v.effective_taints and v.health is None:  # most devices: as below, in short
+            if v.available():
+                self.free += 1
+            return
         held = [h for h in v.holders if not h.admin_access]
         if held:
             self.allocated += 1

@@ -2,6 +2,17 @@
 
 from __future__ import annotations
 
+from builders import (
+    allocated,
+    claim,
+    counter_consumption,
+    counter_set,
+    device,
+    device_class,
+    node,
+    slice_,
+    write_docs,
+)
 from conftest import FIXTURES
 
 SNAP = str(FIXTURES / "health" / "snapshot-health.yaml")
@@ -81,3 +92,35 @@ def test_bar_on_a_terminal_only(dractl_proc, tmp_path):
     os.close(master)
     assert p.returncode == 0
     assert "\u2591" * 10 + " 0%" in out.decode()  # nothing allocated: an empty bar
+
+
+def test_counters_left_of_nodes_alike_and_of_nodes_not(dractl, tmp_path):
+    """Nodes of the same counters and use share one worked-out answer; any difference in the total or in what is
+    held is its own (a total written 40960Mi is printed as the quantity it is, 40Gi)."""
+    def pool(n: str, total: str) -> list[dict]:
+        parts = [device(f"part-{i}", {"index": i}, consumes_counters=[counter_consumption("gpu-0-set", memory=size)])
+                 for i, size in enumerate(("10Gi", "30Gi"))]
+        return [slice_(n, name=f"{n}-counters", devices=None, slice_count=2,
+                       shared_counters=[counter_set("gpu-0-set", memory=total)]),
+                slice_(n, name=f"{n}-parts", slice_count=2, devices=parts)]
+
+    def held(name: str, pool: str, dev: str) -> dict:
+        return allocated(claim(name, "default"), {"request": "gpu", "driver": "gpu.example.com", "pool": pool,
+                                                  "device": dev})
+
+    docs = [device_class()]
+    for n, total in (("n1", "40Gi"), ("n2", "40Gi"), ("n3", "40960Mi"), ("n4", "40Gi"), ("n5", "40Gi"),
+                     ("n6", "50Gi")):
+        docs += [node(n), *pool(n, total)]
+    docs += [held("c1", "n1", "part-0"), held("c2", "n2", "part-0"), held("c3", "n3", "part-0"),
+             held("c4", "n4", "part-1"), held("c6", "n6", "part-0")]
+    snap = write_docs(tmp_path / "snap.yaml", *docs)
+    rows = {r.split()[0]: r for r in dractl("--from", snap, "usage", "--by", "node").out.splitlines()[1:]}
+    for n, text in (("n1", "memory 30Gi/40Gi"), ("n2", "memory 30Gi/40Gi"), ("n3", "memory 30Gi/40Gi"),
+                    ("n4", "memory 10Gi/40Gi"), ("n5", "memory 40Gi/40Gi"), ("n6", "memory 40Gi/50Gi")):
+        assert text in rows[n], (n, rows[n])
+    devices = dractl("--from", snap, "devices", "-o", "json").json()["items"]
+    left = {(d["pool"], d["device"]): [c["left"] for c in d["consumesCounters"]] for d in devices}
+    assert left[("n1", "part-1")] == left[("n2", "part-1")] == ["30Gi"]
+    assert left[("n4", "part-0")] == ["10Gi"]
+    assert left[("n5", "part-1")] == left[("n6", "part-1")] == ["40Gi"]
