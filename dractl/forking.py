@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 
 
 def can_fork_beside() -> bool:
@@ -58,3 +59,34 @@ class Child:
             with contextlib.suppress(OSError):
                 os.kill(self.pid, signal.SIGKILL)
             self.status()
+
+
+def run_detached(work: Callable[[], None], *, beside: bool = True) -> None:
+    """Run ``work`` (the writing of a cache) where it does not hold up the command that asked for it.
+
+    ``beside``: in a child forked for it, at a lower priority, its streams and every other file it was given
+    closed (a pipe's reader, a harness, waits for their ends), this process going on at once; no child where
+    none can be forked (nothing is done). Not ``beside`` (a test, a program that runs dractl's main): here and
+    now. Either way a failure of ``work`` is no one's error: a cache that cannot be written is no cache.
+    """
+    import contextlib
+
+    if not beside:
+        with contextlib.suppress(Exception):
+            work()
+        return
+    pid = fork_beside()
+    if pid != 0:
+        return  # this process (or no child could be made)
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.closerange(3, 1 << 20)
+        with contextlib.suppress(OSError, AttributeError):
+            os.setsid()
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(10)
+        work()
+    finally:
+        os._exit(0)

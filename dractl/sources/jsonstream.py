@@ -50,7 +50,25 @@ class Reread:
             return self._f.read(end - start)
 
 
-class LazyRaw(Mapping[str, Any]):
+class ReadAgain(Mapping[str, Any]):
+    """An object's API dictionary that is not kept in memory: :meth:`_get` reads it again when it is used."""
+
+    __slots__ = ()
+
+    def _get(self) -> Mapping[str, Any]:
+        raise NotImplementedError
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
+class LazyRaw(ReadAgain):
     """An object's API dictionary, read again from its file when first used (then kept)."""
 
     __slots__ = ("_reread", "_start", "_end", "_extra", "_doc", "_md_defaults")
@@ -91,15 +109,6 @@ class LazyRaw(Mapping[str, Any]):
         out = LazyRaw(self._reread, self._start, self._end, self._extra)
         out._md_defaults = {**(self._md_defaults or {}), **defaults}
         return out
-
-    def __getitem__(self, key: str) -> Any:
-        return self._get()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._get())
-
-    def __len__(self) -> int:
-        return len(self._get())
 
     def __repr__(self) -> str:
         return f"LazyRaw(bytes {self._start}-{self._end})"

@@ -147,29 +147,14 @@ def write_pending(beside: bool = True) -> None:
         return
     work = list(_pending)
     _pending.clear()
-    if not beside:
+    from dractl.forking import run_detached
+
+    def write() -> None:
         for sha, size, every, objs in work:
             with contextlib.suppress(Exception):  # a cache that cannot be written is no cache
                 save(sha, size, every, objs)
-        return
-    from dractl.forking import fork_beside
 
-    pid = fork_beside()
-    if pid != 0:
-        return  # this process (or no child could be made: no cache)
-    try:  # the child: the command's streams are not its to hold open (a pipe's reader waits for their end)
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        os.closerange(3, 1 << 20)  # nor any other it was given (a harness waits for its pipes' ends)
-        with contextlib.suppress(OSError, AttributeError):
-            os.setsid()
-        with contextlib.suppress(OSError, AttributeError):
-            os.nice(10)
-        for sha, size, every, objs in work:
-            save(sha, size, every, objs)
-    finally:
-        os._exit(0)
+    run_detached(write, beside=beside)
 
 
 def discard() -> None:

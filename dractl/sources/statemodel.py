@@ -21,10 +21,10 @@ import json
 import marshal
 import os
 import sys
-from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
 from dractl.sources import statecache
+from dractl.sources.jsonstream import ReadAgain
 
 #: Bump when what a cache file holds changes.
 FORMAT = 1
@@ -57,13 +57,26 @@ class _Items:
         if self._items is None:
             items = statecache.load(self._path, self._st)
             if items is None:
-                self._f.seek(0)
-                items = json.loads(self._f.read())["items"]
+                items = self._read()
             self._items = items
         return self._items
 
+    def _read(self) -> list[Any]:
+        from dractl.errors import InputError
 
-class StateRaw(Mapping[str, Any]):
+        try:  # an edit in place (the same inode) since it was loaded: its items may not be the model's (a rename
+            # over its path changes only its change time: the unlink)
+            if statecache.stamp(os.fstat(self._f.fileno()))[:4] == statecache.stamp(self._st)[:4]:
+                self._f.seek(0)
+                items = json.loads(self._f.read())["items"]
+                if isinstance(items, list):
+                    return items
+        except (OSError, ValueError, TypeError, KeyError):
+            pass
+        raise InputError(f"{self._path}: the fake cluster's state changed while this command read it; run it again")
+
+
+class StateRaw(ReadAgain):
     """An object's API dictionary, the item it was parsed from, taken from its state when first used."""
 
     __slots__ = ("_items", "_i")
@@ -75,15 +88,6 @@ class StateRaw(Mapping[str, Any]):
     def _get(self) -> dict[str, Any]:
         doc: dict[str, Any] = self._items.get()[self._i]
         return doc
-
-    def __getitem__(self, key: str) -> Any:
-        return self._get()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._get())
-
-    def __len__(self) -> int:
-        return len(self._get())
 
     def __repr__(self) -> str:
         return f"StateRaw(item {self._i})"
@@ -145,29 +149,14 @@ def write_pending(beside: bool = True) -> None:
         return
     work = list(_pending)
     _pending.clear()
-    if not beside:
+    from dractl.forking import run_detached
+
+    def write() -> None:
         for args in work:
             with contextlib.suppress(Exception):  # a cache that cannot be written is no cache
                 save(*args)
-        return
-    from dractl.forking import fork_beside
 
-    pid = fork_beside()
-    if pid != 0:
-        return  # this process (or no child could be made: no cache)
-    try:  # the child: the command's streams are not its to hold open (a pipe's reader waits for their end)
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        os.closerange(3, 1 << 20)
-        with contextlib.suppress(OSError, AttributeError):
-            os.setsid()
-        with contextlib.suppress(OSError, AttributeError):
-            os.nice(10)
-        for args in work:
-            save(*args)
-    finally:
-        os._exit(0)
+    run_detached(write, beside=beside)
 
 
 def discard() -> None:

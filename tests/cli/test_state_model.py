@@ -153,3 +153,22 @@ def test_no_model_of_objects_converted_from_an_older_version(dractl, tmp_path, c
     with open(path, "w") as f:
         json.dump(doc, f)
     assert dractl("snapshot").code == 0 and len(_models()) == 1
+
+
+def test_a_state_edited_in_place_after_its_model_was_loaded_is_said(dractl, tmp_path, cached):
+    from dractl.errors import InputError
+    from dractl.sources.loader import read_state
+
+    _cluster(dractl, tmp_path)
+    assert dractl("snapshot").code == 0 and len(_models()) == 1
+    path = _state_path()
+    objs = read_state(path)
+    assert objs is not None
+    lazy = [o for o in objs if isinstance(o.raw, statemodel.StateRaw)]
+    os.remove(os.path.join(os.environ["XDG_CACHE_HOME"], "dractl", "state", _models()[0]).replace(".model",
+                                                                                                  ".marshal"))
+    text = open(path).read()
+    with open(path, "r+") as f:  # the same inode, other items
+        f.write(text.replace('"LATEST-GPU-MODEL"', '"LATEST-GPU-MODEX"', 1))
+    with pytest.raises(InputError, match="state changed while this command read it"):
+        dict(lazy[0].raw)
