@@ -114,25 +114,28 @@ def group(
     """Rows sorted by the share in use (highest first), then key."""
     rows: dict[str, UsageRow] = {}
     pools_of: dict[str, set[tuple[str, str]]] = {}
+    last: tuple[str, str, str] | None = None  # (key, driver, pool) last noted in pools_of: devices come by pool
     for v in views:
+        pd = v.pd
         if by == "node":
-            keys = [node_text(v.pd)]
+            keys = (node_text(pd),)
         elif by == "pool":
-            keys = [f"{v.pd.driver}/{v.pd.pool}"]
+            keys = (f"{pd.driver}/{pd.pool}",)
         elif by == "driver":
-            keys = [v.pd.driver]
+            keys = (pd.driver,)
         elif by == "model":
-            keys = [model_of(v)]
+            keys = (model_of(v),)
         else:
             assert classes_of is not None
-            keys = classes_of(v) or ["<no class>"]
+            keys = tuple(classes_of(v)) or ("<no class>",)
         for k in keys:
             row = rows.get(k)
             if row is None:
                 row = rows[k] = UsageRow(k)
             row.add(v)
-            if v.device.consumes_counters:
-                pools_of.setdefault(k, set()).add((v.pd.driver, v.pd.pool))
+            if v.device.consumes_counters and last != (k, pd.driver, pd.pool):
+                last = (k, pd.driver, pd.pool)
+                pools_of.setdefault(k, set()).add((pd.driver, pd.pool))
     for k, pools in pools_of.items():
         for driver, pool in sorted(pools):
             left, total = counters_left(driver, pool), counters_total(driver, pool)
