@@ -117,6 +117,7 @@ def group(
     last: tuple[str, str, str] | None = None  # (key, driver, pool) last noted in pools_of: devices come by pool
     for v in views:
         pd = v.pd
+        keys: tuple[str, ...]
         if by == "node":
             keys = (node_text(pd),)
         elif by == "pool":
