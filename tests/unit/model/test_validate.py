@@ -990,6 +990,29 @@ def test_an_attribute_equal_to_one_that_passed_is_still_checked_by_its_type() ->
         assert info.value.field == f"spec.devices[1].attributes[index].{field}", value
 
 
+def test_metadata_seen_at_a_glance_is_still_judged_in_full_where_anything_differs() -> None:
+    """A creationTimestamp that passed once passes again at a glance; nothing else rides on it."""
+    when = "2026-07-21T08:09:10Z"
+    ok = copy.deepcopy(BASES["claim"])
+    ok["metadata"]["creationTimestamp"] = when
+    validate_object(ok)
+    validate_object(copy.deepcopy(ok))
+    for field, value, detail in (
+        ("deletionTimestamp", "2026-07-21T08:09:61Z", "second out of range"),
+        ("uid", 7, 'Invalid value: "integer": must be a string'),
+        ("generation", "1", 'Invalid value: "string": must be an integer'),
+        ("finalizers", ["a/b", 3], 'Invalid value: "integer": must be a string'),
+        ("ownerReferences", [{"name": "x", "controller": "yes"}], 'Invalid value: "string": must be a boolean'),
+        ("creationTimestamp", {when: when}, 'Invalid value: "object": must be a string'),
+        ("creationTimestamp", "2026-02-30T00:00:00Z", "day out of range"),
+    ):
+        bad = copy.deepcopy(ok)
+        bad["metadata"][field] = value
+        with pytest.raises(ValidationError) as info:
+            validate_object(bad)
+        assert detail in str(info.value), (field, str(info.value))
+
+
 # ------------------------------------------------------------- every v1 fixture
 V1_API_VERSIONS = {"v1", "resource.k8s.io/v1", None}
 # Fixtures that are v1 but documented as invalid (see the file's CAVEAT header).
