@@ -178,6 +178,7 @@ def _devices(devices: list, per_device: bool) -> None:
     common_fields = _COMMON_DEVICE_FIELDS
     common_and_counters = _COMMON_DEVICE_FIELDS | {"consumesCounters"}
     good_consumes = _GOOD_CONSUMES
+    good_caps = _GOOD_CAPACITY
     good_attrs = _GOOD_ATTRS
     for i, dev in enumerate(devices):
         if dev is None:
@@ -281,8 +282,10 @@ def _devices(devices: list, per_device: bool) -> None:
             raise _invalid(f"spec.devices[{i}]", values,
                            f"the total number of attribute values must not exceed {MAX_ATTR_VALUES}")
 
-        # capacities
-        for key, cap in caps.items():
+        # capacities (none to judge where a device of this name had the same in an earlier slice, and it passed:
+        # only plain {value: str} entries are remembered)
+        judged = caps if not caps or good_caps.get(name) != caps else _EMPTY
+        for key, cap in judged.items():
             if key not in qname_ok:
                 _check_key(key, f"spec.devices[{i}].capacity")
             if cap is None:  # a null DeviceCapacity decodes as its zero value
@@ -306,6 +309,9 @@ def _devices(devices: list, per_device: bool) -> None:
                     _request_policy(q, _obj(policy, ppath), ppath)
                     if pkey is not None:
                         _remember(_POLICY_OK, pkey)
+
+        if judged:
+            _remember_capacity(name, caps)
 
         # the rarely used fields
         if per_device or not dev.keys() <= common_fields:
@@ -333,6 +339,20 @@ def _remember_consumption(name: str, consumes: Any) -> None:
 
 #: device name -> the consumesCounters of the last device of that name that passed
 _GOOD_CONSUMES: dict[str, Any] = {}
+
+#: device name -> the capacity of the last device of that name that passed, if every entry was a plain
+#: ``{"value": str}`` (no requestPolicy, which depends on allowMultipleAllocations; strings only, 1 == True)
+_GOOD_CAPACITY: dict[str, Any] = {}
+
+
+def _remember_capacity(name: str, caps: dict[str, Any]) -> None:
+    """Remember ``caps`` (judged valid) under ``name`` if every entry is a plain ``{value: str}``."""
+    for cap in caps.values():
+        if type(cap) is not dict or len(cap) != 1 or type(cap.get("value")) is not str:
+            return
+    if len(_GOOD_CAPACITY) >= 65536:
+        _GOOD_CAPACITY.clear()
+    _GOOD_CAPACITY[name] = caps
 
 #: attribute name -> the last ``{"string"|"version": str}`` that passed under it. Only string values: a dict
 #: equal to one of them has the same field and an equal str, so it passes too ({"int": 1} == {"int": True}).

@@ -1013,6 +1013,24 @@ def test_metadata_seen_at_a_glance_is_still_judged_in_full_where_anything_differ
         assert detail in str(info.value), (field, str(info.value))
 
 
+def test_a_capacity_that_passed_under_a_name_vouches_only_for_the_same_capacity() -> None:
+    """A device's capacity equal to the one a device of its name had in an earlier slice is not judged again;
+    anything else is, and a requestPolicy (which needs allowMultipleAllocations) is never taken as read."""
+    ok = copy.deepcopy(BASES["slice"])
+    ok["spec"]["devices"][0]["capacity"] = {"memory": {"value": "80Gi"}}
+    validate_object(ok)
+    for cap, detail in (({"memory": {"value": True}}, "must be a quantity"),
+                        ({"memory": {"value": "80Gi"}, "Bad Key": {"value": "1"}}, "capacity"),
+                        ({"memory": {"value": "80Gi", "requestPolicy": {"default": "1Gi"}}},
+                         "allowMultipleAllocations must be true")):
+        bad = copy.deepcopy(ok)
+        bad["spec"]["devices"][0]["capacity"] = cap
+        with pytest.raises(ValidationError) as info:
+            validate_object(bad)
+        assert detail in str(info.value), (cap, str(info.value))
+    validate_object(copy.deepcopy(ok))
+
+
 # ------------------------------------------------------------- every v1 fixture
 V1_API_VERSIONS = {"v1", "resource.k8s.io/v1", None}
 # Fixtures that are v1 but documented as invalid (see the file's CAVEAT header).
