@@ -27,6 +27,7 @@ MIN_BYTES = 1 << 20
 #: The newest caches kept (by last use).
 KEEP = 4
 _LEN = 4  # bytes of the header's length
+_SUFFIX = ".marshal"
 
 
 def stamp(st: os.stat_result) -> tuple[int, ...]:
@@ -38,15 +39,12 @@ def load(path: str, st: os.stat_result) -> list[Any] | None:
     """The items cached for the state file at ``path`` (``st``: its stat now), or None."""
     if st.st_size < MIN_BYTES:
         return None
-    cache = os.path.join(_dir(), _name(path))
     try:
-        with open(cache, "rb") as f:
-            data = f.read()
-        n = int.from_bytes(data[:_LEN], "big")
-        header = marshal.loads(data[_LEN:_LEN + n])
-        if header != _header(path, st):
+        got = read_framed(path, _SUFFIX, _header(path, st))
+        if got is None:
             return None
-        items = marshal.loads(memoryview(data)[_LEN + n:])
+        cache, body = got
+        items = marshal.loads(body)
     except (OSError, ValueError, EOFError, TypeError):
         return None
     if not isinstance(items, list):
@@ -64,19 +62,42 @@ def save(path: str, st: os.stat_result, items: list[Any]) -> None:
         payload = marshal.dumps(items)
     except ValueError:  # an object marshal cannot write (none that JSON gives)
         return
-    header = marshal.dumps(_header(path, st))
-    save_cache(_dir(), _name(path), [len(header).to_bytes(_LEN, "big"), header, payload], KEEP)
+    write_framed(path, _SUFFIX, _header(path, st), [payload], KEEP)
+
+
+def read_framed(path: str, suffix: str, header: tuple[Any, ...]) -> tuple[str, memoryview] | None:
+    """(its path, its body) of the cache file named ``suffix`` kept for the state at ``path``, or None.
+
+    None where its header is not ``header``; a file that cannot be read raises (OSError, ValueError, EOFError,
+    TypeError).
+    """
+    cache = os.path.join(_dir(), _name(path, suffix))
+    with open(cache, "rb") as f:
+        data = f.read()
+    n = int.from_bytes(data[:_LEN], "big")
+    if marshal.loads(data[_LEN:_LEN + n]) != header:
+        return None
+    return cache, memoryview(data)[_LEN + n:]
+
+
+def write_framed(path: str, suffix: str, header: tuple[Any, ...], body: list[bytes], keep: int) -> None:
+    """Write the cache file named ``suffix`` for the state at ``path``: ``header`` (marshal), then ``body``.
+
+    The ``keep`` such files used last are kept; nothing is written where that fails.
+    """
+    head = marshal.dumps(header)
+    save_cache(_dir(), _name(path, suffix), [len(head).to_bytes(_LEN, "big"), head, *body], keep)
 
 
 def _header(path: str, st: os.stat_result) -> tuple[Any, ...]:
     return (FORMAT, sys.hexversion, marshal.version, os.path.abspath(path), stamp(st))
 
 
-def _name(path: str) -> str:
+def _name(path: str, suffix: str) -> str:
     import zlib  # hashlib's import costs 2 ms; a clash of two paths only costs a cache (the header holds the path)
 
     b = os.path.abspath(path).encode("utf-8", "surrogateescape")
-    return f"{zlib.crc32(b):08x}{zlib.adler32(b):08x}.marshal"
+    return f"{zlib.crc32(b):08x}{zlib.adler32(b):08x}{suffix}"
 
 
 def _dir() -> str:

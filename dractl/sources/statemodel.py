@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import marshal
 import os
 import sys
 from typing import IO, Any
@@ -31,7 +30,6 @@ FORMAT = 1
 #: The newest caches kept (by last use).
 KEEP = 4
 _SUFFIX = ".model"
-_LEN = 4  # bytes of the header's length
 #: the kinds whose raw dictionaries are read again when used, not kept in the cache (the biggest, and the
 #: scheduler reads them from the model)
 _LAZY_RAW = frozenset({"ResourceSlice", "ResourceClaim"})
@@ -102,15 +100,16 @@ def load(path: str, st: os.stat_result, f: IO[bytes]) -> tuple[list[Any], list[t
     """
     if st.st_size < statecache.MIN_BYTES:
         return None
-    cache = os.path.join(_dir(), _name(path))
+    import io
+
     from dractl.sources.modelcache import _unpickler
 
     try:
-        with open(cache, "rb") as g:
-            n = int.from_bytes(g.read(_LEN), "big")
-            if marshal.loads(g.read(n)) != _header(path, st):
-                return None
-            order, objs, skipped = _unpickler()(g).load()
+        got = statecache.read_framed(path, _SUFFIX, _header(path, st))
+        if got is None:
+            return None
+        cache, body = got
+        order, objs, skipped = _unpickler()(io.BytesIO(body)).load()
         if not (isinstance(order, list) and isinstance(objs, list) and len(order) == len(objs)
                 and isinstance(skipped, list)):
             return None
@@ -170,7 +169,6 @@ def save(path: str, st: os.stat_result, objs: list[Any], order: list[int],
     import io
     import pickle
 
-    from dractl.paths import save_cache
     from dractl.sources.modelcache import _reducers
 
     try:
@@ -178,23 +176,14 @@ def save(path: str, st: os.stat_result, objs: list[Any], order: list[int],
             return  # written since (this command wrote it, or another): that model is of no later read
     except OSError:
         return
-    header = marshal.dumps(_header(path, st))
     buf = io.BytesIO()
     pickler = pickle.Pickler(buf, protocol=5)
     pickler.dispatch_table = _reducers(_LAZY_RAW)  # type: ignore[misc]
     pickler.dump((order, objs, [list(s) for s in skipped]))
-    save_cache(_dir(), _name(path), [len(header).to_bytes(_LEN, "big"), header, buf.getvalue()], KEEP)
+    statecache.write_framed(path, _SUFFIX, _header(path, st), [buf.getvalue()], KEEP)
 
 
 def _header(path: str, st: os.stat_result) -> tuple[Any, ...]:
     from dractl.sources.snapindex import _key
 
     return (FORMAT, sys.hexversion, _key(), os.path.abspath(path), statecache.stamp(st))
-
-
-def _name(path: str) -> str:
-    return statecache._name(path)[: -len(".marshal")] + _SUFFIX
-
-
-def _dir() -> str:
-    return statecache._dir()
