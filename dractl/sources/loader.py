@@ -305,24 +305,44 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
     from dractl.model.validate.mode import is_written
 
     sha = None
+    hash_beside = False  # the validator child hashes the file (see _validator)
     # (objects to be written are judged otherwise than a snapshot's: their index is not the snapshot's)
     if path != "-" and size >= snapindex.MIN_BYTES and not is_written():
-        sha = snapindex.file_digest(f, path)
-        ix = snapindex.load(sha, size, reread)
+        sha = snapindex.known_digest(f, path)
+        if sha is None and not (validate and size >= PARALLEL_BYTES):
+            sha = snapindex.file_digest(f, path)
+        hash_beside = sha is None
+        ix = snapindex.load(sha, size, reread) if sha is not None else None
         if ix is not None:
             if ix.skipped and warn:
                 warn(_skipped_text(origin, ix.skipped))
             return ix, {}
     ix = snapindex.Indexed(reread, [], None, [])
-    if sha is not None and validate:
-        ix.sha, ix.size = sha, size
     made: dict[int, Any] = {}
-    checker = _validator(path, data) if validate and size >= PARALLEL_BYTES else None
+    checker = None
+    if validate and size >= PARALLEL_BYTES:
+        checker = _validator(path, data, hashing=f if hash_beside else None)
+    if hash_beside and checker is None:  # no child: hashed here, as a file of any size is
+        sha = snapindex.file_digest(f, path)
+        found = snapindex.load(sha, size, reread)
+        if found is not None:
+            if found.skipped and warn:
+                warn(_skipped_text(origin, found.skipped))
+            return found, {}
     if checker is not None:  # validated by the checker beside this reader: read here without validating
         try:
             _stream_objects(f, reread, origin, warn=None, validate=False, kinds=None, lazy=lazy, index=ix,
-                            made=made, keep=model)
+                            made=made, keep=model, probe=checker.probe if hash_beside else None)
             read = True
+        except _IndexFound:  # the same bytes were read before (another path, or stat): their index
+            checker.stop()
+            assert checker.sha is not None
+            found = snapindex.load(checker.sha, size, reread)
+            if found is not None:
+                if found.skipped and warn:
+                    warn(_skipped_text(origin, found.skipped))
+                return found, {}
+            sha, read = checker.sha, False  # gone since: read again, validating, here
         except NotStreamable:
             checker.stop()
             f.close()
@@ -332,21 +352,31 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
         except BaseException:  # interrupted: the child's verdict is not wanted
             checker.stop()
             raise
+        if hash_beside and checker.sha is not None:
+            sha = checker.sha
+        elif hash_beside and read:
+            sha = checker.wait_digest()
+        if hash_beside and sha is None:  # the child could not say
+            f.seek(0)
+            sha = snapindex.file_digest(f, path)
+            f.seek(0)
+        if sha is not None and validate:
+            ix.sha, ix.size = sha, size
         if read and defer:  # the command goes on while the child validates: its verdict is awaited later
             if len(ix.entries) == 1 and not ix.entries[0][snapindex.END]:
                 ix.entries[0][snapindex.END] = size
             _defer_verdict(checker, path, data, origin, warn, ix, sha, size)
             return ix, made
-        valid = checker.valid()
+        valid = read and checker.valid()
         if read and valid:
             if ix.skipped and warn:
                 warn(_skipped_text(origin, ix.skipped))
         else:  # bad input (or a checker that could not say): read again, validating, for the same first error
             f.seek(0)
             ix, made = snapindex.Indexed(reread, [], None, []), {}
-            if sha is not None and validate:
-                ix.sha, ix.size = sha, size
             checker = None
+    if sha is not None and validate:
+        ix.sha, ix.size = sha, size
     if checker is None:
         try:
             _stream_objects(f, reread, origin, warn=warn, validate=validate, kinds=None, lazy=lazy, index=ix,
@@ -386,17 +416,76 @@ WHOLE_STATE_BYTES = 32 * 1024 * 1024
 PARALLEL_BYTES = 1 << 20
 
 
+class _IndexFound(Exception):
+    """The validator child found the index of the file's bytes (see _Validator.probe)."""
+
+
 class _Validator(Child):
     """A child process that validates every item of a file, while its parent reads the file without validating.
 
-    Its exit status is the verdict: 0, every item is valid. Anything else (a bad item, a file that cannot be read
-    item by item, a child that died) sends the parent back to the one reader that validates as it reads, so
-    every bad input gets the message it always got; only good files are read faster.
+    Its exit status is the verdict: 0, every item is valid (or the index of the same bytes says so: see
+    ``hashing``). Anything else (a bad item, a file that cannot be read item by item, a child that died) sends
+    the parent back to the one reader that validates as it reads, so every bad input gets the message it always
+    got; only good files are read faster.
+
+    ``hashing``: the child first hashes the file (its sha256 is not remembered by its stat) and says it on a pipe,
+    with whether an index of those bytes is cached (then it exits at once, 0): the parent reads meanwhile
+    instead of hashing 352 MiB first (0.26 s of every big first read), and takes that index if there is one.
     """
+
+    def __init__(self, pid: int, digest_fd: int | None = None) -> None:
+        super().__init__(pid)
+        self._fd = digest_fd
+        self.sha: str | None = None  # the file's sha256, once the child said it
+        self.indexed = False  # whether the child found its index
+        self._calls = 0
 
     def valid(self) -> bool:
         """Wait for the child: whether it found every item valid."""
+        self._close()
         return self.status() == 0
+
+    def stop(self) -> None:
+        self._close()
+        super().stop()
+
+    def probe(self) -> None:
+        """Between items: raise _IndexFound once the child has found the index of the file's bytes."""
+        self._calls += 1
+        if self._calls % 256:
+            return
+        if self._fd is not None:
+            self._read(block=False)
+        if self.indexed:
+            raise _IndexFound
+
+    def wait_digest(self) -> str | None:
+        """The file's sha256 as the child says it (waits for it); None if it could not."""
+        if self._fd is not None:
+            self._read(block=True)
+        return self.sha
+
+    def _read(self, block: bool) -> None:
+        assert self._fd is not None
+        os.set_blocking(self._fd, block)
+        try:
+            said = os.read(self._fd, 128)
+        except BlockingIOError:
+            return
+        except OSError:
+            said = b""
+        self._close()
+        sha, _, found = said.decode("ascii", "replace").strip().partition(" ")
+        if len(sha) == 64 and found in ("0", "1"):
+            self.sha, self.indexed = sha, found == "1"
+
+    def _close(self) -> None:
+        if self._fd is not None:
+            import contextlib
+
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
 
 
 def _validate_all(path: str, data: bytes | None, origin: str, warn: Any) -> None:
@@ -409,24 +498,64 @@ def _validate_all(path: str, data: bytes | None, origin: str, warn: Any) -> None
         _stream_objects(f, Reread(f), origin, warn=warn, validate=True, kinds=frozenset(), lazy=frozenset())
 
 
-def _validator(path: str, data: bytes | None) -> _Validator | None:
+def _validator(path: str, data: bytes | None, hashing: Any = None) -> _Validator | None:
     """A child validating ``path`` (``-``: ``data``) item by item; None where that would not be faster or safe.
 
-    Forking needs a process with no other threads (their locks would be copied held) and a second CPU.
+    ``hashing``: the file object of ``path`` this process reads, which the child hashes first (see
+    :class:`_Validator`; mapped, so that the file position they share does not move). Forking needs a process with
+    no other threads (their locks would be copied held) and a second CPU.
     """
+    from dractl.forking import can_fork_beside
+
+    if not can_fork_beside():
+        return None
+    r = w = None
+    if hashing is not None:
+        try:
+            r, w = os.pipe()
+        except OSError:
+            return None
     pid = fork_beside()
     if pid is None:
+        for fd in (r, w):
+            if fd is not None:
+                os.close(fd)
         return None
     if pid:
-        return _Validator(pid)
+        if w is not None:
+            os.close(w)
+        return _Validator(pid, r)
     code = 1  # the child: never returns, never flushes what the parent wrote
     try:
-        _validate_all(path, data, path, None)
-        code = 0
+        if w is not None:
+            os.close(r)  # type: ignore[arg-type]
+            if _say_digest(hashing, path, w):
+                code = 0  # the same bytes validated before: their index says so
+        if code:
+            _validate_all(path, data, path, None)
+            code = 0
     except BaseException:  # noqa: BLE001, S110 - any failure is "not valid": the parent reads again, validating
         pass
     finally:
         os._exit(code)
+
+
+def _say_digest(f: Any, path: str, w: int) -> bool:
+    """In the validator child: hash the file ``f``, write its sha256 and whether its index is cached to ``w``.
+
+    Nothing is written where the file does not map (the parent then hashes it).
+    """
+    from dractl.sources import snapindex
+    from dractl.sources.jsonstream import Reread
+
+    sha = snapindex.file_digest(f, path, mapped_only=True)
+    if sha is None:
+        os.close(w)
+        return False
+    found = snapindex.load(sha, os.fstat(f.fileno()).st_size, Reread(f)) is not None
+    os.write(w, f"{sha} {int(found)}\n".encode("ascii"))
+    os.close(w)
+    return found
 
 
 def read_state(path: str, *, warn=None, kinds: frozenset[str] | None = None) -> list[Any] | None:
@@ -608,7 +737,7 @@ def _starts_object(f: Any) -> bool:
 def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, kinds: frozenset[str] | None,
                     lazy: frozenset[str], state: bool = False, allow_empty: bool = False,
                     index: Indexed | None = None, made: dict[int, Any] | None = None,
-                    keep: Callable[[Entry], bool] | None = None) -> list[Any]:
+                    keep: Callable[[Entry], bool] | None = None, probe: Callable[[], None] | None = None) -> list[Any]:
     """The objects of a YAML or JSON file read as a stream, item by item.
 
     ``state``: the file is the fake cluster's state (its ``items``, labelled ``document N`` as they always
@@ -628,6 +757,8 @@ def _stream_objects(f: Any, reread: Any, origin: str, *, warn, validate: bool, k
     try:
         for obj, start, end, extra in items:
             n += 1
+            if probe is not None:
+                probe()
             if state and not end:
                 raise NotStreamable  # a state without an items list: Store.read says what is wrong
             where = f"document {n}" if state else f"document 1 item {n}" if end else "document 1"

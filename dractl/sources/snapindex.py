@@ -21,7 +21,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import replace
 from io import BufferedIOBase
-from typing import Any
+from typing import Any, overload
 
 from dractl.paths import save_cache
 from dractl.sources.jsonstream import LazyRaw, Reread
@@ -169,8 +169,12 @@ class Indexed:
         return out
 
 
-def digest(f: BufferedIOBase) -> str:
-    """The sha256 of the file ``f`` (left at its start)."""
+def digest(f: BufferedIOBase, mapped_only: bool = False) -> str | None:
+    """The sha256 of the file ``f`` (left at its start).
+
+    ``mapped_only``: None if it does not map (``f``'s position is then never used: a forked child hashes the file
+    its parent reads).
+    """
     import mmap
 
     h = hashlib.sha256()
@@ -180,6 +184,8 @@ def digest(f: BufferedIOBase) -> str:
             with mmap.mmap(f.fileno(), min(_WINDOW, size - at), offset=at, access=mmap.ACCESS_READ) as m:
                 h.update(m)
     except (OSError, ValueError):  # not a file that maps
+        if mapped_only:
+            return None
         f.seek(0)
         h = hashlib.file_digest(f, "sha256")
         f.seek(0)
@@ -193,14 +199,8 @@ RACY_NS = 3_000_000_000
 KEEP_DIGESTS = 32
 
 
-def file_digest(f: BufferedIOBase, path: str) -> str:
-    """:func:`digest` of the file ``f`` at ``path``, remembered by its stat so that a later read need not hash it.
-
-    A later read of the same file (same device, inode, size, modification and change times: any write changes
-    them, and a file renamed over it has another inode) takes the digest remembered, unless the file was
-    modified less than RACY_NS before it was hashed. Hashing 352 MiB costs about 0.24 s, half of a later
-    ``devices --node N`` of such a file.
-    """
+def known_digest(f: BufferedIOBase, path: str) -> str | None:
+    """The digest of the file ``f`` at ``path`` remembered by its stat (see :func:`file_digest`); None if none is."""
     st = os.fstat(f.fileno())
     stamp = [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
     where = os.path.join(_dir(), _digest_name(path))
@@ -215,11 +215,31 @@ def file_digest(f: BufferedIOBase, path: str) -> str:
             return doc["sha256"]
     except (OSError, ValueError):
         pass
+    return None
+
+
+@overload
+def file_digest(f: BufferedIOBase, path: str) -> str: ...
+@overload
+def file_digest(f: BufferedIOBase, path: str, mapped_only: bool) -> str | None: ...
+def file_digest(f: BufferedIOBase, path: str, mapped_only: bool = False) -> str | None:
+    """:func:`digest` of the file ``f`` at ``path``, remembered by its stat so that a later read need not hash it.
+
+    A later read of the same file (same device, inode, size, modification and change times: any write changes
+    them, and a file renamed over it has another inode) takes the digest remembered (:func:`known_digest`),
+    unless the file was modified less than RACY_NS before it was hashed. Hashing 352 MiB costs about 0.26 s, half
+    of a later ``devices --node N`` of such a file. ``mapped_only``: see :func:`digest`.
+    """
+    known = known_digest(f, path)
+    if known is not None:
+        return known
     import time
 
+    st = os.fstat(f.fileno())
+    stamp = [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
     hashed_at = time.time_ns()
-    sha = digest(f)
-    if st.st_mtime_ns < hashed_at - RACY_NS:
+    sha = digest(f, mapped_only)
+    if sha is not None and st.st_mtime_ns < hashed_at - RACY_NS:
         doc = {"format": FORMAT, "path": os.path.abspath(path), "stamp": stamp, "sha256": sha, "hashed_at": hashed_at}
         save_cache(_dir(), _digest_name(path), [json.dumps(doc).encode()], KEEP_DIGESTS)
     return sha

@@ -36,10 +36,10 @@ def _health(resource_id: str, health: str, message: str) -> dict:
         {"name": "claim:gpu", "resources": [{"resourceID": resource_id, "health": health, "message": message}]}]}]}
 
 
-def _objects() -> list[dict]:
+def _objects(nodes: int = NODES) -> list[dict]:
     objs: list[dict] = [namespace("ns1"), device_class(), device_class(FABRIC, f"device.driver == '{FABRIC}'"),
                         {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x", "namespace": "ns1"}}]
-    for i in range(NODES):
+    for i in range(nodes):
         objs += [node(f"node-{i:03d}"), example_gpu_slice(f"node-{i:03d}")]
     objs.append(slice_(None, FABRIC, pool="rack-1", all_nodes=True, name="rack-1-fabric",
                        devices=[device(f"nic-{j}", {"rdma": True}) for j in range(4)]))
@@ -209,9 +209,9 @@ def test_a_later_read_of_the_same_file_takes_its_digest_remembered(dractl, tmp_p
     hashed: list[str] = []
     digest = snapindex.digest
 
-    def counted(f):
+    def counted(f, *rest):
         hashed.append(f.name)
-        return digest(f)
+        return digest(f, *rest)
 
     monkeypatch.setattr(snapindex, "digest", counted)
     got = dractl("--from", snap, "devices", "--node", "node-003")
@@ -224,3 +224,71 @@ def test_a_later_read_of_the_same_file_takes_its_digest_remembered(dractl, tmp_p
     got = dractl("--from", snap, "devices", "--node", "node-003")
     assert hashed == [snap] and (got.code, got.out) == (want.code, want.out)
     assert len(_indexes(tmp_path)) == 2  # the other content's own index
+
+
+def _big(tmp_path, name: str = "big.json") -> str:
+    """A snapshot validated by a child beside the reader (1 MiB or more)."""
+    from dractl.sources.loader import PARALLEL_BYTES
+
+    snap = _write(tmp_path, name, _objects(nodes=600))
+    assert os.path.getsize(snap) >= PARALLEL_BYTES
+    return snap
+
+
+def test_a_big_first_read_is_hashed_beside_and_a_copy_takes_its_index(dractl, tmp_path, monkeypatch):
+    """A file validated by a child is hashed by that child while this process reads it (this process hashes
+    nothing); the same bytes under another path take the index of the first read."""
+    import shutil
+
+    from dractl.sources import snapindex
+
+    snap = _big(tmp_path)
+    hashed: list[str] = []  # by this process: a forked child's calls are its own
+    digest = snapindex.digest
+
+    def counted(f, *rest):
+        hashed.append(f.name)
+        return digest(f, *rest)
+
+    monkeypatch.setattr(snapindex, "digest", counted)
+    args = ["devices", "--node", "node-003", "-o", "json"]
+    want = dractl("--from", snap, *args)
+    assert want.code == 0 and hashed == []
+    assert _indexes(tmp_path) == [_index_name(snap)]
+    assert want.out == dractl("--from", _write(tmp_path, "big.yaml", _objects(nodes=600)), *args).out
+
+    copy = str(shutil.copy(snap, tmp_path / "copy.json"))
+    got = dractl("--from", copy, *args)
+    assert (got.code, got.out, got.err) == (want.code, want.out, want.err.replace(snap, copy))
+    assert hashed == [] and _indexes(tmp_path) == [_index_name(snap)]
+
+
+def test_the_validator_child_says_the_digest_and_whether_the_index_is_cached(dractl, tmp_path):
+    from dractl.sources import loader
+
+    snap = _big(tmp_path)
+    sha = _index_name(snap)[: -len(".json")]
+    with open(snap, "rb") as f:
+        child = loader._validator(snap, None, hashing=f)
+        assert child is not None
+        assert (child.wait_digest(), child.indexed) == (sha, False)
+        assert child.valid()
+    assert dractl("--from", snap, "devices").code == 0  # its index is cached
+    with open(snap, "rb") as f:
+        child = loader._validator(snap, None, hashing=f)
+        assert child is not None
+        assert (child.wait_digest(), child.indexed) == (sha, True)
+        with pytest.raises(loader._IndexFound):  # the reader stops, and takes the index
+            for _ in range(256):
+                child.probe()
+        assert child.valid()  # those bytes validated before
+        assert f.tell() == 0  # the child hashed a map of the file: the position the reader shares is unmoved
+
+    objs = _objects(nodes=600)
+    objs[1]["metadata"]["name"] = "Not_A_Name"
+    bad = _write(tmp_path, "bad.json", objs)
+    with open(bad, "rb") as f:
+        child = loader._validator(bad, None, hashing=f)
+        assert child is not None
+        assert child.wait_digest() == _index_name(bad)[: -len(".json")] and not child.indexed
+        assert not child.valid()
