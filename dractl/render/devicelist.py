@@ -292,5 +292,9 @@ def devices_table(views: Sequence[Any], wide: bool = True) -> Table:
     # To fit a terminal: the less telling attributes go first; NODE, DEVICE and STATUS (who holds the
     # device: what the view is for) stay, STATUS whole as long as dropping columns makes room for it.
     drop = [*reversed(mains_up[1:]), "COUNTERS", "POOL", "CAPACITY", *mains_up[:1], "DRIVER"]
-    return Table(rows.columns(), [rows.row(v) for v in views], wide={"ATTRIBUTES", "TAINTS"} if wide else set(),
-                 drop=drop, whole={"STATUS"})
+    from dractl.render.printers import PARALLEL_ITEMS, LazyRows
+
+    # a long listing's rows are made as its plain table is written: by two processes (see LazyRows)
+    cells = LazyRows(views, rows.row) if len(views) >= PARALLEL_ITEMS else [rows.row(v) for v in views]
+    return Table(rows.columns(), cells, wide={"ATTRIBUTES", "TAINTS"} if wide else set(), drop=drop,
+                 whole={"STATUS"})

@@ -75,7 +75,7 @@ class Table:
     """
 
     columns: list[str]
-    rows: list[list[str]] = field(default_factory=list)
+    rows: Sequence[list[str]] = field(default_factory=list)
     wide: set[str] = field(default_factory=set)
     drop: Sequence[str] = ()
     cut: Collection[str] = FREE_TEXT
@@ -423,6 +423,10 @@ def write_plain_table(out: TextIO, table: Table, no_headers: bool = False) -> No
     Each line is one ``str.format`` of a template that pads every cell but the last to its column's width
     (as ``ljust`` would), so a long listing costs one call per row.
     """
+    lazy = table.rows
+    if isinstance(lazy, LazyRows) and lazy.rows is None and len(lazy) >= PARALLEL_ITEMS and table.columns:
+        if lazy.write_plain(out, table.columns, no_headers):
+            return
     rows: Sequence[Sequence[str]] = table.rows if no_headers else [table.columns, *table.rows]
     n = len(table.columns)
     if not rows:
@@ -432,10 +436,128 @@ def write_plain_table(out: TextIO, table: Table, no_headers: bool = False) -> No
         return
     if set(map(len, rows)) != {n}:  # a row of other length: its first n cells
         rows = [r[:n] for r in rows]
-    widths = [max(map(len, column)) for column in zip(*rows, strict=True)]
-    line = "   ".join([*(f"{{:<{w}}}" for w in widths[:-1]), "{}"]).format
+    line = _plain_line([max(map(len, column)) for column in zip(*rows, strict=True)])
     for start in range(0, len(rows), _BATCH):
-        out.write("".join([line(*r).rstrip() + "\n" for r in rows[start:start + _BATCH]]))
+        out.write(_plain_text(line, rows[start:start + _BATCH]))
+
+
+def _plain_line(widths: Sequence[int]) -> Callable[..., str]:
+    """The template of a plain table's line: every cell but the last padded to its column's width."""
+    return "   ".join([*(f"{{:<{w}}}" for w in widths[:-1]), "{}"]).format
+
+
+def _plain_text(line: Callable[..., str], rows: Sequence[Sequence[str]]) -> str:
+    return "".join([line(*r).rstrip() + "\n" for r in rows])
+
+
+class LazyRows(Sequence[list[str]]):
+    """A table's rows, each made by ``row`` from one of ``items`` when the rows are first used.
+
+    A plain table of a long listing (:func:`write_plain_table`) is made by two processes instead: a forked child
+    makes the rows of the second half and says their column widths, this process makes the first half's, sends
+    back the widths of the whole table, and each writes its half's lines (the child's through a temporary file,
+    as :class:`_Elsewhere`): the same text, in about half the time. Any other use makes every row here.
+    """
+
+    def __init__(self, items: Sequence[Any], row: Callable[[Any], list[str]]) -> None:
+        self.items = items
+        self.row = row
+        self.rows: list[list[str]] | None = None
+
+    def _all(self) -> list[list[str]]:
+        if self.rows is None:
+            self.rows = [self.row(i) for i in self.items]
+        return self.rows
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[list[str]]:
+        return iter(self._all())
+
+    def write_plain(self, out: TextIO, columns: list[str], no_headers: bool) -> bool:
+        """Write the plain table of these rows in two processes; False (nothing written) where that cannot be."""
+        import tempfile
+
+        n = len(columns)
+        cut = len(self.items) * 3 // 5  # the child's rows cost more (copy-on-write), and its text is copied once more
+        try:
+            file = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
+            up_r, up_w = os.pipe()  # the child's widths
+            down_r, down_w = os.pipe()  # the whole table's
+        except OSError:
+            return False
+        pid = fork_beside()
+        if pid is None:
+            for fd in (up_r, up_w, down_r, down_w):
+                os.close(fd)
+            file.close()
+            return False
+        if pid == 0:  # the child: never returns, never flushes what the parent has buffered
+            code = 1
+            try:
+                os.close(up_r)
+                os.close(down_w)
+                part = [self.row(i) for i in self.items[cut:]]
+                ok = all(len(r) == n for r in part)
+                said = [max(map(len, col)) for col in zip(*part, strict=True)] if ok else None
+                with os.fdopen(up_w, "w") as to_parent:
+                    to_parent.write(json.dumps(said))
+                with os.fdopen(down_r) as from_parent:
+                    whole = json.loads(from_parent.read() or "null")
+                if ok and whole:
+                    fmt = _plain_line(whole)
+                    encoding = getattr(out, "encoding", None) or "utf-8"
+                    errors = getattr(out, "errors", None) or "strict"
+                    with os.fdopen(os.dup(file.fileno()), "wb") as f:
+                        for start in range(0, len(part), _BATCH):
+                            f.write(_plain_text(fmt, part[start:start + _BATCH]).encode(encoding, errors))
+                    code = 0
+            except BaseException:  # noqa: BLE001, S110 - any failure: the parent makes that half
+                pass
+            finally:
+                os._exit(code)
+        os.close(up_w)
+        os.close(down_r)
+        child = _Elsewhere(pid, file, getattr(out, "encoding", None) or "utf-8",
+                           getattr(out, "errors", None) or "strict")
+        down: Any = down_w  # the fd, then its file object (closed once the widths are written)
+        try:
+            first = [self.row(i) for i in self.items[:cut]]
+            with os.fdopen(up_r) as up:
+                try:
+                    theirs = json.loads(up.read() or "null")
+                except ValueError:
+                    theirs = None
+            head = [] if no_headers else [columns]
+            mine = head + first
+            if any(len(r) != n for r in mine) or not (isinstance(theirs, list) and len(theirs) == n):
+                child.stop()
+                self.rows = [*first, *(self.row(i) for i in self.items[cut:])]
+                return False  # rows of other length, or a child that could not say: the usual way
+            widths = [max(a, b) for a, b in zip([max(map(len, col)) for col in zip(*mine, strict=True)], theirs,
+                                                strict=True)]
+            down = os.fdopen(down_w, "w")
+            with down:
+                down.write(json.dumps(widths))
+            line = _plain_line(widths)
+            for start in range(0, len(mine), _BATCH):
+                out.write(_plain_text(line, mine[start:start + _BATCH]))
+
+            def here() -> Iterator[str]:  # the child failed: its half made here
+                rest = [self.row(i) for i in self.items[cut:]]
+                for start in range(0, len(rest), _BATCH):
+                    yield _plain_text(line, rest[start:start + _BATCH])
+
+            child.copy_to(out, here)
+            return True
+        finally:
+            if isinstance(down, int):
+                os.close(down)
+            child.stop()
 
 
 def _isatty(stream: TextIO) -> bool:

@@ -166,6 +166,81 @@ def test_a_child_that_fails_leaves_its_items_to_the_parent(dractl, monkeypatch):
     assert _devices_json(dractl) == one
 
 
+@pytest.mark.parametrize("args", [["devices"], ["devices", "-o", "wide"], ["devices", "--no-headers"],
+                                  ["-A", "devices", "--no-headers", "-o", "wide"]])
+def test_a_long_plain_table_made_by_two_processes_is_the_same_text(dractl, monkeypatch, args):
+    # devices of a long listing (printers.LazyRows): a forked child makes the rows of the second part and says
+    # their widths, this process the first part's; the text must be what one process makes, and the child must
+    # really have made its part.
+    import threading
+
+    from dractl.render import printers
+
+    assert dractl("fake", "reset", "--nodes", "60", "--devices-per-node", "10").code == 0
+    one = dractl(*args)
+    assert one.code == 0 and len(one.out.splitlines()) >= 600
+    forked: list[int | None] = []
+    fork = printers.fork_beside
+
+    def spy():
+        pid = fork()
+        if pid != 0:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(printers, "fork_beside", spy)
+    monkeypatch.setattr(printers, "PARALLEL_ITEMS", 250)
+    assert threading.active_count() == 1  # else no fork: this test would not see the child
+    two = dractl(*args)
+    assert (two.code, two.out, two.err) == (one.code, one.out, one.err)
+    assert len(forked) == 1 and forked[0]
+
+
+def test_a_table_child_that_fails_leaves_its_rows_to_the_parent(dractl, monkeypatch):
+    import os
+
+    from dractl.render import devicelist, printers
+
+    assert dractl("fake", "reset", "--nodes", "60", "--devices-per-node", "10").code == 0
+    one = dractl("devices").out
+    parent = os.getpid()
+    row = devicelist.DeviceRows.row
+
+    def row_or_fail(self, v):
+        if os.getpid() != parent:
+            raise RuntimeError("the child fails")
+        return row(self, v)
+
+    monkeypatch.setattr(devicelist.DeviceRows, "row", row_or_fail)
+    monkeypatch.setattr(printers, "PARALLEL_ITEMS", 300)
+    assert dractl("devices").out == one
+
+
+@pytest.mark.parametrize("odd", [None, 10, 590])  # no odd row, one in the parent's part, one in the child's
+def test_lazy_rows_write_the_table_one_process_writes(monkeypatch, odd):
+    # rows of other lengths (their first n cells count, as in write_plain_table) and text the stream must
+    # encode: the same text as the rows made first and written by one process.
+    import threading
+
+    from dractl.render import printers
+
+    monkeypatch.setattr(printers, "PARALLEL_ITEMS", 250)
+    assert threading.active_count() == 1
+
+    def row(i):
+        cells = [f"node-{i % 7}", "é\u2603" * (i % 5), str(i) * (1 + i % 3)]
+        return [*cells, "extra"] if i == odd else cells
+
+    items = list(range(600))
+    for no_headers in (False, True):
+        want, got = io.StringIO(), io.StringIO()
+        printers.write_plain_table(want, Table(["A", "B", "C"], [row(i) for i in items]), no_headers)
+        lazy = printers.LazyRows(items, row)
+        printers.write_plain_table(got, Table(["A", "B", "C"], lazy), no_headers)
+        assert got.getvalue() == want.getvalue()
+        assert len(lazy) == 600 and list(lazy)[odd or 0] == row(odd or 0)  # any other use makes every row
+
+
 @pytest.mark.parametrize("errors", ["strict", "surrogateescape"])
 def test_two_processes_write_what_one_stream_would(errors, monkeypatch):
     # The child encodes as the stream does: to a stream with a byte buffer its bytes are copied; to one without
