@@ -64,7 +64,7 @@ def _leave(code: int) -> NoReturn:
         except (OSError, ValueError) as e:  # ValueError: closed
             if stream is sys.stdout:
                 with contextlib.suppress(OSError, ValueError):
-                    sys.stderr.write(f"error: cannot write the output: {getattr(e, 'strerror', None) or e}\n")
+                    _cannot_write(e)
                     sys.stderr.flush()
                 code = code or 1
     os._exit(code)
@@ -155,7 +155,7 @@ def _run(args: list[str], debug: bool) -> int:
         if debug:
             raise
         if _unwritable(e):
-            sys.stderr.write(f"error: cannot write the output: {e.strerror}\n")  # type: ignore[attr-defined]
+            _cannot_write(e)
             return ExitCode.NEGATIVE
         sys.stderr.write(f"error: internal error: {type(e).__name__}: {e} (run with --debug for the traceback)\n")
         return ExitCode.NEGATIVE
@@ -176,6 +176,11 @@ def _unwritable(e: Exception) -> bool:
 
     return isinstance(e, OSError) and e.filename is None and e.errno in (errno.ENOSPC, errno.EIO, errno.EDQUOT,
                                                                           errno.EFBIG)
+
+
+def _cannot_write(e: Exception) -> None:
+    """Say that the output could not be written, and why (the one line for a full disk, a device error)."""
+    sys.stderr.write(f"error: cannot write the output: {getattr(e, 'strerror', None) or e}\n")
 
 
 def _say(e: Any) -> int:

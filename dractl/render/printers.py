@@ -261,7 +261,13 @@ def write_json(out: TextIO, head: dict[str, Any], items: Iterable[Any]) -> None:
         cut = max(len(items) // 2, len(first))
         encoding = getattr(out, "encoding", None) or "utf-8"
         errors = getattr(out, "errors", None) or "strict"
-        elsewhere = _Elsewhere.start(line, items[cut:], encoding, errors)
+        part = items[cut:]
+
+        def write(put: Callable[[str], Any]) -> None:
+            for i in range(0, len(part), _BATCH):
+                put(",\n    " + ",\n    ".join(map(line, part[i:i + _BATCH])))
+
+        elsewhere = _Elsewhere.start(write, encoding, errors)
         if elsewhere is not None:
             it, rest = iter(items[len(first):cut]), items[cut:]
     try:
@@ -283,11 +289,12 @@ PARALLEL_ITEMS = 50_000
 
 
 class _Elsewhere(Child):
-    """The JSON text of some documents, made by a forked child into a temporary file while this process goes on.
+    """Text of a listing made by a forked child into a temporary file while this process goes on.
 
-    The child shares the model (fork copies a page only when one side writes it) and makes each item's text with
-    the same ``line`` function, so the text is the text this process would make. It writes nothing else and
-    leaves with ``os._exit``; if it fails, the parent makes those items itself.
+    The second half of a long JSON list, a part of a long plain table (:class:`LazyRows`). The child shares the
+    model (fork copies a page only when one side writes it) and makes the text with the same functions, so the
+    text is the text this process would make. It writes nothing else and leaves with ``os._exit``; if it fails,
+    the parent makes that text itself.
     """
 
     def __init__(self, pid: int, file: Any, encoding: str, errors: str) -> None:
@@ -297,9 +304,12 @@ class _Elsewhere(Child):
         self.errors = errors
 
     @classmethod
-    def start(cls, line: Callable[[Any], str], items: Sequence[Any], encoding: str = "utf-8",
+    def start(cls, write: Callable[[Callable[[str], Any]], None], encoding: str = "utf-8",
               errors: str = "strict") -> _Elsewhere | None:
-        """Fork a child making the text of ``items``, each after the list's separator; None where that is not safe."""
+        """Fork a child that runs ``write(put)``, each text it puts encoded as the stream would encode it.
+
+        None where that is not safe (this process then makes that text itself).
+        """
         import tempfile
 
         try:
@@ -315,11 +325,9 @@ class _Elsewhere(Child):
         code = 1  # the child: never returns, never flushes what the parent has buffered
         try:
             with os.fdopen(os.dup(file.fileno()), "wb") as f:
-                for i in range(0, len(items), _BATCH):
-                    text = ",\n    " + ",\n    ".join(map(line, items[i:i + _BATCH]))
-                    f.write(text.encode(encoding, errors))  # the bytes the parent's stream would write
+                write(lambda text: f.write(text.encode(encoding, errors)))  # the bytes the parent would write
             code = 0
-        except BaseException:  # noqa: BLE001, S110 - any failure: the parent makes these items
+        except BaseException:  # noqa: BLE001, S110 - any failure: the parent makes this text
             pass
         finally:
             os._exit(code)
@@ -480,50 +488,37 @@ class LazyRows(Sequence[list[str]]):
 
     def write_plain(self, out: TextIO, columns: list[str], no_headers: bool) -> bool:
         """Write the plain table of these rows in two processes; False (nothing written) where that cannot be."""
-        import tempfile
-
         n = len(columns)
         cut = len(self.items) * 3 // 5  # the child's rows cost more (copy-on-write), and its text is copied once more
         try:
-            file = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
             up_r, up_w = os.pipe()  # the child's widths
             down_r, down_w = os.pipe()  # the whole table's
         except OSError:
             return False
-        pid = fork_beside()
-        if pid is None:
-            for fd in (up_r, up_w, down_r, down_w):
-                os.close(fd)
-            file.close()
-            return False
-        if pid == 0:  # the child: never returns, never flushes what the parent has buffered
-            code = 1
-            try:
-                os.close(up_r)
-                os.close(down_w)
-                part = [self.row(i) for i in self.items[cut:]]
-                ok = all(len(r) == n for r in part)
-                said = [max(map(len, col)) for col in zip(*part, strict=True)] if ok else None
-                with os.fdopen(up_w, "w") as to_parent:
-                    to_parent.write(json.dumps(said))
-                with os.fdopen(down_r) as from_parent:
-                    whole = json.loads(from_parent.read() or "null")
-                if ok and whole:
-                    fmt = _plain_line(whole)
-                    encoding = getattr(out, "encoding", None) or "utf-8"
-                    errors = getattr(out, "errors", None) or "strict"
-                    with os.fdopen(os.dup(file.fileno()), "wb") as f:
-                        for start in range(0, len(part), _BATCH):
-                            f.write(_plain_text(fmt, part[start:start + _BATCH]).encode(encoding, errors))
-                    code = 0
-            except BaseException:  # noqa: BLE001, S110 - any failure: the parent makes that half
-                pass
-            finally:
-                os._exit(code)
+
+        def write(put: Callable[[str], Any]) -> None:  # in the child
+            os.close(up_r)
+            os.close(down_w)
+            part = [self.row(i) for i in self.items[cut:]]
+            ok = all(len(r) == n for r in part)
+            with os.fdopen(up_w, "w") as to_parent:
+                to_parent.write(json.dumps([max(map(len, col)) for col in zip(*part, strict=True)] if ok else None))
+            with os.fdopen(down_r) as from_parent:
+                whole = json.loads(from_parent.read() or "null")
+            if not (ok and whole):
+                raise ValueError("no widths: the parent makes these rows")
+            fmt = _plain_line(whole)
+            for start in range(0, len(part), _BATCH):
+                put(_plain_text(fmt, part[start:start + _BATCH]))
+
+        child = _Elsewhere.start(write, getattr(out, "encoding", None) or "utf-8",
+                                 getattr(out, "errors", None) or "strict")
         os.close(up_w)
         os.close(down_r)
-        child = _Elsewhere(pid, file, getattr(out, "encoding", None) or "utf-8",
-                           getattr(out, "errors", None) or "strict")
+        if child is None:
+            os.close(up_r)
+            os.close(down_w)
+            return False
         down: Any = down_w  # the fd, then its file object (closed once the widths are written)
         try:
             first = [self.row(i) for i in self.items[:cut]]
@@ -532,10 +527,8 @@ class LazyRows(Sequence[list[str]]):
                     theirs = json.loads(up.read() or "null")
                 except ValueError:
                     theirs = None
-            head = [] if no_headers else [columns]
-            mine = head + first
+            mine = first if no_headers else [columns, *first]
             if any(len(r) != n for r in mine) or not (isinstance(theirs, list) and len(theirs) == n):
-                child.stop()
                 self.rows = [*first, *(self.row(i) for i in self.items[cut:])]
                 return False  # rows of other length, or a child that could not say: the usual way
             widths = [max(a, b) for a, b in zip([max(map(len, col)) for col in zip(*mine, strict=True)], theirs,
@@ -547,7 +540,7 @@ class LazyRows(Sequence[list[str]]):
             for start in range(0, len(mine), _BATCH):
                 out.write(_plain_text(line, mine[start:start + _BATCH]))
 
-            def here() -> Iterator[str]:  # the child failed: its half made here
+            def here() -> Iterator[str]:  # the child failed: its part made here
                 rest = [self.row(i) for i in self.items[cut:]]
                 for start in range(0, len(rest), _BATCH):
                     yield _plain_text(line, rest[start:start + _BATCH])

@@ -312,11 +312,9 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
         if sha is None and not (validate and size >= PARALLEL_BYTES):
             sha = snapindex.file_digest(f, path)
         hash_beside = sha is None
-        ix = snapindex.load(sha, size, reread) if sha is not None else None
-        if ix is not None:
-            if ix.skipped and warn:
-                warn(_skipped_text(origin, ix.skipped))
-            return ix, {}
+        found = _cached_index(sha, size, reread, origin, warn)
+        if found is not None:
+            return found, {}
     ix = snapindex.Indexed(reread, [], None, [])
     made: dict[int, Any] = {}
     checker = None
@@ -324,10 +322,8 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
         checker = _validator(path, data, hashing=f if hash_beside else None)
     if hash_beside and checker is None:  # no child: hashed here, as a file of any size is
         sha = snapindex.file_digest(f, path)
-        found = snapindex.load(sha, size, reread)
+        found = _cached_index(sha, size, reread, origin, warn)
         if found is not None:
-            if found.skipped and warn:
-                warn(_skipped_text(origin, found.skipped))
             return found, {}
     if checker is not None:  # validated by the checker beside this reader: read here without validating
         try:
@@ -336,13 +332,10 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
             read = True
         except _IndexFound:  # the same bytes were read before (another path, or stat): their index
             checker.stop()
-            assert checker.sha is not None
-            found = snapindex.load(checker.sha, size, reread)
+            found = _cached_index(checker.sha, size, reread, origin, warn)
             if found is not None:
-                if found.skipped and warn:
-                    warn(_skipped_text(origin, found.skipped))
                 return found, {}
-            sha, read = checker.sha, False  # gone since: read again, validating, here
+            read = False  # gone since: read again, validating, here
         except NotStreamable:
             checker.stop()
             f.close()
@@ -352,14 +345,8 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
         except BaseException:  # interrupted: the child's verdict is not wanted
             checker.stop()
             raise
-        if hash_beside and checker.sha is not None:
-            sha = checker.sha
-        elif hash_beside and read:
-            sha = checker.wait_digest()
-        if hash_beside and sha is None:  # the child could not say
-            f.seek(0)
-            sha = snapindex.file_digest(f, path)
-            f.seek(0)
+        if hash_beside:  # the child says it first thing (or could not: hashed here)
+            sha = checker.wait_digest() or snapindex.file_digest(f, path)
         if sha is not None and validate:
             ix.sha, ix.size = sha, size
         if read and defer:  # the command goes on while the child validates: its verdict is awaited later
@@ -389,6 +376,16 @@ def read_indexed(path: str, *, warn=None, validate: bool = True, data: bytes | N
     if sha is not None and validate:
         snapindex.save(sha, size, ix)
     return ix, made
+
+
+def _cached_index(sha: str | None, size: int, reread: Any, origin: str, warn: Any) -> Indexed | None:
+    """The cached index of the file whose bytes have ``sha`` (its read's warning said again), or None."""
+    from dractl.sources import snapindex
+
+    ix = snapindex.load(sha, size, reread) if sha is not None else None
+    if ix is not None and ix.skipped and warn:
+        warn(_skipped_text(origin, ix.skipped))
+    return ix
 
 
 def _defer_verdict(checker: _Validator, path: str, data: bytes | None, origin: str, warn: Any, ix: Indexed,
@@ -505,10 +502,6 @@ def _validator(path: str, data: bytes | None, hashing: Any = None) -> _Validator
     :class:`_Validator`; mapped, so that the file position they share does not move). Forking needs a process with
     no other threads (their locks would be copied held) and a second CPU.
     """
-    from dractl.forking import can_fork_beside
-
-    if not can_fork_beside():
-        return None
     r = w = None
     if hashing is not None:
         try:

@@ -164,21 +164,25 @@ def discard() -> None:
 
 def save(sha: str, size: int, every: list[int], objs: list[Any]) -> None:
     """Write the slice cache of the file whose bytes have ``sha`` (``objs``: its slices, entries ``every``)."""
-    import io
-    import pickle
-
     from dractl.paths import save_cache
     from dractl.sources.snapindex import _dir
 
-    buf = io.BytesIO()
-    buf.write(_header(sha, size))
-    pickler = pickle.Pickler(buf, protocol=5)
-    pickler.dispatch_table = _reducers()  # type: ignore[misc]
-    pickler.dump((every, objs))
-    save_cache(_dir(), sha + _SUFFIX, [buf.getvalue()], KEEP)
+    save_cache(_dir(), sha + _SUFFIX, [_header(sha, size), pickled((every, objs))], KEEP)
 
 
 # ------------------------------------------------------------------ the pickle of model objects
+
+
+def pickled(obj: Any, drop_raw: frozenset[str] | None = None) -> bytes:
+    """``obj`` (model objects in lists and tuples) pickled with :func:`_reducers` (``drop_raw``: see there)."""
+    import io
+    import pickle
+
+    buf = io.BytesIO()
+    pickler = pickle.Pickler(buf, protocol=5)
+    pickler.dispatch_table = _reducers(drop_raw)  # type: ignore[misc]
+    pickler.dump(obj)
+    return buf.getvalue()
 
 
 def _reducers(drop_raw: frozenset[str] | None = None) -> dict[type, Any]:

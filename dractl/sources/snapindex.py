@@ -202,7 +202,7 @@ KEEP_DIGESTS = 32
 def known_digest(f: BufferedIOBase, path: str) -> str | None:
     """The digest of the file ``f`` at ``path`` remembered by its stat (see :func:`file_digest`); None if none is."""
     st = os.fstat(f.fileno())
-    stamp = [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+    stamp = _stamp(st)
     where = os.path.join(_dir(), _digest_name(path))
     try:
         with open(where, "rb") as g:
@@ -236,13 +236,18 @@ def file_digest(f: BufferedIOBase, path: str, mapped_only: bool = False) -> str 
     import time
 
     st = os.fstat(f.fileno())
-    stamp = [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
     hashed_at = time.time_ns()
     sha = digest(f, mapped_only)
     if sha is not None and st.st_mtime_ns < hashed_at - RACY_NS:
-        doc = {"format": FORMAT, "path": os.path.abspath(path), "stamp": stamp, "sha256": sha, "hashed_at": hashed_at}
+        doc = {"format": FORMAT, "path": os.path.abspath(path), "stamp": _stamp(st), "sha256": sha,
+               "hashed_at": hashed_at}
         save_cache(_dir(), _digest_name(path), [json.dumps(doc).encode()], KEEP_DIGESTS)
     return sha
+
+
+def _stamp(st: os.stat_result) -> list[int]:
+    """What a remembered digest is kept under: the file's device, inode, size, modification and change times."""
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
 
 
 def _digest_name(path: str) -> str:

@@ -166,21 +166,15 @@ def discard() -> None:
 def save(path: str, st: os.stat_result, objs: list[Any], order: list[int],
          skipped: list[tuple[str, str, str]]) -> None:
     """Write the model of the state file at ``path`` whose stat was ``st``, if that file is still there."""
-    import io
-    import pickle
-
-    from dractl.sources.modelcache import _reducers
+    from dractl.sources.modelcache import pickled
 
     try:
         if statecache.stamp(os.stat(path)) != statecache.stamp(st):
             return  # written since (this command wrote it, or another): that model is of no later read
     except OSError:
         return
-    buf = io.BytesIO()
-    pickler = pickle.Pickler(buf, protocol=5)
-    pickler.dispatch_table = _reducers(_LAZY_RAW)  # type: ignore[misc]
-    pickler.dump((order, objs, [list(s) for s in skipped]))
-    statecache.write_framed(path, _SUFFIX, _header(path, st), [buf.getvalue()], KEEP)
+    body = pickled((order, objs, [list(s) for s in skipped]), _LAZY_RAW)
+    statecache.write_framed(path, _SUFFIX, _header(path, st), [body], KEEP)
 
 
 def _header(path: str, st: os.stat_result) -> tuple[Any, ...]:

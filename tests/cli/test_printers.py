@@ -131,8 +131,8 @@ def test_a_long_json_list_made_by_two_processes_is_the_same_text(dractl, monkeyp
     made = []
     start = printers._Elsewhere.start
 
-    def spy(line, items, *codec):
-        e = start(line, items, *codec)
+    def spy(write, *codec):
+        e = start(write, *codec)
         made.append(e)
         return e
 
@@ -153,13 +153,13 @@ def test_a_child_that_fails_leaves_its_items_to_the_parent(dractl, monkeypatch):
     parent = os.getpid()
     start = printers._Elsewhere.start
 
-    def failing(line, items, *codec):
-        def line_or_fail(v):
+    def failing(write, *codec):
+        def write_or_fail(put):
             if os.getpid() != parent:
                 raise RuntimeError("the child fails")
-            return line(v)
+            write(put)
 
-        return start(line_or_fail, items, *codec)
+        return start(write_or_fail, *codec)
 
     monkeypatch.setattr(printers._Elsewhere, "start", staticmethod(failing))
     monkeypatch.setattr(printers, "PARALLEL_ITEMS", 300)
